@@ -1,0 +1,5 @@
+"""`python -m boggle_cv` runs the command line."""
+from .cli import main
+
+if __name__ == "__main__":
+    main()

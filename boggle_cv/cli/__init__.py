@@ -1,0 +1,82 @@
+"""The command line: one Typer app; each command lives in its own module.
+
+Commands only parse, call the library, format and choose the exit code.
+Each command module exposes `register(app)`; `main()` runs the app and turns our
+errors (boggle_cv.errors) into one stderr line and their exit code.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import typer
+
+from ..errors import BoggleError
+
+app = typer.Typer(
+    name="boggle-cv",
+    help="A computer-vision referee for Boggle: photo of the tray in, scores out.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+# Command modules, in the order they appear in --help. A module that is not there
+# yet (work in progress) is skipped.
+COMMAND_MODULES = ("scan", "solve", "score", "synth", "standings", "serve")
+
+
+def _register_all() -> None:
+    for name in COMMAND_MODULES:
+        try:
+            mod = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name == f"{__name__}.{name}":
+                continue
+            raise
+        mod.register(app)
+
+
+_register_all()
+
+
+def fail(err: BoggleError) -> "typer.Exit":
+    """Print one line for a user error on stderr and return the Exit to raise."""
+    typer.echo(f"boggle-cv: error: {err.one_line()}", err=True)
+    return typer.Exit(err.exit_code)
+
+
+def main() -> None:
+    """Entry point of the console script: no traceback for user errors."""
+    debug = "--debug" in sys.argv or os.environ.get("BOGGLE_CV_DEBUG") == "1"
+    if "--debug" in sys.argv:
+        sys.argv.remove("--debug")
+    try:
+        rc = app(standalone_mode=False)
+        sys.exit(rc if isinstance(rc, int) else 0)
+    except BoggleError as err:
+        if debug:
+            raise
+        typer.echo(f"boggle-cv: error: {err.one_line()}", err=True)
+        sys.exit(err.exit_code)
+    except KeyboardInterrupt:
+        typer.echo("boggle-cv: interrupted", err=True)
+        sys.exit(130)
+    except typer.Exit as e:
+        sys.exit(e.exit_code)
+    except typer.Abort:
+        typer.echo("boggle-cv: aborted", err=True)
+        sys.exit(130)
+    except Exception as e:  # click usage errors and anything unexpected
+        import click
+        if isinstance(e, click.exceptions.UsageError):
+            e.show()
+            sys.exit(2)
+        if isinstance(e, click.exceptions.ClickException):
+            e.show()
+            sys.exit(e.exit_code)
+        if debug:
+            raise
+        typer.echo(f"boggle-cv: internal error: {type(e).__name__}: {e} (rerun with --debug for details)", err=True)
+        sys.exit(1)

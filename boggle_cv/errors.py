@@ -1,0 +1,68 @@
+"""One exception type per failure a user can meet, each with its exit code.
+
+Exit codes (stable, documented in the README):
+  0 ok, 1 internal error, 2 usage (bad board text, bad option, bad word list),
+  3 missing engine or model, 4 unreadable image, 5 no board found,
+  6 reading below the confidence bar with --strict, 7 storage (game database) error,
+  130 interrupted (Ctrl-C).
+"""
+from __future__ import annotations
+
+
+class BoggleError(Exception):
+    """Base of every error the user can meet; `exit_code` is what the CLI returns."""
+
+    exit_code: int = 1
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def one_line(self) -> str:
+        """The single line printed on stderr: what is wrong, then what to do."""
+        return f"{self.message}" + (f" ({self.hint})" if self.hint else "")
+
+
+class UsageError(BoggleError):
+    """Bad command-line input: an option, a board text, a word list."""
+
+    exit_code = 2
+
+
+class BoardTextError(UsageError):
+    """A board text that cannot be parsed (names the row and character)."""
+
+
+class WordListError(UsageError):
+    """A players' word list or dictionary file that cannot be used."""
+
+
+class EngineMissingError(BoggleError):
+    """A required engine (tesseract) or model file is missing or corrupt."""
+
+    exit_code = 3
+
+
+class ImageReadError(BoggleError):
+    """The photo cannot be read as an image."""
+
+    exit_code = 4
+
+
+class NoBoardError(BoggleError):
+    """No complete board was found in the photo."""
+
+    exit_code = 5
+
+
+class LowConfidenceError(BoggleError):
+    """Some cells read below the confidence bar and --strict was given."""
+
+    exit_code = 6
+
+
+class StorageError(BoggleError):
+    """The games database cannot be opened or written."""
+
+    exit_code = 7
