@@ -1,0 +1,105 @@
+"""Games database: atomic rounds, standings, targets, damaged or locked files."""
+import sqlite3
+
+import pytest
+
+from boggle_cv import store
+from boggle_cv.errors import StorageError
+
+
+def _save(db, game, scores):
+    words = {p: [{"word": "cat", "status": "scored", "points": s}] for p, s in scores.items()}
+    return store.save_round(db, game, "ABCD/EFGH/IJKL/MNOP", scores, words, {"scores": scores}, photo="x.jpg")
+
+
+def test_rounds_accumulate_and_sort_by_total(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    assert _save(db, "friday", {"ann": 10, "bob": 4}) == 1
+    assert _save(db, "friday", {"ann": 1, "bob": 20}) == 2
+    s = store.standings(db, "friday")
+    assert s.rounds == 2
+    assert [(p.player, p.total, p.rounds, p.best_round) for p in s.players] == [("bob", 24, 2, 20), ("ann", 11, 2, 10)]
+
+
+def test_first_to_target_is_decided_by_round_then_total(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    _save(db, "g", {"ann": 30, "bob": 10})
+    _save(db, "g", {"ann": 25, "bob": 50})  # both pass 50 in round 2; bob 60 > ann 55
+    _save(db, "g", {"ann": 100, "bob": 0})
+    s = store.standings(db, "g", target=50)
+    assert s.first_to_target == ["bob"]
+    by = {p.player: p for p in s.players}
+    assert by["ann"].reached_target_in_round == 2 and by["bob"].reached_target_in_round == 2
+
+
+def test_tie_to_target_lists_both(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    _save(db, "g", {"ann": 50, "bob": 50})
+    assert store.standings(db, "g", target=50).first_to_target == ["ann", "bob"]
+
+
+def test_games_are_separate(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    _save(db, "a", {"ann": 1})
+    _save(db, "b", {"bob": 2})
+    assert store.list_games(db) == ["a", "b"]
+    assert [p.player for p in store.standings(db, "b").players] == ["bob"]
+
+
+def test_unknown_game_and_missing_db(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    with pytest.raises(StorageError, match="no games database"):
+        store.standings(db, "x")
+    _save(db, "a", {"ann": 1})
+    with pytest.raises(StorageError, match="no game named"):
+        store.standings(db, "x")
+
+
+def test_corrupt_database_is_a_storage_error(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    db.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StorageError):
+        _save(db, "a", {"ann": 1})
+
+
+def test_directory_as_database(tmp_path):
+    with pytest.raises(StorageError, match="directory"):
+        _save(tmp_path, "a", {"ann": 1})
+
+
+def test_locked_database_fails_cleanly_and_stores_nothing(tmp_path, monkeypatch):
+    db = tmp_path / "g.sqlite3"
+    _save(db, "a", {"ann": 1})
+    monkeypatch.setattr(store, "BUSY_TIMEOUT_S", 0.05)
+    holder = sqlite3.connect(str(db), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StorageError, match="locked"):
+            _save(db, "a", {"ann": 5})
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert store.standings(db, "a").rounds == 1
+
+
+def test_failure_mid_round_leaves_no_partial_round(tmp_path, monkeypatch):
+    db = tmp_path / "g.sqlite3"
+    _save(db, "a", {"ann": 1})
+
+    class Boom(dict):
+        def items(self):
+            yield "ann", 3
+            raise KeyboardInterrupt  # Ctrl-C between two players' rows
+
+    with pytest.raises(KeyboardInterrupt):
+        store.save_round(db, "a", "ABCD/EFGH/IJKL/MNOP", Boom(), {}, {})
+    s = store.standings(db, "a")
+    assert s.rounds == 1 and s.players[0].total == 1
+
+
+def test_default_path_respects_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("BOGGLE_CV_DB", str(tmp_path / "x.db"))
+    assert store.default_db_path() == tmp_path / "x.db"
+    monkeypatch.delenv("BOGGLE_CV_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert store.default_db_path() == tmp_path / "boggle-cv" / "games.sqlite3"
