@@ -1,0 +1,49 @@
+"""`boggle-cv standings NAME`: totals per player over a game's rounds."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .. import store
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("standings")
+    def standings(
+        game: Annotated[Optional[str], typer.Argument(help="The game's name, as given to scan/score --game.")] = None,
+        target: Annotated[Optional[int], typer.Option(min=1, help="Points to win the game (50, 100, ...): shows who reached it first.")] = None,
+        db: Annotated[Optional[Path], typer.Option(help="Games database (default: the user's data folder).")] = None,
+        list_: Annotated[bool, typer.Option("--list", help="List the stored games.")] = False,
+        as_json: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
+    ) -> None:
+        """Show totals per player over the rounds of a game, and who reached the target first."""
+        path = db or store.default_db_path()
+        if list_ or game is None:
+            names = store.list_games(path)
+            if as_json:
+                typer.echo(json.dumps({"schema_version": 1, "games": names}))
+            else:
+                typer.echo("\n".join(names) if names else "no games stored yet")
+            return
+        s = store.standings(path, game, target)
+        if as_json:
+            typer.echo(json.dumps({"schema_version": 1, **s.to_dict()}, indent=2))
+            return
+        typer.echo(f"Game {s.game!r}: {s.rounds} round{'s' if s.rounds != 1 else ''}")
+        width = max([len(p.player) for p in s.players] + [6])
+        typer.echo(f"  {'player':<{width}}  total  rounds  best")
+        for p in s.players:
+            mark = f"  reached {target} in round {p.reached_target_in_round}" if p.reached_target_in_round else ""
+            typer.echo(f"  {p.player:<{width}}  {p.total:>5}  {p.rounds:>6}  {p.best_round:>4}{mark}")
+        if len(s.players) == 1:
+            p = s.players[0]
+            typer.echo(f"Personal best: {p.best_round} points in one round")
+        if target is not None:
+            if s.first_to_target:
+                who = " and ".join(s.first_to_target)
+                typer.echo(f"First to {target}: {who}" + (" (a tie)" if len(s.first_to_target) > 1 else ""))
+            else:
+                typer.echo(f"Nobody has reached {target} yet")
