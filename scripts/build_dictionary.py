@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Compile the default dictionary (boggle_cv/data/default-dict.{bin,json}) from SCOWL.
+
+Source: Debian's `scowl` package (apt-get install -y scowl), files
+/usr/share/dict/scowl/<category>-words.<size>. SCOWL's licence (see
+/usr/share/doc/scowl/copyright) allows redistribution of derived lists.
+
+What we take, and why:
+  * sub-category "words" only: the "upper" (proper nouns), "proper-names",
+    "abbreviations" and "contractions" files are left out, as Boggle forbids them.
+  * spelling categories english + american + british + british_z, plus the
+    variant_1/variant_2 and british_variant_1/british_variant_2 files: Boggle allows
+    any word of a standard English dictionary, and both "color" and "colour" are in
+    one. variant_3 ("seldom used, may not even be considered correct") is left out.
+  * sizes 10..80: size 80 ("huge") is where SCOWL keeps the inflections and the
+    Scrabble-style vocabulary that players expect (ENABLE2K coverage jumps from
+    ~60% at 70 to ~98% at 80); size 95 ("insane") adds ~180k obscure words and no
+    ENABLE2K coverage, so it is left out.
+  * a word is "common" when it appears at size <= 50 ("medium", a typical
+    spell-checker dictionary): reports use it to tell players which missed words
+    were within reach.
+  * then the filter of boggle_cv.dictionary.normalise_word: ASCII a-z only (drops
+    possessives "'s", hyphenated and accented words), every q followed by u.
+
+Usage: python scripts/build_dictionary.py [--scowl DIR] [--enable PATH]
+  --enable PATH: also measure coverage of ENABLE2K's 3-16-letter words (read only,
+  never copied) and record it in the .json metadata.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from boggle_cv.dictionary import (DEFAULT_BIN, DEFAULT_META, build_edges,  # noqa: E402
+                                  normalise_word, save_compiled)
+
+CATEGORIES = ("english", "american", "british", "british_z",
+              "variant_1", "variant_2", "british_variant_1", "british_variant_2")
+SIZES = (10, 20, 35, 40, 50, 55, 60, 70, 80)
+COMMON_MAX_SIZE = 50
+
+
+def collect(scowl: Path) -> tuple[dict[str, int], list[str]]:
+    """word -> smallest SCOWL size it appears at; and the files read."""
+    level: dict[str, int] = {}
+    used = []
+    for size in SIZES:
+        for cat in CATEGORIES:
+            p = scowl / f"{cat}-words.{size}"
+            if not p.exists():
+                continue
+            used.append(p.name)
+            # SCOWL's Debian files are UTF-8 (some older ones Latin-1): decode leniently,
+            # non-ASCII words are dropped by normalise_word anyway.
+            for line in p.read_bytes().decode("utf-8", errors="replace").splitlines():
+                w = line.strip()
+                if w != w.lower():  # any capital: a proper noun or an acronym
+                    continue
+                n = normalise_word(w)
+                if n is not None and n not in level:
+                    level[n] = size
+    return level, used
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--scowl", type=Path, default=Path("/usr/share/dict/scowl"))
+    ap.add_argument("--enable", type=Path, default=REPO.parent / "shared" / "words" / "enable2k.txt")
+    ap.add_argument("--out", type=Path, default=REPO / "boggle_cv" / "data")
+    args = ap.parse_args()
+    if not args.scowl.is_dir():
+        print(f"build_dictionary: {args.scowl} not found (apt-get install -y scowl)", file=sys.stderr)
+        return 3
+    t0 = time.perf_counter()
+    level, used = collect(args.scowl)
+    common = [w for w, s in level.items() if s <= COMMON_MAX_SIZE]
+    edges, count = build_edges(level.keys(), common, minimise=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    save_compiled(args.out / DEFAULT_BIN, edges, count)
+    meta = {
+        "source": "SCOWL (Debian package scowl), http://wordlist.aspell.net/",
+        "categories": list(CATEGORIES),
+        "sub_category": "words (no upper, proper-names, abbreviations, contractions)",
+        "sizes": list(SIZES),
+        "common_max_size": COMMON_MAX_SIZE,
+        "files": used,
+        "words": count,
+        "common_words": len(common),
+        "edges": len(edges),
+    }
+    if args.enable.exists():
+        enable = {w for w in (l.strip().lower() for l in args.enable.read_text(encoding="utf-8-sig").splitlines())
+                  if 3 <= len(w) <= 16}
+        ours = {w for w in level if 3 <= len(w) <= 16}
+        meta["enable2k"] = {
+            "words_3_16": len(enable),
+            "covered": len(enable & ours),
+            "coverage_percent": round(100 * len(enable & ours) / len(enable), 2),
+            "extra_words_3_16": len(ours - enable),
+        }
+    (args.out / DEFAULT_META).write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps({k: v for k, v in meta.items() if k != "files"}, indent=1))
+    print(f"built in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
