@@ -1,0 +1,104 @@
+"""Formatting of referee results for the terminal and for `--json` (shared by
+`solve`, `score` and `scan`). Pure functions: data in, str / dict out; no printing.
+
+JSON (schema_version = boggle_cv.scoring.SCHEMA_VERSION):
+  words[]   {word, points, path: [[row, col], ...], common}   best first
+  max_points, word_count
+  players[] {name, score, words[]: {word, status, points, path?, crossed_off_by?}}
+  winners[] names, missed[] like words[]
+"""
+from __future__ import annotations
+
+from itertools import groupby
+
+from .board import Board
+from .scoring import SCHEMA_VERSION, Rules, ScoredWord, ScoreSheet, rules_to_dict
+
+STATUS_TEXT = {
+    "scored": "",
+    "crossed_off": "crossed off",
+    "not_on_board": "not on the board",
+    "not_in_dictionary": "not in the dictionary",
+    "too_short": "too short",
+    "repeated": "repeated",
+}
+
+
+def board_dict(board: Board) -> dict:
+    """{size, faces (rows of face strings), text}."""
+    return {"size": board.size, "faces": board.to_rows(), "text": board.to_text()}
+
+
+def board_text(board: Board) -> str:
+    """The grid, one row a line, faces padded to two characters ("Qu", "#" for blank)."""
+    return "\n".join(" ".join(f"{f:<2}" for f in row).rstrip() for row in board.faces)
+
+
+def solve_dict(board: Board, words: list[ScoredWord], rules: Rules, dictionary: str) -> dict:
+    """The JSON document of `solve` (also the `words` part of `scan`)."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "board": board_dict(board),
+        "rules": rules_to_dict(rules),
+        "dictionary": dictionary,
+        "words": [w.to_dict() for w in words],
+        "word_count": len(words),
+        "max_points": sum(w.points for w in words),
+    }
+
+
+def words_text(words: list[ScoredWord], width: int = 78, mark_common: bool = False) -> str:
+    """Words grouped by points, best group first, wrapped to `width` columns.
+
+    mark_common: put a '*' after common words (used for missed words).
+    """
+    lines = []
+    for pts, grp in groupby(sorted(words, key=lambda w: (-w.points, w.word)), key=lambda w: w.points):
+        items = [w.word.upper() + ("*" if mark_common and w.common else "") for w in grp]
+        head = f"{pts:>3} pt{'s' if pts != 1 else ' '} ({len(items)}): "
+        line = head
+        for it in items:
+            if len(line) + len(it) + 1 > width and line.strip() != head.strip():
+                lines.append(line.rstrip())
+                line = " " * len(head)
+            line += it + " "
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def solve_text(board: Board, words: list[ScoredWord]) -> str:
+    """Terminal report of `solve`: board, words by points, count and maximum score."""
+    total = sum(w.points for w in words)
+    parts = [board_text(board), "", words_text(words) if words else "(no words)", "",
+             f"{len(words)} words, {total} points at most"]
+    return "\n".join(parts)
+
+
+def sheet_text(sheet: ScoreSheet, missed_limit: int = 40) -> str:
+    """Terminal report of a round: each player's words with status and points, totals,
+    winner(s), then the words nobody found (best first; '*' marks common words)."""
+    out = [board_text(sheet.board), ""]
+    for p in sheet.players:
+        out.append(f"{p.name}: {p.score} point{'s' if p.score != 1 else ''}")
+        for w in p.words:
+            note = STATUS_TEXT[w.status]
+            if w.crossed_with:
+                note += " (also " + ", ".join(w.crossed_with) + ")"
+            out.append(f"  {w.word.upper():<18} {w.points:>3}  {note}".rstrip())
+        out.append("")
+    if sheet.players:
+        scores = ", ".join(f"{p.name} {p.score}" for p in sheet.players)
+        if len(sheet.winners) > 1:
+            out.append(f"Tie: {' and '.join(sheet.winners)} ({scores})")
+        else:
+            out.append(f"Winner: {sheet.winners[0]} ({scores})")
+        out.append("")
+    missed = sheet.missed
+    out.append(f"Missed: {len(missed)} words, {sum(w.points for w in missed)} points "
+               f"(of {len(sheet.words)} words, {sheet.max_points} points on the board; * = common)")
+    shown = missed[:missed_limit]
+    if shown:
+        out.append(words_text(shown, mark_common=True))
+    if len(missed) > len(shown):
+        out.append(f"... and {len(missed) - len(shown)} more (--json lists them all)")
+    return "\n".join(out)
