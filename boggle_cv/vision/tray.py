@@ -1,0 +1,304 @@
+"""Find the Boggle tray in a photo: board size N and the outer corners of the cube grid.
+
+``find_tray(image_bgr, size=None) -> TrayResult``
+
+Method (all on a reduced working copy, long side ``TrayConfig.work_side`` px):
+1. candidate cube tops: bright compact squarish blobs at many thresholds of the
+   whiteness map (min of B, G, R), so the tray colour does not matter
+   (:mod:`tray_blobs`);
+2. a square lattice grown over the candidates with a homography from lattice index
+   (col, row) to image (x, y) (:mod:`tray_lattice`);
+3. the board's extent: rows and columns of the lattice, extended by cells that look
+   like cube tops (also cubes cut off by the frame), checked for a full N x N grid
+   with no cube tops just outside it;
+4. corners = the homography at the outer edges of the grid (half a pitch beyond the
+   outer cube centres), scaled back to the original photo.
+
+Raises NoBoardError when there is no complete 4x4, 5x5 or 6x6 grid.
+Coordinates: (x, y) pixels of the image passed in; corners ordered r0c0, r0c(N-1),
+r(N-1)c(N-1), r(N-1)c0, clockwise on screen, r0c0 the corner nearest the top-left.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from boggle_cv.errors import NoBoardError
+from boggle_cv.vision.tray_blobs import BlobConfig, Blobs, find_blobs, whiteness_map
+from boggle_cv.vision.tray_lattice import Lattice, LatticeConfig, best_lattices
+
+SIZES = (4, 5, 6)
+
+
+@dataclass(frozen=True)
+class TrayConfig:
+    """Settings of find_tray.
+
+    work_side: long side (px) of the working copy.
+    corner_margin: corners lie this many pitches beyond the outer cube centres.
+    min_fill: fraction of the N x N cells that must hold a detected cube top.
+    min_ink: a cell not recognised as a cube top still counts as one when at least
+        this share of its centre patch is dark ink (a letter) on a bright face.
+    cube_like: a cell counts as holding a cube when its centre patch's whiteness is at
+        least this fraction of the members' median whiteness.
+    unknown_frac: a cell with at least this fraction of its centre patch outside the
+        frame is "cut off" (unknown) rather than empty.
+    min_visible: fraction of the N x N cells that must be (mostly) inside the frame.
+    max_residual: lattice fit error bound (fraction of the pitch).
+    min_confidence: below this the board is refused.
+    """
+
+    work_side: int = 800
+    corner_margin: float = 0.5
+    min_fill: float = 0.6
+    min_ink: float = 0.04
+    cube_like: float = 0.8
+    unknown_frac: float = 0.6
+    min_visible: float = 0.5
+    max_residual: float = 0.15
+    min_confidence: float = 0.35
+    blobs: BlobConfig = field(default_factory=BlobConfig)
+    lattice: LatticeConfig = field(default_factory=LatticeConfig)
+
+
+@dataclass
+class TrayResult:
+    """Where the board is.
+
+    size: N (4, 5 or 6). corners: float (4, 2) (x, y) in pixels of the image passed to
+    find_tray, order r0c0, r0c(N-1), r(N-1)c(N-1), r(N-1)c0 (may lie outside the frame).
+    confidence: 0..1. cell_centres: float (N, N, 2) (x, y) of each cube top's centre,
+    indexed [row, col] in the same orientation as the corners. debug: stage name ->
+    BGR uint8 image (filled only when find_tray(..., debug=True)). timings: stage
+    name -> seconds.
+    """
+
+    size: int
+    corners: np.ndarray
+    confidence: float
+    cell_centres: np.ndarray
+    debug: dict[str, np.ndarray] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary (no debug images)."""
+        return {"size": self.size, "corners": self.corners.round(1).tolist(),
+                "confidence": round(float(self.confidence), 3)}
+
+
+def _working_copy(image: np.ndarray, side: int) -> tuple[np.ndarray, float]:
+    """(working image, scale) with working = original * scale."""
+    h, w = image.shape[:2]
+    s = side / max(h, w)
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    return cv2.resize(image, (max(1, round(w * s)), max(1, round(h * s))),
+                      interpolation=interp), s
+
+
+def _cell_whiteness(white: np.ndarray, lat: Lattice, cells: list[tuple[int, int]]):
+    """Per cell (col, row): (median whiteness of its centre patch, fraction of the
+    patch outside the frame, dark fraction: share of patch pixels darker than 0.7 x
+    the median, i.e. letter ink)."""
+    h, w = white.shape
+    out = []
+    g = np.linspace(-0.3, 0.3, 9)
+    offs = np.array([(dx, dy) for dx in g for dy in g])
+    for (c, r) in cells:
+        pts = lat.project(offs + (c, r))
+        inside = (pts[:, 0] >= 0) & (pts[:, 0] < w - 1) & (pts[:, 1] >= 0) & (pts[:, 1] < h - 1)
+        frac_out = 1 - inside.mean()
+        if inside.any():
+            p = pts[inside].astype(int)
+            vals = white[p[:, 1], p[:, 0]].astype(np.float64)
+            val = float(np.median(vals))
+            dark = float(np.mean(vals < 0.7 * val))
+        else:
+            val, dark = float("nan"), 0.0
+        out.append((val, frac_out, dark))
+    return out
+
+
+def _order_corners(corners: np.ndarray, centres: np.ndarray):
+    """Reorder corners (4,2) and centres (N,N,2) [row,col] to start at the top-left,
+    clockwise on screen (y down)."""
+    area2 = 0.0
+    for i in range(4):
+        x1, y1 = corners[i]
+        x2, y2 = corners[(i + 1) % 4]
+        area2 += x1 * y2 - x2 * y1
+    if area2 < 0:  # counter-clockwise on screen: mirror (swap rows and cols)
+        corners = corners[[0, 3, 2, 1]]
+        centres = centres.transpose(1, 0, 2)
+    k = int(np.argmin(corners.sum(axis=1)))
+    for _ in range(k):
+        corners = np.roll(corners, -1, axis=0)
+        centres = np.rot90(centres, 1)  # turn so corner 1 becomes r0c0
+    return corners, np.ascontiguousarray(centres)
+
+
+def find_tray(image_bgr: np.ndarray, size: int | None = None, *,
+              config: TrayConfig = TrayConfig(), debug: bool = False) -> TrayResult:
+    """Find the N x N grid of cube tops in a BGR uint8 (H, W, 3) photo.
+
+    size: force N (4, 5 or 6) instead of inferring it. Raises NoBoardError when no
+    complete board is seen.
+    """
+    if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or min(
+            image_bgr.shape[:2]) < 16:
+        raise NoBoardError("no board found: the image is too small or not a colour photo")
+    if size is not None and size not in SIZES:
+        raise ValueError(f"size must be one of {SIZES}, got {size}")
+    t0 = time.perf_counter()
+    timings: dict[str, float] = {}
+    work, scale = _working_copy(image_bgr, config.work_side)
+    white = whiteness_map(work)
+    t1 = time.perf_counter()
+    timings["reduce"] = t1 - t0
+    blobs = find_blobs(work, config.blobs, keep_debug=debug)
+    t2 = time.perf_counter()
+    timings["blobs"] = t2 - t1
+    lattices = best_lattices(blobs, config.lattice)
+    t3 = time.perf_counter()
+    timings["lattice"] = t3 - t2
+    dbg: dict[str, np.ndarray] = {}
+    if debug:
+        dbg["0_work"] = work.copy()
+        dbg["1_whiteness"] = cv2.cvtColor(white, cv2.COLOR_GRAY2BGR)
+        for k, m in blobs.masks_debug.items():
+            dbg[f"2_{k}"] = cv2.cvtColor(m, cv2.COLOR_GRAY2BGR)
+        dbg["3_blobs"] = _draw_blobs(work, blobs)
+        dbg["4_lattice"] = _draw_lattice(work, blobs, lattices[:3])
+    reasons = []
+    best = None
+    for lat in lattices[:4]:
+        res = _board_from_lattice(lat, blobs, white, size, config)
+        if isinstance(res, str):
+            reasons.append(res)
+            continue
+        if best is None or res[2] > best[2]:
+            best = res
+        break
+    timings["grid"] = time.perf_counter() - t3
+    if best is None:
+        why = reasons[0] if reasons else "no grid of cube tops was seen"
+        if debug:
+            _attach_debug_error(dbg, why)
+        raise NoBoardError(f"no board found: {why}",
+                           "photograph the whole tray from above, in focus")
+    n, corners_w, conf, centres_w = best
+    corners = corners_w / scale
+    centres = centres_w / scale
+    corners, centres = _order_corners(corners, centres)
+    if debug:
+        from boggle_cv.vision.annotate import draw_grid
+        dbg["5_grid"] = draw_grid(work, corners * scale, n, centres * scale)
+    timings["total"] = time.perf_counter() - t0
+    return TrayResult(n, corners, conf, centres, dbg, timings)
+
+
+def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
+                        size: int | None, cfg: TrayConfig):
+    """(N, corners (4,2), confidence, centres (N,N,2)) in working px, or a reason str.
+
+    Every square N x N window of lattice cells near the members is scored: a window
+    is refused when a visible cell of it looks empty, when too few of its visible
+    cells hold a detected cube top, or when detected cube tops continue in the ring
+    of cells around it. The best window (most cube tops; on a tie the smaller N) wins.
+    """
+    if lat.residual > cfg.max_residual:
+        return f"the cube tops do not lie on a regular grid (fit error {lat.residual:.2f})"
+    ref = float(np.median(blobs.whiteness[list(lat.members.values())]))
+    cmin, cmax, rmin, rmax = lat.extent()
+    sizes = (size,) if size else SIZES
+    cache: dict[tuple[int, int], tuple[float, float]] = {}
+
+    def state(k):
+        if k not in cache:
+            cache[k] = _cell_whiteness(white, lat, [k])[0]
+        return cache[k]
+
+    best = None
+    best_reason = None
+    reason = (f"the cube tops form a {rmax - rmin + 1}x{cmax - cmin + 1} grid, "
+              "not a full 4x4, 5x5 or 6x6 board")
+    n_members = len(lat.members)
+    for n in sizes:
+        for c0 in range(min(cmin, cmax - n + 1), max(cmin, cmax - n + 1) + 1):
+            for r0 in range(min(rmin, rmax - n + 1), max(rmin, rmax - n + 1) + 1):
+                cells = [(c0 + c, r0 + r) for r in range(n) for c in range(n)]
+                inside = sum(1 for k in cells if k in lat.members)
+                if inside < n_members - 2:
+                    continue  # members left outside the window
+                n_vis = n_cube = 0
+                empty = 0
+                for k in cells:
+                    v, fo, dark = state(k)
+                    if fo >= cfg.unknown_frac:
+                        continue
+                    n_vis += 1
+                    if k in lat.members:
+                        continue
+                    if np.isnan(v) or v < cfg.cube_like * ref or dark < cfg.min_ink:
+                        empty += 1
+                    else:
+                        n_cube += 1
+                if empty:
+                    if inside >= n_members - 2 and (best_reason is None or empty < best_reason[0]):
+                        best_reason = (empty, f"{empty} of the {n}x{n} cells look empty "
+                                       "(tray not full, or the cubes are too blurred)")
+                    continue
+                if n_vis < cfg.min_visible * n * n or inside < cfg.min_fill * n_vis:
+                    if best_reason is None:
+                        reason = f"only {inside} of {n * n} cube tops were recognised"
+                    continue
+                score = inside + 0.5 * n_cube
+                key = (score, -n)
+                if best is None or key > best[0]:
+                    best = (key, n, c0, r0, inside, n_vis)
+    if best is None:
+        return best_reason[1] if best_reason else reason
+    _, n, c0, r0, inside, n_vis = best
+    fill = inside / max(1, n_vis)
+    m = cfg.corner_margin
+    a0, a1 = c0 - m, c0 + n - 1 + m
+    b0, b1 = r0 - m, r0 + n - 1 + m
+    corners = lat.project(np.array([(a0, b0), (a1, b0), (a1, b1), (a0, b1)], np.float64))
+    cells = [(c0 + c, r0 + r) for r in range(n) for c in range(n)]
+    centres = lat.project(np.array(cells, np.float64))
+    for i, k in enumerate(cells):
+        if k in lat.members:
+            centres[i] = blobs.centres[lat.members[k]]
+    centres = centres.reshape(n, n, 2)
+    conf = float(np.clip(fill * (1 - lat.residual / cfg.max_residual * 0.5), 0, 1))
+    if conf < cfg.min_confidence:
+        return f"the grid is too uncertain (confidence {conf:.2f})"
+    return n, corners, conf, centres
+
+
+def _draw_blobs(work: np.ndarray, blobs: Blobs) -> np.ndarray:
+    out = work.copy()
+    for bx, q in zip(blobs.boxes, blobs.quality):
+        cv2.polylines(out, [bx.astype(np.int32)], True, (0, int(255 * q), 255 - int(255 * q)), 1)
+    return out
+
+
+def _draw_lattice(work: np.ndarray, blobs: Blobs, lattices: list[Lattice]) -> np.ndarray:
+    out = work.copy()
+    colours = [(0, 255, 0), (255, 128, 0), (0, 0, 255)]
+    for lat, col in zip(lattices, colours):
+        for (c, r), j in lat.members.items():
+            x, y = blobs.centres[j]
+            cv2.circle(out, (int(x), int(y)), 4, col, -1)
+            cv2.putText(out, f"{c},{r}", (int(x) + 5, int(y)), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.35, col, 1)
+    return out
+
+
+def _attach_debug_error(dbg: dict, why: str) -> None:
+    if "4_lattice" in dbg:
+        img = dbg["4_lattice"].copy()
+        cv2.putText(img, why[:80], (5, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 255), 1)
+        dbg["5_refused"] = img

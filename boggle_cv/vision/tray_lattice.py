@@ -1,0 +1,223 @@
+"""Fit a square lattice to candidate cube tops: index (col, row) -> image (x, y).
+
+From a seed blob, two lattice steps are taken from its nearest similar-sized
+neighbours; the lattice then grows cell by cell, predicting each neighbour's position
+with a homography fitted to the cells found so far (so perspective is followed), and
+taking the candidate nearest the prediction. Several seeds are tried; the lattice
+with the most members wins.
+
+Coordinates: image points (x, y) in working-image pixels; lattice indices (col, row)
+as integers, with (0, 0) at the seed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from boggle_cv.vision.tray_blobs import Blobs
+
+
+@dataclass(frozen=True)
+class LatticeConfig:
+    """Parameters of lattice growth.
+
+    n_seeds: how many seed blobs are tried (best quality first, spread out).
+    min_pitch / max_pitch: neighbour distance range as multiples of the seed's side.
+    max_size_ratio: neighbours' sides may differ by at most this factor.
+    min_step_angle / max_step_angle: the angle between the two steps (degrees).
+    match_radius: a candidate is taken when within this fraction of the local pitch
+        of the predicted position.
+    max_extent: no lattice grows beyond this many cells in a direction.
+    """
+
+    n_seeds: int = 12
+    min_pitch: float = 0.9
+    max_pitch: float = 2.4
+    max_size_ratio: float = 1.6
+    min_step_angle: float = 45.0
+    max_step_angle: float = 135.0
+    match_radius: float = 0.28
+    max_extent: int = 9
+
+
+@dataclass
+class Lattice:
+    """A grown lattice.
+
+    members: dict (col, row) -> blob index; H: 3x3 float homography mapping (col, row, 1)
+    to working-image (x, y, 1); pitch: median neighbour distance in px; residual:
+    RMS fit error of member centres as a fraction of the pitch.
+    """
+
+    members: dict[tuple[int, int], int]
+    H: np.ndarray
+    pitch: float
+    residual: float
+
+    def project(self, idx: np.ndarray) -> np.ndarray:
+        """(K, 2) float (col, row) -> (K, 2) float (x, y)."""
+        pts = cv2.perspectiveTransform(idx.reshape(-1, 1, 2).astype(np.float64), self.H)
+        return pts.reshape(-1, 2)
+
+    def extent(self) -> tuple[int, int, int, int]:
+        """(col_min, col_max, row_min, row_max) of the members."""
+        k = np.array(list(self.members.keys()))
+        return int(k[:, 0].min()), int(k[:, 0].max()), int(k[:, 1].min()), int(k[:, 1].max())
+
+
+def _fit_h(idx: np.ndarray, pts: np.ndarray) -> np.ndarray | None:
+    """Least-squares homography (or affine with <4 distinct rows/cols) index->image."""
+    if len(idx) >= 4 and len(np.unique(idx[:, 0])) >= 2 and len(np.unique(idx[:, 1])) >= 2:
+        ok_persp = len(np.unique(idx[:, 0])) >= 3 and len(np.unique(idx[:, 1])) >= 3
+        if ok_persp:
+            H, _ = cv2.findHomography(idx.astype(np.float64), pts.astype(np.float64), 0)
+            if H is not None:
+                return H
+        A, _ = cv2.estimateAffine2D(idx.astype(np.float64), pts.astype(np.float64),
+                                    method=cv2.LMEDS)
+        if A is not None:
+            return np.vstack([A, [0, 0, 1]])
+    return None
+
+
+def _steps(blobs: Blobs, seed: int, cfg: LatticeConfig):
+    """Two lattice step vectors (2,) from the seed's neighbours, or None."""
+    c = blobs.centres[seed]
+    s = blobs.sides[seed]
+    d = blobs.centres - c
+    dist = np.hypot(d[:, 0], d[:, 1])
+    ratio = blobs.sides / s
+    ok = (dist > cfg.min_pitch * s) & (dist < cfg.max_pitch * s) & (
+        ratio < cfg.max_size_ratio) & (ratio > 1 / cfg.max_size_ratio)
+    cand = np.flatnonzero(ok)
+    if len(cand) < 2:
+        return None
+    cand = cand[np.argsort(dist[cand])]
+    u = d[cand[0]]
+    for j in cand[1:]:
+        v = d[j]
+        cosang = abs(np.dot(u, v)) / (np.linalg.norm(u) * np.linalg.norm(v))
+        ang = np.degrees(np.arccos(np.clip(cosang, 0, 1)))
+        if cfg.min_step_angle < ang and np.linalg.norm(v) < 1.6 * np.linalg.norm(u):
+            # Gauss reduction: never take a diagonal as the second step
+            for _ in range(3):
+                if np.linalg.norm(v - u) < np.linalg.norm(v):
+                    v = v - u
+                elif np.linalg.norm(v + u) < np.linalg.norm(v):
+                    v = v + u
+                else:
+                    break
+            return u, v
+    return None
+
+
+_DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1))
+
+
+def grow(blobs: Blobs, seed: int, cfg: LatticeConfig) -> Lattice | None:
+    """Grow a lattice from one seed blob; None when the seed has no lattice around it."""
+    st = _steps(blobs, seed, cfg)
+    if st is None:
+        return None
+    u, v = st
+    c0 = blobs.centres[seed]
+    members: dict[tuple[int, int], int] = {(0, 0): seed}
+    used = {seed}
+    H = np.array([[u[0], v[0], c0[0]], [u[1], v[1], c0[1]], [0, 0, 1]], np.float64)
+    frontier = [(0, 0)]
+    lim = cfg.max_extent
+    while frontier:
+        new_frontier = []
+        for (ci, ri) in frontier:
+            for dc, dr in _DIRS:
+                key = (ci + dc, ri + dr)
+                if key in members:
+                    continue
+                k = np.array(list(members.keys()))
+                if (k[:, 0].max() - k[:, 0].min() >= lim and not
+                        k[:, 0].min() <= key[0] <= k[:, 0].max()):
+                    continue
+                if (k[:, 1].max() - k[:, 1].min() >= lim and not
+                        k[:, 1].min() <= key[1] <= k[:, 1].max()):
+                    continue
+                p = cv2.perspectiveTransform(np.array([[key]], np.float64), H)[0, 0]
+                q = cv2.perspectiveTransform(np.array([[(ci, ri)]], np.float64), H)[0, 0]
+                step = np.hypot(*(p - q))
+                d = np.hypot(*(blobs.centres - p).T)
+                ref_side = blobs.sides[members[(ci, ri)]]
+                ratio = blobs.sides / ref_side
+                ok = (d < cfg.match_radius * step) & (ratio < cfg.max_size_ratio) & (
+                    ratio > 1 / cfg.max_size_ratio)
+                if used:
+                    ok[list(used)] = False
+                if not ok.any():
+                    continue
+                j = int(np.flatnonzero(ok)[np.argmin(d[ok])])
+                members[key] = j
+                used.add(j)
+                new_frontier.append(key)
+        if new_frontier:
+            idx = np.array(list(members.keys()), np.float64)
+            pts = blobs.centres[list(members.values())]
+            H2 = _fit_h(idx, pts)
+            if H2 is not None:
+                H = H2
+        frontier = new_frontier
+    if len(members) < 4:
+        return None
+    return _finish(blobs, members, H)
+
+
+def _finish(blobs: Blobs, members: dict, H: np.ndarray) -> Lattice:
+    """Refit on all members, drop outliers, measure pitch and residual."""
+    idx = np.array(list(members.keys()), np.float64)
+    pts = blobs.centres[list(members.values())]
+    H2 = _fit_h(idx, pts)
+    if H2 is not None:
+        H = H2
+    proj = cv2.perspectiveTransform(idx.reshape(-1, 1, 2), H).reshape(-1, 2)
+    steps = []
+    for (ci, ri) in members:
+        a = cv2.perspectiveTransform(np.array([[(ci, ri), (ci + 1, ri), (ci, ri + 1)]],
+                                              np.float64), H)[0]
+        steps += [np.hypot(*(a[1] - a[0])), np.hypot(*(a[2] - a[0]))]
+    pitch = float(np.median(steps))
+    err = np.hypot(*(proj - pts).T) / pitch
+    keep = err < 0.3
+    if keep.sum() < len(members) and keep.sum() >= 4:
+        members = {k: v for (k, v), kk in zip(members.items(), keep) if kk}
+        return _finish(blobs, members, H)
+    return Lattice(members, H, pitch, float(np.sqrt(np.mean(err ** 2))))
+
+
+def pick_seeds(blobs: Blobs, n: int) -> list[int]:
+    """Up to n seed indices: best quality first, skipping ones close to a chosen seed."""
+    order = np.argsort(-blobs.quality)
+    seeds: list[int] = []
+    for i in order:
+        if len(seeds) >= n:
+            break
+        if any(np.hypot(*(blobs.centres[i] - blobs.centres[s])) < 1.5 * blobs.sides[s]
+               for s in seeds):
+            continue
+        seeds.append(int(i))
+    return seeds
+
+
+def best_lattices(blobs: Blobs, cfg: LatticeConfig = LatticeConfig()) -> list[Lattice]:
+    """Distinct grown lattices, largest first."""
+    out: list[Lattice] = []
+    seen: list[frozenset] = []
+    for s in pick_seeds(blobs, cfg.n_seeds):
+        if any(s in fs for fs in seen):
+            continue
+        lat = grow(blobs, s, cfg)
+        if lat is None:
+            continue
+        fs = frozenset(lat.members.values())
+        seen.append(fs)
+        out.append(lat)
+    out.sort(key=lambda l: -len(l.members))
+    return out
