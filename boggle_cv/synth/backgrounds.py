@@ -37,12 +37,12 @@ def table_texture(rng: np.random.Generator, w: int, h: int, px_per_unit: float,
         ang = rng.uniform(0, np.pi)
         along = xx * np.cos(ang) + yy * np.sin(ang)
         across = -xx * np.sin(ang) + yy * np.cos(ang)
-        warp = _noise(rng, w, h, 6) * u * 0.3
-        period = u * rng.uniform(0.08, 0.25)
-        grain = np.sin((across + warp) / period * 2 * np.pi + _noise(rng, w, h, 3) * 2)
+        warp = _noise(rng, w, h, 3) * u * 0.06
+        period = u * rng.uniform(0.05, 0.12)
+        grain = np.sin((across + warp) / period * 2 * np.pi + _noise(rng, w, h, 4) * 1.5)
         planks = np.floor((across + 0.1 * warp) / (u * rng.uniform(3, 8)))
         plank_tone = (np.sin(planks * 12.9898) * 43758.5453) % 1.0
-        tone = 1 + 0.10 * grain + 0.12 * (plank_tone - 0.5) + 0.05 * _noise(rng, w, h, 20)
+        tone = 1 + 0.06 * grain + 0.12 * (plank_tone - 0.5) + 0.05 * _noise(rng, w, h, 20)
         del along
         img = tone[..., None] * base
     elif kind == "cloth":

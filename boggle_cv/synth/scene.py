@@ -57,7 +57,7 @@ class SynthConfig:
     challenge_p: float = 0.08
     bonus_p: float = 0.12
     cut_off_p: float = 0.15
-    hand_p: float = 0.12
+    hand_p: float = 0.08
     all_upright_p: float = 0.2
     size_weights: tuple[float, float, float] = (0.45, 0.30, 0.25)   # 4x4, 5x5, 6x6
     font_dirs: tuple[str, ...] = ()

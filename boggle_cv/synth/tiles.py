@@ -110,8 +110,8 @@ def _wood(s: int, rng: np.random.Generator) -> np.ndarray:
     u = xx * np.cos(ang) + yy * np.sin(ang)
     v = -xx * np.sin(ang) + yy * np.cos(ang)
     freq = rng.uniform(8, 20)
-    wob = 0.04 * np.sin(v * rng.uniform(3, 9) + rng.uniform(0, 6))
-    return (1.0 + 0.08 * np.sin((u + wob) * freq * 2 * np.pi) + 0.04 * np.sin(u * freq * 5.3)).astype(np.float32)
+    wob = 0.015 * np.sin(v * rng.uniform(3, 9) + rng.uniform(0, 6))
+    return (1.0 + 0.05 * np.sin((u + wob) * freq * 2 * np.pi) + 0.03 * np.sin(u * freq * 5.3)).astype(np.float32)
 
 
 def face_tile(s: int, face: str, turn: int, style: FaceStyle, rng: np.random.Generator,
