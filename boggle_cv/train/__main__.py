@@ -1,0 +1,178 @@
+"""Train the face/turn classifier and export it to ONNX (training only; needs torch).
+
+    python -m boggle_cv.train --boards ../shared/boggle-boards --out models/ --seed 0
+
+Data: synthetic crops (boggle_cv.train.crops) plus real crops cut from the Boggle
+Boards photos of the training layouts (corners jittered). Held out: a seeded share
+of the Boggle Boards layouts and a fresh synthetic set. Never reads real-photos/.
+Writes OUT/reader.onnx, OUT/reader.onnx.sha256 and OUT/reader_metrics.json.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import multiprocessing as mp
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def _synth_chunk(args):
+    seed, n = args
+    from .crops import CropRenderer
+    from ..vision.reader_model import preprocess
+    x, f, t = CropRenderer(seed).batch(n)
+    return preprocess(x), f, t
+
+
+def make_synth(n: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    chunk = 2000
+    jobs = [(seed * 100003 + i, min(chunk, n - i * chunk)) for i in range((n + chunk - 1) // chunk)]
+    if workers > 1:
+        with mp.get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_synth_chunk, jobs)
+    else:
+        parts = [_synth_chunk(j) for j in jobs]
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+
+
+def log(msg: str) -> None:
+    print(f"[train {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m boggle_cv.train")
+    ap.add_argument("--boards", type=Path, required=True, help="boggle-boards folder (truth.json + photos)")
+    ap.add_argument("--out", type=Path, default=Path("models"))
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--n-synth", type=int, default=60000)
+    ap.add_argument("--real-copies", type=int, default=5)
+    ap.add_argument("--jitter", type=float, default=0.06, help="corner jitter, fraction of a pitch")
+    ap.add_argument("--holdout", type=float, default=0.15, help="share of layouts held out")
+    ap.add_argument("--minutes", type=float, default=16.0, help="training time budget")
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--real-share", type=float, default=0.35)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--cache", type=Path, default=None, help="npz cache of the generated synthetic set")
+    a = ap.parse_args(argv)
+
+    import torch
+    from torch import nn
+    from .model import FaceNet
+    from . import realdata
+    from ..vision.reader_model import FACES, InputSpec, preprocess
+
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    rng = np.random.default_rng(a.seed)
+    t_start = time.time()
+
+    if a.cache and a.cache.exists():
+        z = np.load(a.cache)
+        xs, fs, ts = z["x"], z["f"], z["t"]
+        log(f"synthetic set from cache {a.cache}: {len(xs)}")
+    else:
+        xs, fs, ts = make_synth(a.n_synth, a.seed, a.threads)
+        if a.cache:
+            np.savez(a.cache, x=xs, f=fs, t=ts)
+        log(f"synthetic set: {len(xs)} crops in {time.time() - t_start:.0f}s")
+    xv, fv, tv = make_synth(3000, a.seed + 7919, 1)
+
+    photos = realdata.load_truth(a.boards)
+    train_ids, held_ids = realdata.split_layouts(photos, a.holdout, a.seed)
+    crop_px = 64
+    xr, fr = realdata.build(a.boards, train_ids, crop_px, a.real_copies, a.jitter, a.seed)
+    xr = preprocess(xr)
+    xh, fh = realdata.build(a.boards, held_ids, crop_px, 0, 0.0, a.seed)
+    xh = preprocess(xh)
+    log(f"real: {len(xr)} training crops ({len(train_ids)} layouts), {len(xh)} held-out ({len(held_ids)} layouts)")
+
+    model = FaceNet(len(FACES))
+    nf = len(FACES)
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    ce = nn.CrossEntropyLoss(label_smoothing=0.05, ignore_index=-1)
+    budget = a.minutes * 60.0
+    n_real = int(a.batch * a.real_share)
+    n_syn = a.batch - n_real
+    Xs, Fs, Ts = torch.from_numpy(xs), torch.from_numpy(fs), torch.from_numpy(ts)
+    Xr, Fr = torch.from_numpy(xr), torch.from_numpy(fr)
+
+    def evaluate(x, f, t=None):
+        model.eval()
+        with torch.no_grad():
+            out = torch.cat([model(torch.from_numpy(x[i:i + 512])) for i in range(0, len(x), 512)])
+        model.train()
+        face_acc = float((out[:, :nf].argmax(1).numpy() == f).mean())
+        turn_acc = float((out[:, nf:].argmax(1).numpy() == t).mean()) if t is not None else None
+        return face_acc, turn_acc
+
+    t0 = time.time()
+    step = 0
+    lr_max = 2e-3
+    while True:
+        el = time.time() - t0
+        if el > budget:
+            break
+        frac = el / budget
+        lr = lr_max * min(1.0, (step + 1) / 300) * (0.5 * (1 + np.cos(np.pi * frac)) * 0.97 + 0.03)
+        for g in opt.param_groups:
+            g["lr"] = lr
+        i_s = torch.from_numpy(rng.integers(0, len(Xs), n_syn))
+        i_r = torch.from_numpy(rng.integers(0, len(Xr), n_real))
+        x = torch.cat([Xs[i_s], Xr[i_r]])
+        f = torch.cat([Fs[i_s], Fr[i_r]])
+        t = torch.cat([Ts[i_s], torch.full((n_real,), -1, dtype=torch.int64)])
+        # four-turn augmentation: rotating a crop k quarter turns counter-clockwise
+        # changes its turn from t to (t - k) mod 4
+        k = torch.from_numpy(rng.integers(0, 4, len(x)))
+        xa = x.clone()
+        for q in (1, 2, 3):
+            m = k == q
+            if m.any():
+                xa[m] = torch.rot90(x[m], q, dims=(2, 3))
+        t = torch.where(t >= 0, (t - k) % 4, t)
+        # contrast jitter on the standardised input
+        xa = xa * torch.empty(len(xa), 1, 1, 1).uniform_(0.8, 1.2)
+        out = model(xa)
+        loss = ce(out[:, :nf], f) + 0.5 * ce(out[:, nf:], t)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 500 == 0:
+            sa, st = evaluate(xv, fv, tv)
+            ra, _ = evaluate(xh, fh)
+            log(f"step {step} {el / 60:.1f} min loss {loss.item():.3f} lr {lr:.2e} "
+                f"synth face {sa:.4f} turn {st:.4f} real-heldout face {ra:.4f}")
+
+    sa, st = evaluate(xv, fv, tv)
+    ra, _ = evaluate(xh, fh)
+    log(f"final: {step} steps, synth-heldout face {sa:.4f} turn {st:.4f}, boards-heldout face {ra:.4f}")
+
+    a.out.mkdir(parents=True, exist_ok=True)
+    onnx_path = a.out / "reader.onnx"
+    model.eval()
+    spec = InputSpec()
+    dummy = torch.zeros(1, 1, spec.px, spec.px)
+    torch.onnx.export(model, dummy, str(onnx_path), input_names=["crops"], output_names=["logits"],
+                      opset_version=13, dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
+    digest = hashlib.sha256(onnx_path.read_bytes()).hexdigest()
+    (a.out / "reader.onnx.sha256").write_text(f"{digest}  reader.onnx\n")
+    metrics = {
+        "seed": a.seed, "steps": step, "train_minutes": round((time.time() - t0) / 60, 2),
+        "total_minutes": round((time.time() - t_start) / 60, 2),
+        "n_synth": int(len(xs)), "n_real_train_crops": int(len(xr)), "n_real_heldout_crops": int(len(xh)),
+        "heldout_layouts": sorted(held_ids),
+        "synth_heldout_face_acc": sa, "synth_heldout_turn_acc": st, "boards_heldout_face_acc": ra,
+        "args": {k: str(v) for k, v in vars(a).items()},
+    }
+    (a.out / "reader_metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
+    log(f"wrote {onnx_path} sha256 {digest[:16]}... in {metrics['total_minutes']} min")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,196 @@
+"""Whole-board decoding: per-cell probabilities -> the most likely board.
+
+Input: a ``Reading`` for the N*N cells in row-major order (``reader.read`` on
+``cut_cells(...).reshape(-1, S, S, 3)``), i.e. faces (N*N, F) and turns (N*N, 4)
+probabilities in the photo's grid frame.
+
+Steps:
+ 1. Orientation: the board is turned by r clockwise quarter turns (r in 0..3) so
+    that most letters read upright: r maximises sum over cells of P(turn == -r mod 4).
+    Grid and per-cell turns are rotated with it (a cell's turn t becomes t + r).
+ 2. Faces: each cell's most probable face; runner-up kept.
+ 3. Cube-set prior (soft): if the board fits no known set of its size, doubtful cells
+    (confidence below ``prior_max_conf``) may switch to their runner-up when that
+    lets a set explain more cells and the runner-up is not much less likely
+    (probability ratio at least ``prior_min_ratio``). A confident reading is never
+    changed. The sets that fit the final board are reported.
+ 4. Flags: cells whose confidence is below ``flag_below`` are flagged for the user.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..board import Board
+from .reader import Reading
+from .reader_model import FACES, TURNS
+
+
+@dataclass(frozen=True)
+class DecodeConfig:
+    """Thresholds (probabilities in 0..1)."""
+
+    flag_below: float = 0.80
+    prior_max_conf: float = 0.90
+    prior_min_ratio: float = 0.05
+    max_prior_changes: int = 3
+
+
+@dataclass
+class CellReading:
+    """One cell of the decoded board (row, col in the reported orientation)."""
+
+    row: int
+    col: int
+    face: str
+    confidence: float
+    turn: int            # degrees clockwise the face is rotated from upright in the reported board
+    runner_up: str
+    runner_up_confidence: float
+    flagged: bool
+    changed_by_prior: bool = False
+    photo_cell: tuple[int, int] = (0, 0)  # (row, col) in the photo's grid (corner order)
+
+    def to_dict(self) -> dict:
+        return {"row": self.row, "col": self.col, "face": self.face,
+                "confidence": round(self.confidence, 4), "turn": self.turn,
+                "runner_up": self.runner_up, "runner_up_confidence": round(self.runner_up_confidence, 4),
+                "flagged": self.flagged, "changed_by_prior": self.changed_by_prior,
+                "photo_cell": list(self.photo_cell)}
+
+
+@dataclass
+class BoardReading:
+    """The decoded board: faces turned so most letters read upright, per-cell detail.
+
+    rotation: clockwise quarter turns applied to the photo's grid (corner order) to
+    get ``board``; the board's cell (r, c) is photo cell ``cells[r][c].photo_cell``.
+    sets: names of the known cube sets that could produce the board.
+    """
+
+    board: Board
+    cells: list[list[CellReading]]
+    rotation: int
+    sets: list[str] = field(default_factory=list)
+    sets_with_challenge: list[str] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return self.board.size
+
+    @property
+    def flagged(self) -> list[tuple[int, int]]:
+        return [(c.row, c.col) for row in self.cells for c in row if c.flagged]
+
+    @property
+    def mean_confidence(self) -> float:
+        return float(np.mean([c.confidence for row in self.cells for c in row]))
+
+    def to_dict(self) -> dict:
+        return {"size": self.size, "faces": self.board.to_rows(), "text": self.board.to_text(),
+                "rotation": self.rotation * 90,
+                "cells": [[c.to_dict() for c in row] for row in self.cells],
+                "flagged": [list(x) for x in self.flagged],
+                "sets": list(self.sets), "sets_with_challenge": list(self.sets_with_challenge)}
+
+
+def choose_rotation(turns: np.ndarray) -> int:
+    """Clockwise quarter turns r of the grid that make most faces upright.
+
+    turns: (N, N, 4) turn probabilities in the photo grid. Ties go to the smaller r.
+    """
+    t = turns.reshape(-1, 4)
+    scores = [float(t[:, (-r) % 4].sum()) for r in range(4)]
+    return int(np.argmax(scores))
+
+
+def _rot_grid(a: np.ndarray, r: int) -> np.ndarray:
+    """Rotate the first two axes clockwise by r quarter turns (as Board.rotated)."""
+    return np.rot90(a, -r, axes=(0, 1))
+
+
+def decode(reading: Reading, size: int, config: DecodeConfig = DecodeConfig(),
+           use_prior: bool = True) -> BoardReading:
+    """Decode N*N per-cell probabilities (row-major, photo grid) into a BoardReading."""
+    n = int(size)
+    faces = np.asarray(reading.faces, np.float64)
+    turns = np.asarray(reading.turns, np.float64)
+    if faces.shape != (n * n, len(FACES)) or turns.shape != (n * n, len(TURNS)):
+        raise ValueError(f"decode: expected faces ({n * n}, {len(FACES)}) and turns ({n * n}, 4)")
+    fg, tg = faces.reshape(n, n, -1), turns.reshape(n, n, -1)
+    r = choose_rotation(tg)
+    fr = _rot_grid(fg, r)
+    tr = np.roll(_rot_grid(tg, r), r, axis=-1)  # turn t in the photo is t + r on the turned board
+    idx = np.array(list(np.ndindex(n, n))).reshape(n, n, 2)
+    src = _rot_grid(idx, r)
+    order = np.argsort(-fr, axis=-1)
+    choice = order[..., 0].copy()
+    changed = np.zeros((n, n), bool)
+    sets: list[str] = []
+    sets_ch: list[str] = []
+    if use_prior:
+        choice, changed, sets, sets_ch = _apply_prior(fr, order, choice, config)
+    cells = []
+    for i in range(n):
+        row = []
+        for j in range(n):
+            k = int(choice[i, j])
+            ru = int(order[i, j, 0] if order[i, j, 0] != k else order[i, j, 1])
+            conf = float(fr[i, j, k])
+            row.append(CellReading(i, j, FACES[k], conf, int(np.argmax(tr[i, j])) * 90, FACES[ru],
+                                   float(fr[i, j, ru]), conf < config.flag_below or bool(changed[i, j]),
+                                   bool(changed[i, j]), (int(src[i, j, 0]), int(src[i, j, 1]))))
+        cells.append(row)
+    board = Board(tuple(tuple(c.face for c in row) for row in cells))
+    return BoardReading(board, cells, r, sets, sets_ch)
+
+
+def _board(choice: np.ndarray) -> Board:
+    return Board(tuple(tuple(FACES[int(k)] for k in row) for row in choice))
+
+
+def _apply_prior(fr, order, choice, cfg: DecodeConfig):
+    """Swap doubtful cells to runner-ups while that makes a known cube set fit better."""
+    from .. import dice
+
+    n = choice.shape[0]
+    names = [name for name, cs in dice.CUBE_SETS.items() if cs.size == n]
+    changed = np.zeros((n, n), bool)
+
+    def misfit(ch):
+        b = _board(ch)
+        return min((dice.unmatched_cells(b, s, challenge) for s in names for challenge in (False, True)),
+                   default=0)
+
+    if names:
+        best = misfit(choice)
+        for _ in range(cfg.max_prior_changes):
+            if best == 0:
+                break
+            cands = []
+            for i in range(n):
+                for j in range(n):
+                    k = choice[i, j]
+                    p = fr[i, j, k]
+                    if p >= cfg.prior_max_conf or changed[i, j]:
+                        continue
+                    ru = order[i, j, 1]
+                    if fr[i, j, ru] / max(p, 1e-9) >= cfg.prior_min_ratio:
+                        cands.append((-fr[i, j, ru] / p, i, j, ru))
+            cands.sort()
+            improved = False
+            for _, i, j, ru in cands:
+                trial = choice.copy()
+                trial[i, j] = ru
+                m = misfit(trial)
+                if m < best:
+                    choice, best, improved = trial, m, True
+                    changed[i, j] = True
+                    break
+            if not improved:
+                break
+    b = _board(choice)
+    sets = [s for s in names if dice.can_produce(b, s)]
+    sets_ch = [s for s in names if dice.can_produce(b, s, challenge=True)]
+    return choice, changed, sets, sets_ch

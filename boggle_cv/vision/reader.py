@@ -1,0 +1,156 @@
+"""Read cube crops: per crop, probabilities over faces and over turns.
+
+Every reader has ``read(crops) -> Reading`` where ``crops`` is uint8 BGR
+(K, S, S, 3) (one cell pitch per crop, as ``cells.cut_cells`` makes them, reshaped
+to K crops) and the result holds
+  * ``faces``: float32 (K, len(FACES)) probabilities, columns in ``FACES`` order
+    ("A".."Z" without "Q", "An", "Er", "He", "In", "Qu", "Th", "#" blank);
+  * ``turns``: float32 (K, 4) probabilities of the face's turn: column k means the
+    printed face appears rotated k * 90 degrees CLOCKWISE from upright in the crop
+    (``np.rot90(crop, k)`` makes it read upright).
+
+Engines (``make_reader(name)``): ``classifier`` (the shipped ONNX network run by
+cv2.dnn), ``tesseract`` (pytesseract, a slow independent second opinion) and
+``both`` (the classifier's probabilities blended with tesseract's).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..errors import EngineMissingError, UsageError
+from .reader_model import FACES, TURNS, InputSpec, preprocess
+
+ENGINES = ("classifier", "tesseract", "both")
+MODEL_ENV = "BOGGLE_CV_MODEL"
+MODEL_NAME = "reader.onnx"
+
+
+@dataclass
+class Reading:
+    """Per-crop probabilities: faces (K, len(FACES)) and turns (K, 4), float32, rows sum to 1."""
+
+    faces: np.ndarray
+    turns: np.ndarray
+
+    def top(self) -> list[tuple[str, float]]:
+        """(face, probability) of the best face of each crop."""
+        i = self.faces.argmax(1)
+        return [(FACES[j], float(self.faces[k, j])) for k, j in enumerate(i)]
+
+
+def default_model_path() -> Path:
+    """$BOGGLE_CV_MODEL if set, else models/reader.onnx of the source tree (editable install)."""
+    env = os.environ.get(MODEL_ENV)
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "models" / MODEL_NAME
+
+
+def _check_crops(crops: np.ndarray) -> np.ndarray:
+    a = np.asarray(crops)
+    if a.ndim == 3:
+        a = a[None]
+    if a.ndim != 4 or a.shape[-1] != 3 or a.dtype != np.uint8 or a.shape[1] < 8 or a.shape[2] < 8:
+        raise UsageError("reader: crops must be uint8 BGR (K, S, S, 3) with S >= 8")
+    return a
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+class ClassifierReader:
+    """The trained face/turn classifier (ONNX through cv2.dnn; no torch at run time).
+
+    model_path: the .onnx file; its SHA-256 must match the ``<model>.sha256`` file
+    beside it. Raises EngineMissingError when the model or its hash is missing, or
+    the file is corrupt.
+    tta: also read each crop turned by 90, 180 and 270 degrees and average
+    (four times the work, a little more robust).
+    """
+
+    name = "classifier"
+
+    def __init__(self, model_path: str | Path | None = None, tta: bool = True,
+                 spec: InputSpec = InputSpec()):
+        self.model_path = Path(model_path) if model_path else default_model_path()
+        self.tta = tta
+        self.spec = spec
+        self._net = self._load(self.model_path)
+
+    @staticmethod
+    def _load(path: Path):
+        hint = "reinstall boggle-cv or retrain: python -m boggle_cv.train --boards BOARDS --out models/"
+        sha_path = path.with_name(path.name + ".sha256")
+        if not path.is_file():
+            raise EngineMissingError(f"reader model not found: {path}", hint)
+        if not sha_path.is_file():
+            raise EngineMissingError(f"reader model hash not found: {sha_path}", hint)
+        data = path.read_bytes()
+        want = sha_path.read_text().split()[0].strip().lower() if sha_path.read_text().split() else ""
+        if hashlib.sha256(data).hexdigest() != want:
+            raise EngineMissingError(f"reader model is corrupt (SHA-256 mismatch): {path}", hint)
+        try:
+            net = cv2.dnn.readNetFromONNX(str(path))
+        except cv2.error as e:
+            raise EngineMissingError(f"reader model cannot be loaded: {path}: {str(e).strip()[:120]}", hint) from None
+        return net
+
+    def _logits(self, x: np.ndarray) -> np.ndarray:
+        self._net.setInput(x)
+        return np.asarray(self._net.forward(), dtype=np.float32).reshape(len(x), -1)
+
+    def read(self, crops: np.ndarray) -> Reading:
+        a = _check_crops(crops)
+        x = preprocess(a, self.spec)
+        k = len(x)
+        nf = len(FACES)
+        if not self.tta:
+            z = self._logits(x)
+            return Reading(_softmax(z[:, :nf]), _softmax(z[:, nf:nf + len(TURNS)]))
+        # rotate counter-clockwise by q quarter turns: a turn t becomes t - q, so the
+        # reading of the rotated crop at t' belongs to the original turn t' + q
+        xs = np.concatenate([np.rot90(x, q, axes=(2, 3)) for q in range(4)])
+        z = self._logits(np.ascontiguousarray(xs)).reshape(4, k, -1)
+        logp = np.log(_softmax(z[..., :nf]) + 1e-9).mean(axis=0)
+        faces = _softmax(logp)
+        turns = np.zeros((k, len(TURNS)), np.float32)
+        for q in range(4):
+            turns += np.roll(_softmax(z[q, :, nf:nf + len(TURNS)]), q, axis=-1)
+        return Reading(faces.astype(np.float32), (turns / 4).astype(np.float32))
+
+
+def make_reader(engine: str = "classifier", model_path: str | Path | None = None):
+    """The reader for an engine name: classifier | tesseract | both."""
+    if engine == "classifier":
+        return ClassifierReader(model_path)
+    if engine == "tesseract":
+        from .reader_tesseract import TesseractReader
+        return TesseractReader()
+    if engine == "both":
+        from .reader_tesseract import TesseractReader
+        return BlendedReader(ClassifierReader(model_path), TesseractReader())
+    raise UsageError(f"unknown engine {engine!r}", "use one of: " + ", ".join(ENGINES))
+
+
+class BlendedReader:
+    """Weighted mean of two readers' probabilities (first reader weighted ``weight``)."""
+
+    name = "both"
+
+    def __init__(self, first, second, weight: float = 0.75):
+        self.first, self.second, self.weight = first, second, float(weight)
+
+    def read(self, crops: np.ndarray) -> Reading:
+        a, b = self.first.read(crops), self.second.read(crops)
+        w = self.weight
+        return Reading((w * a.faces + (1 - w) * b.faces).astype(np.float32),
+                       (w * a.turns + (1 - w) * b.turns).astype(np.float32))

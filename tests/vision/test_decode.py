@@ -1,0 +1,97 @@
+"""decode: orientation from turn probabilities, soft cube-set prior, flags, to_dict."""
+import json
+
+import numpy as np
+
+from boggle_cv import dice
+from boggle_cv.board import Board
+from boggle_cv.vision.decode import DecodeConfig, choose_rotation, decode
+from boggle_cv.vision.reader import Reading
+from boggle_cv.vision.reader_model import FACES
+
+
+def _reading(board: Board, turn: int, conf: float = 0.95) -> Reading:
+    n = board.size
+    f = np.full((n * n, len(FACES)), (1 - conf) / (len(FACES) - 1), np.float32)
+    t = np.full((n * n, 4), 0.02, np.float32)
+    for k, (r, c) in enumerate(board.cells()):
+        f[k, FACES.index(board.face(r, c))] = conf
+        t[k, turn] = 0.94
+    return Reading(f, t)
+
+
+def test_upright_board_is_kept():
+    b = Board.parse("PERS/LATG/SINE/TERS")
+    br = decode(_reading(b, 0), 4)
+    assert br.board == b and br.rotation == 0
+    assert all(c.turn == 0 for row in br.cells for c in row)
+
+
+def test_board_photographed_sideways_is_turned_upright():
+    upright = Board.parse("PERS/LATG/SINE/TERS")
+    # the photo shows the board turned 90 degrees clockwise: every letter has turn 90
+    photo = upright.rotated(1)
+    br = decode(_reading(photo, 1), 4)
+    assert br.board == upright
+    assert br.rotation == 3
+    assert all(c.turn == 0 for row in br.cells for c in row)
+    # photo_cell maps back into the photo's grid
+    c = br.cells[0][0]
+    assert photo.face(*c.photo_cell) == upright.face(0, 0)
+
+
+def test_choose_rotation_majority():
+    t = np.zeros((3, 3, 4))
+    t[..., 2] = 1.0
+    assert choose_rotation(t) == 2
+
+
+def _x_board():
+    """A modern-4 roll without X, and the same board with an X at (1, 1)."""
+    for seed in range(100):
+        b = dice.roll("modern-4", seed=seed)
+        faces = [f for row in b.faces for f in row]
+        if "X" in faces or b.face(0, 0) == "X":
+            continue
+        other = Board(tuple(tuple(("X" if (r, c) == (1, 1) else f) for c, f in enumerate(row))
+                            for r, row in enumerate(b.faces)))
+        if all(dice.unmatched_cells(other, s) == 0 or s != "modern-4" for s in ["modern-4"]):
+            return b, other
+    raise AssertionError("no suitable roll")
+
+
+def test_prior_breaks_a_near_tie_but_not_a_confident_reading():
+    b, other = _x_board()
+    assert dice.can_produce(other, "modern-4")
+    fx, k0 = FACES.index("X"), FACES.index(b.face(0, 0))
+    rd = _reading(other, 0)
+    # cell (0,0) reads as a second X (one X cube in the set) by a small margin
+    rd.faces[0] = 0.001
+    rd.faces[0, fx] = 0.5
+    rd.faces[0, k0] = 0.45
+    br = decode(rd, 4)
+    assert br.cells[0][0].face == b.face(0, 0)
+    assert br.cells[0][0].changed_by_prior and br.cells[0][0].flagged
+    assert "modern-4" in br.sets
+    # the same reading at high confidence is left alone, and no set fits
+    rd.faces[0] = 0.001
+    rd.faces[0, fx] = 0.97
+    rd.faces[0, k0] = 0.02
+    br2 = decode(rd, 4)
+    assert br2.cells[0][0].face == "X" and not br2.cells[0][0].changed_by_prior
+    assert "modern-4" not in br2.sets
+
+
+def test_flags_and_runner_up_and_json():
+    b = Board.parse("PERS/LATG/SINE/TERS")
+    rd = _reading(b, 0)
+    rd.faces[5] = 0.0
+    rd.faces[5, FACES.index("A")] = 0.55
+    rd.faces[5, FACES.index("R")] = 0.45
+    br = decode(rd, 4, DecodeConfig(flag_below=0.8), use_prior=False)
+    c = br.cells[1][1]
+    assert c.flagged and c.runner_up == "R" and abs(c.runner_up_confidence - 0.45) < 1e-6
+    assert (1, 1) in br.flagged
+    d = json.loads(json.dumps(br.to_dict()))
+    assert d["faces"][0] == ["P", "E", "R", "S"] and d["size"] == 4
+    assert d["cells"][1][1]["flagged"] is True
