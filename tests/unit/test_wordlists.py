@@ -1,0 +1,51 @@
+"""Players' word lists (boggle_cv/wordlists.py)."""
+import io
+
+import pytest
+
+from boggle_cv.errors import WordListError
+from boggle_cv.wordlists import parse_player_option, read_word_list
+
+
+def test_bom_crlf_case_blank_lines(tmp_path):
+    p = tmp_path / "ann.txt"
+    p.write_bytes("\ufeffCat\r\n\r\n  DOGS \r\ncat\r\n".encode())
+    assert read_word_list(p) == ["cat", "dogs", "cat"]
+
+
+def test_stdin():
+    assert read_word_list("-", stdin=io.BytesIO(b"Tea\nEAT\n")) == ["tea", "eat"]
+    with pytest.raises(WordListError, match="stdin"):
+        read_word_list("-", stdin=io.BytesIO(b""))
+
+
+@pytest.mark.parametrize("content, fragment", [
+    (b"", "no words"),
+    (b"\n  \n", "no words"),
+    (b"\x00\x00PK", "binary"),
+    (b"caf\xe9\n", "not UTF-8"),
+    (b"cat\nice cream\n", "line 2"),
+    (b"cat\nb4\n", "line 2"),
+    (b"don't\n", "line 1"),
+])
+def test_bad_lists(tmp_path, content, fragment):
+    p = tmp_path / "x.txt"
+    p.write_bytes(content)
+    with pytest.raises(WordListError) as e:
+        read_word_list(p)
+    assert fragment in e.value.one_line() and "\n" not in e.value.one_line()
+
+
+def test_missing_and_directory(tmp_path):
+    with pytest.raises(WordListError, match="does not exist"):
+        read_word_list(tmp_path / "nope.txt")
+    with pytest.raises(WordListError, match="directory"):
+        read_word_list(tmp_path)
+
+
+def test_player_option():
+    assert parse_player_option("ann=a.txt") == ("ann", "a.txt")
+    assert parse_player_option("bob=-") == ("bob", "-")
+    for bad in ("ann", "=a.txt", "ann="):
+        with pytest.raises(WordListError):
+            parse_player_option(bad)
