@@ -70,10 +70,18 @@ def main() -> None:
         sys.exit(130)
     except Exception as e:  # click usage errors and anything unexpected
         import click
-        if isinstance(e, click.exceptions.UsageError):
+        usage_errors: tuple = (click.exceptions.UsageError,)
+        click_errors: tuple = (click.exceptions.ClickException,)
+        try:  # typer >= 0.2x raises its vendored click's exceptions
+            from typer._click import exceptions as _tc
+            usage_errors += (_tc.UsageError,)
+            click_errors += (_tc.ClickException,)
+        except ImportError:
+            pass
+        if isinstance(e, usage_errors):
             e.show()
             sys.exit(2)
-        if isinstance(e, click.exceptions.ClickException):
+        if isinstance(e, click_errors):
             e.show()
             sys.exit(e.exit_code)
         if debug:
