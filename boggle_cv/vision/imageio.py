@@ -34,7 +34,7 @@ class LoadConfig:
     max_file_bytes: files larger than this are refused before reading (bytes).
     """
 
-    max_pixels: int = 16_000_000
+    max_pixels: int = 24_000_000
     max_file_bytes: int = 200_000_000
 
 

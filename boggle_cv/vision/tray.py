@@ -93,8 +93,21 @@ def _working_copy(image: np.ndarray, side: int) -> tuple[np.ndarray, float]:
     """(working image, scale) with working = original * scale."""
     h, w = image.shape[:2]
     s = side / max(h, w)
-    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-    return cv2.resize(image, (max(1, round(w * s)), max(1, round(h * s))),
+    k = int(1 / s) if s < 0.5 else 1
+    if k >= 2:
+        # take every (k//2)-th pixel first (cheap), then area-average the rest, so the
+        # working copy is still anti-aliased by a factor of at least 2
+        step = k // 2
+        if step >= 2:
+            image = cv2.resize(image, (w // step, h // step), interpolation=cv2.INTER_NEAREST)
+            h, w = image.shape[:2]
+            s2 = side / max(h, w)
+        else:
+            s2 = s
+    else:
+        s2 = s
+    interp = cv2.INTER_AREA if s2 < 1 else cv2.INTER_LINEAR
+    return cv2.resize(image, (max(1, round(w * s2)), max(1, round(h * s2))),
                       interpolation=interp), s
 
 

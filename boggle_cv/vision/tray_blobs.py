@@ -48,7 +48,7 @@ class Blobs:
 
     centres: float (K, 2) (x, y); sides: float (K,) sqrt(area) px; quality: float (K,)
     in 0..1 (shape score); boxes: float (K, 4, 2) min-area-rectangle corners (x, y);
-    whiteness: float (K,) mean whiteness inside the blob (0..255).
+    whiteness: float (K,) upper-quartile whiteness in the blob's bounding box (0..255).
     """
 
     centres: np.ndarray
@@ -116,38 +116,39 @@ def find_blobs(work_bgr: np.ndarray, cfg: BlobConfig = BlobConfig(),
                 continue
             m = cv2.moments(hull)
             cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-            x0, y0, bw, bh = cv2.boundingRect(c)
-            inner = white[y0:y0 + bh, x0:x0 + bw]
             cents.append((cx, cy))
             sides.append(np.sqrt(hull_area))
             quals.append(solidity * min(1.0, rectangularity / 0.9) / aspect ** 0.5)
             boxes.append(cv2.boxPoints(rect))
-            whites.append(float(np.percentile(inner, 75)))
+            whites.append(cv2.boundingRect(c))
     if not cents:
         z = np.zeros((0,), np.float64)
         return Blobs(np.zeros((0, 2)), z, z, np.zeros((0, 4, 2)), z, debug)
-    blobs = Blobs(np.array(cents, np.float64), np.array(sides, np.float64),
-                  np.array(quals, np.float64), np.array(boxes, np.float64),
-                  np.array(whites, np.float64), debug)
-    return _dedupe(blobs)
+    blobs = _dedupe(Blobs(np.array(cents, np.float64), np.array(sides, np.float64),
+                          np.array(quals, np.float64), np.array(boxes, np.float64),
+                          np.array(whites, np.float64), debug))
+    # whiteness of the kept blobs: upper quartile inside the bounding rectangle
+    blobs.whiteness = np.array([
+        float(np.percentile(white[y0:y0 + bh, x0:x0 + bw], 75))
+        for x0, y0, bw, bh in blobs.whiteness.astype(int)], np.float64).reshape(-1)
+    return blobs
 
 
 def _dedupe(b: Blobs, radius_frac: float = 0.25, size_tol: float = 0.25) -> Blobs:
     """Merge near-identical candidates found at several thresholds (keep best quality)."""
     order = np.argsort(-b.quality)
+    n = len(order)
+    d = np.hypot(b.centres[:, None, 0] - b.centres[None, :, 0],
+                 b.centres[:, None, 1] - b.centres[None, :, 1])
+    same = (d < radius_frac * np.minimum(b.sides[:, None], b.sides[None, :])) & (
+        np.abs(np.log(b.sides[:, None] / b.sides[None, :])) < size_tol)
+    removed = np.zeros(n, bool)
     keep: list[int] = []
-    kc = np.zeros((0, 2))
-    ks = np.zeros((0,))
     for i in order:
-        if keep:
-            d = np.hypot(*(kc - b.centres[i]).T)
-            same = (d < radius_frac * np.minimum(ks, b.sides[i])) & (
-                np.abs(np.log(ks / b.sides[i])) < size_tol)
-            if same.any():
-                continue
+        if removed[i]:
+            continue
         keep.append(int(i))
-        kc = np.vstack([kc, b.centres[i]])
-        ks = np.append(ks, b.sides[i])
+        removed |= same[i]
     idx = np.array(keep, int)
     return Blobs(b.centres[idx], b.sides[idx], b.quality[idx], b.boxes[idx],
                  b.whiteness[idx], b.masks_debug)

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Time the tray finder, stage by stage, on a photo (default: a 12 MP photo).
+
+usage: python benchmarks/bench_tray.py [PHOTO] [--repeat R]
+
+Prints the median over R runs of: decode (load_image), then find_tray's stages
+(reduce, blobs, lattice, grid) and the total including decode, in milliseconds.
+Without PHOTO it uses ../shared/real-photos/nsinghvi-5x5-clear-a.jpg (3024x4032).
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+from boggle_cv.vision.imageio import load_image
+from boggle_cv.vision.tray import find_tray
+
+DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "real-photos" / \
+    "nsinghvi-5x5-clear-a.jpg"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("photo", nargs="?", type=Path, default=DEFAULT)
+    ap.add_argument("--repeat", type=int, default=7)
+    a = ap.parse_args()
+    rows: dict[str, list[float]] = {}
+    for _ in range(a.repeat + 1):  # first run warms caches and is dropped
+        t0 = time.perf_counter()
+        img = load_image(a.photo)
+        t1 = time.perf_counter()
+        res = find_tray(img)
+        t2 = time.perf_counter()
+        stages = {"decode": t1 - t0, **{k: v for k, v in res.timings.items() if k != "total"},
+                  "find_tray": t2 - t1, "total": t2 - t0}
+        for k, v in stages.items():
+            rows.setdefault(k, []).append(v)
+    print(f"{a.photo.name}: {img.shape[1]}x{img.shape[0]} px, board {res.size}x{res.size}, "
+          f"median of {a.repeat} runs")
+    for k, v in rows.items():
+        print(f"  {k:10s} {1000 * statistics.median(v[1:]):7.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

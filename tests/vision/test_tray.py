@@ -1,0 +1,159 @@
+"""find_tray on real photos read from ../shared (skipped when absent) and on
+images that must be refused."""
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from boggle_cv.errors import NoBoardError
+from boggle_cv.vision.annotate import draw_tray
+from boggle_cv.vision.imageio import load_image
+from boggle_cv.vision.tray import TrayResult, find_tray
+
+SHARED = Path(os.environ.get("BOGGLE_SHARED",
+                             Path(__file__).resolve().parents[2].parent / "shared"))
+BOARDS = SHARED / "boggle-boards"
+REAL = SHARED / "real-photos"
+
+
+def corner_error(found: np.ndarray, truth) -> float:
+    """Mean corner distance / mean side, best over the 8 orderings of a square."""
+    truth = [tuple(p) for p in truth]
+    found = [tuple(p) for p in np.asarray(found).tolist()]
+    side = sum(math.dist(truth[i], truth[(i + 1) % 4]) for i in range(4)) / 4
+    best = float("inf")
+    for f in (found, found[::-1]):
+        for k in range(4):
+            g = f[k:] + f[:k]
+            best = min(best, sum(math.dist(a, b) for a, b in zip(g, truth)) / 4 / side)
+    return best
+
+
+def _truth(folder: Path) -> dict:
+    if not (folder / "truth.json").exists():
+        pytest.skip(f"{folder} not available")
+    return {p["file"]: p for p in json.loads((folder / "truth.json").read_text())["photos"]}
+
+
+# A spread of sizes, tray colours and viewing angles from the tuning set.
+BOARD_FILES = [
+    "rfbb_4x4_RFB4-011_35a8837e.jpg",
+    "rfbb_4x4_RFB4-036_95c69845.jpg",
+    "rfbb_5x5_RFB5-001_8953a4dd.jpg",
+    "rfbb_6x6_RFB6-001_259936dd.jpg",
+]
+
+
+@pytest.mark.parametrize("name", BOARD_FILES)
+def test_boggle_boards_photo(name):
+    truth = _truth(BOARDS)[name]
+    res = find_tray(load_image(BOARDS / name))
+    assert isinstance(res, TrayResult)
+    assert res.size == truth["size"]
+    assert corner_error(res.corners, truth["corners"]) < 0.05
+    assert res.corners.shape == (4, 2) and res.corners.dtype == np.float64
+    assert res.cell_centres.shape == (res.size, res.size, 2)
+    assert 0 < res.confidence <= 1
+
+
+@pytest.mark.parametrize("name", ["boogle-4x4-navy.jpg", "nsinghvi-5x5-clear-a-daylight.jpg"])
+def test_real_photo(name):
+    truth = _truth(REAL)[name]
+    res = find_tray(load_image(REAL / name))
+    assert res.size == truth["size"]
+    assert corner_error(res.corners, truth["corners"]) < 0.05
+
+
+def test_forced_size_matches():
+    truth = _truth(REAL)["boogle-4x4-navy.jpg"]
+    res = find_tray(load_image(REAL / "boogle-4x4-navy.jpg"), size=4)
+    assert res.size == 4
+    assert corner_error(res.corners, truth["corners"]) < 0.05
+
+
+def test_turned_and_shrunk_photo_still_found():
+    """A tuning photo turned by 30 degrees and halved still gives the right corners."""
+    name = BOARD_FILES[0]
+    truth = _truth(BOARDS)[name]
+    img = load_image(BOARDS / name)
+    h, w = img.shape[:2]
+    M = cv2.getRotationMatrix2D((w / 2, h / 2), 30, 0.5)
+    turned = cv2.warpAffine(img, M, (w, h), borderValue=(90, 90, 90))
+    corners = cv2.transform(np.array([truth["corners"]], np.float64), M)[0]
+    res = find_tray(turned)
+    assert res.size == truth["size"]
+    assert corner_error(res.corners, corners.tolist()) < 0.06
+
+
+def test_incomplete_product_shot_refused():
+    _truth(REAL)
+    with pytest.raises(NoBoardError):
+        find_tray(load_image(REAL / "product-4x4-orange-incomplete.jpg"))
+
+
+@pytest.mark.parametrize("value", [0, 128, 255])
+def test_blank_image_refused(value):
+    with pytest.raises(NoBoardError):
+        find_tray(np.full((480, 640, 3), value, np.uint8))
+
+
+def test_noise_refused():
+    rng = np.random.default_rng(0)
+    with pytest.raises(NoBoardError):
+        find_tray(rng.integers(0, 256, (480, 640, 3), dtype=np.uint8))
+
+
+def test_empty_cells_refused():
+    """A synthetic 4x4 of white squares with letters, two cells left empty."""
+    img = np.full((600, 600, 3), (30, 120, 230), np.uint8)  # orange tray (BGR)
+    for r in range(4):
+        for c in range(4):
+            if (r, c) in ((1, 2), (3, 0)):
+                continue
+            x, y = 110 + c * 100, 110 + r * 100
+            cv2.rectangle(img, (x - 40, y - 40), (x + 40, y + 40), (235, 235, 235), -1)
+            cv2.putText(img, "A", (x - 18, y + 18), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (20, 20, 20), 4)
+    with pytest.raises(NoBoardError):
+        find_tray(img)
+
+
+def test_drawn_full_board_found():
+    """The same drawing with every cell filled is a 4x4 board with exact corners."""
+    img = np.full((600, 600, 3), (30, 120, 230), np.uint8)
+    for r in range(4):
+        for c in range(4):
+            x, y = 110 + c * 100, 110 + r * 100
+            cv2.rectangle(img, (x - 40, y - 40), (x + 40, y + 40), (235, 235, 235), -1)
+            cv2.putText(img, "EWKM"[c], (x - 18, y + 18), cv2.FONT_HERSHEY_SIMPLEX, 1.5,
+                        (20, 20, 20), 4)
+    res = find_tray(img)
+    assert res.size == 4
+    truth = [(60, 60), (460, 60), (460, 460), (60, 460)]
+    assert corner_error(res.corners, truth) < 0.03
+    # corner order: r0c0 near the top-left, clockwise on screen
+    assert np.argmin(res.corners.sum(axis=1)) == 0
+    assert res.corners[1, 0] > res.corners[0, 0]
+    np.testing.assert_allclose(res.cell_centres[0, 1], (210, 110), atol=4)
+
+
+def test_debug_images_and_annotation():
+    img = np.full((600, 600, 3), (130, 40, 20), np.uint8)  # blue tray
+    for r in range(5):
+        for c in range(5):
+            x, y = 100 + c * 90, 100 + r * 90
+            cv2.rectangle(img, (x - 36, y - 36), (x + 36, y + 36), (220, 230, 235), -1)
+            cv2.putText(img, "R", (x - 15, y + 15), cv2.FONT_HERSHEY_SIMPLEX, 1.3, (90, 30, 10), 4)
+    res = find_tray(img, debug=True)
+    assert res.size == 5
+    assert {"0_work", "3_blobs", "4_lattice", "5_grid"} <= set(res.debug)
+    for im in res.debug.values():
+        assert im.dtype == np.uint8 and im.ndim == 3 and im.shape[2] == 3
+    ann = draw_tray(img, res)
+    assert ann.shape == img.shape and not np.array_equal(ann, img)
+    assert np.array_equal(img[0, 0], (130, 40, 20))  # input untouched
