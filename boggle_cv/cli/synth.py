@@ -22,6 +22,7 @@ def register(app: typer.Typer) -> None:
         set_name: Annotated[Optional[str], typer.Option("--set", help="Cube set: classic-4, modern-4, big-1979, big-deluxe, super-big-6, pocket.")] = None,
         long_side: Annotated[int, typer.Option("--long-side", help="Pixels on the photo's long side (400-4000).")] = 1000,
         kind: Annotated[Optional[str], typer.Option("--kind", help="Only this kind: tray, pocket, empty-tray, incomplete, spilled.")] = None,
+        players: Annotated[int, typer.Option("--players", help="Also write this many players' word lists per board (0-6).")] = 0,
         sheet: Annotated[bool, typer.Option("--sheet", help="Also write sheet.jpg: thumbnails with the truth drawn on.")] = False,
     ) -> None:
         """Render COUNT synthetic tray photos into OUT_DIR with truth.json (the format of the
@@ -33,6 +34,8 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"--count {count} is out of range", "give 1 to 1000000")
         if not 400 <= long_side <= 4000:
             raise UsageError(f"--long-side {long_side} is out of range", "give 400 to 4000")
+        if not 0 <= players <= 6:
+            raise UsageError(f"--players {players} is out of range", "give 0 to 6")
         if set_name is not None and set_name not in set_names():
             raise UsageError(f"unknown cube set {set_name!r}", "choose one of " + ", ".join(set_names()))
         if kind is not None and kind not in KINDS:
@@ -44,6 +47,7 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"\rrendered {i}/{n}", err=True, nl=i == n)
 
         doc = write_dataset(out_dir, count, seed, size=SIZES[size], set_name=set_name,
-                            long_side=long_side, sheet=sheet, progress=progress, kind=kind)
+                            long_side=long_side, sheet=sheet, progress=progress, kind=kind,
+                            players=players)
         typer.echo(f"wrote {len(doc['photos'])} photos and truth.json to {out_dir}"
                    + (" (and sheet.jpg)" if sheet else ""))

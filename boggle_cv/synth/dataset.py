@@ -36,12 +36,15 @@ def write_dataset(out_dir: Path | str, count: int, seed: int, size: int | None =
                   set_name: str | None = None, long_side: int | tuple[int, int] | None = None,
                   config: SynthConfig = SynthConfig(), sheet: bool = False,
                   progress: Callable[[int, int], None] | None = None,
-                  kind: str | None = None) -> dict:
+                  kind: str | None = None, players: int = 0,
+                  jpeg_quality: int = JPEG_QUALITY) -> dict:
     """Render `count` photos into out_dir with truth.json (and sheet.jpg); returns the truth.
 
     size: 4, 5, 6 or None (mixed); set_name: a cube set name (see cubesets.set_names);
     long_side: pixels of the photos' long side (int, or a (lo, hi) range; default
-    config.long_side). Raises StorageError when out_dir cannot be written.
+    config.long_side). players: write that many players' word lists per board
+    (synth_00000.player1.txt ..., see `player_lists`). Raises StorageError when
+    out_dir cannot be written.
     """
     out = Path(out_dir)
     try:
@@ -54,12 +57,20 @@ def write_dataset(out_dir: Path | str, count: int, seed: int, size: int | None =
         img, truth = render_photo(rng, size=size, set_name=set_name, long_side=long_side, kind=kind,
                                   config=config)
         name = photo_name(i)
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
         try:
             (out / name).write_bytes(buf.tobytes())
         except OSError as e:
             raise StorageError(f"cannot write {out / name}: {e.strerror}") from None
-        photos.append({"file": name, **truth})
+        entry = {"file": name, **truth}
+        if players and truth["faces"]:
+            lists = player_lists(truth["faces"], np.random.default_rng([seed, i, 1]), players)
+            entry["players"] = []
+            for k, words in enumerate(lists, start=1):
+                lname = f"{Path(name).stem}.player{k}.txt"
+                (out / lname).write_text("".join(w + "\n" for w in words), encoding="utf-8")
+                entry["players"].append(lname)
+        photos.append(entry)
         if sheet:
             thumbs.append(annotate(img, truth))
         if progress:

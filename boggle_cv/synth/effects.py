@@ -23,7 +23,7 @@ class EffectsConfig:
     shadow_depth: tuple[float, float] = (0.25, 0.6)
     glare_p: float = 0.45             # chance of glare spots
     glare_strength: tuple[float, float] = (40.0, 170.0)   # added grey levels at the peak
-    cast: float = 0.12                # per-channel gain spread (white balance)
+    cast: float = 0.07                # per-channel gain spread (white balance)
     blur_sigma_px: tuple[float, float] = (0.0, 1.4)       # at 1000 px long side
     motion_p: float = 0.12
     noise_sigma: tuple[float, float] = (1.0, 6.0)         # grey levels

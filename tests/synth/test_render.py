@@ -97,3 +97,18 @@ def test_write_dataset_same_seed_same_bytes(tmp_path):
     assert a == b
     for p in a["photos"]:
         assert (tmp_path / "a" / p["file"]).read_bytes() == (tmp_path / "b" / p["file"]).read_bytes()
+
+
+def test_samples_have_truth_and_word_lists():
+    from pathlib import Path
+    samples = Path(__file__).resolve().parents[2] / "samples"
+    doc = json.loads((samples / "truth.json").read_text())
+    assert {p["size"] for p in doc["photos"]} == {4, 5, 6}
+    for p in doc["photos"]:
+        img = cv2.imread(str(samples / p["file"]))
+        assert img is not None and list(img.shape[1::-1]) == p["image_size"]
+        assert len(p["faces"]) == p["size"] and len(p["corners"]) == 4
+        assert len(p["players"]) >= 2
+        for name in p["players"]:
+            words = (samples / name).read_text().split()
+            assert words and all(w.isalpha() and w.islower() for w in words)
