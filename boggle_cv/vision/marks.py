@@ -1,0 +1,76 @@
+"""Red marks per cell: a bonus letter's red ring and the red challenge cube.
+
+Input: crops uint8 BGR (N, N, S, S, 3) from ``cells.cut_cells`` (one pitch per crop,
+centred on the cube). Colour test in HSV (OpenCV scale: H 0..180): "red" is a hue
+within ``hue_tol`` of 0/180 with enough saturation and value, so that orange trays
+and wood are not red. Measured on two zones around the crop centre:
+  * the core disc (radius ``core_r`` pitch): a challenge cube is red all over;
+  * the ring annulus (``ring_r0``..``ring_r1`` pitch): a bonus ring is a red circle
+    around the letter on a light cube top, the core staying mostly light.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class MarkConfig:
+    """Radii as fractions of the cell pitch; fractions of zone pixels; HSV in OpenCV units."""
+
+    hue_tol: int = 7
+    min_sat: int = 110
+    min_val: int = 60
+    core_r: float = 0.22
+    ring_r0: float = 0.24
+    ring_r1: float = 0.44
+    challenge_frac: float = 0.55
+    ring_frac: float = 0.18
+    ring_core_max: float = 0.35
+
+
+@dataclass
+class CellMarks:
+    """Red marks found in one cell, with the measured red fractions (0..1)."""
+
+    bonus: bool
+    challenge: bool
+    core_red: float
+    ring_red: float
+
+    def to_dict(self) -> dict:
+        return {"bonus": self.bonus, "challenge": self.challenge,
+                "core_red": round(self.core_red, 3), "ring_red": round(self.ring_red, 3)}
+
+
+def red_mask(crop_bgr: np.ndarray, cfg: MarkConfig = MarkConfig()) -> np.ndarray:
+    """bool (S, S): pixels that are saturated red."""
+    hsv = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2HSV)
+    h, s, v = hsv[..., 0].astype(int), hsv[..., 1], hsv[..., 2]
+    hue_ok = (h <= cfg.hue_tol) | (h >= 180 - cfg.hue_tol)
+    return hue_ok & (s >= cfg.min_sat) & (v >= cfg.min_val)
+
+
+def find_marks(crops: np.ndarray, cfg: MarkConfig = MarkConfig()) -> list[list[CellMarks]]:
+    """Per cell [row][col]: bonus ring and challenge cube flags for crops (N, N, S, S, 3)."""
+    a = np.asarray(crops)
+    if a.ndim != 5 or a.shape[-1] != 3:
+        raise ValueError("find_marks: crops must be (N, N, S, S, 3) uint8 BGR")
+    n, s = a.shape[0], a.shape[2]
+    yy, xx = np.mgrid[0:s, 0:s]
+    r = np.hypot(xx - (s - 1) / 2, yy - (s - 1) / 2) / s
+    core = r <= cfg.core_r
+    ring = (r >= cfg.ring_r0) & (r <= cfg.ring_r1)
+    out = []
+    for i in range(n):
+        row = []
+        for j in range(a.shape[1]):
+            m = red_mask(np.ascontiguousarray(a[i, j]), cfg)
+            cr, rr = float(m[core].mean()), float(m[ring].mean())
+            challenge = cr >= cfg.challenge_frac
+            bonus = (not challenge) and rr >= cfg.ring_frac and cr <= cfg.ring_core_max
+            row.append(CellMarks(bonus, challenge, cr, rr))
+        out.append(row)
+    return out
