@@ -10,8 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-KINDS = ("wood", "wood", "cloth", "checks", "stripes", "dots", "paper", "carpet", "tiles",
-         "plain", "plain", "dark")
+KINDS = ("wood", "wood", "wood", "cloth", "checks", "stripes", "dots", "paper", "carpet", "tiles",
+         "plain", "plain", "plain", "plain", "dark")
 
 
 def _noise(rng: np.random.Generator, w: int, h: int, cells: float) -> np.ndarray:
@@ -22,7 +22,10 @@ def _noise(rng: np.random.Generator, w: int, h: int, cells: float) -> np.ndarray
 
 
 def _rand_colour(rng: np.random.Generator, lo: float = 40, hi: float = 230) -> np.ndarray:
-    return rng.uniform(lo, hi, 3).astype(np.float32)
+    """A random BGR colour, mostly muted (real tables and cloths are rarely vivid)."""
+    c = rng.uniform(lo, hi, 3)
+    sat = rng.uniform(0.15, 0.7) if rng.random() < 0.85 else 1.0
+    return (c.mean() + (c - c.mean()) * sat).astype(np.float32)
 
 
 def table_texture(rng: np.random.Generator, w: int, h: int, px_per_unit: float,
