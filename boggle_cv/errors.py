@@ -3,7 +3,8 @@
 Exit codes (stable, documented in the README):
   0 ok, 1 internal error, 2 usage (bad board text, bad option, bad word list),
   3 missing engine or model, 4 unreadable image, 5 no board found,
-  6 reading below the confidence bar with --strict, 7 storage (game database) error,
+  6 reading below the confidence bar with --strict, 7 cannot write an output file or
+  the games database,
   130 interrupted (Ctrl-C).
 """
 from __future__ import annotations
@@ -66,3 +67,7 @@ class StorageError(BoggleError):
     """The games database cannot be opened or written."""
 
     exit_code = 7
+
+
+class OutputError(StorageError):
+    """An output file (annotated image, debug image) cannot be written."""

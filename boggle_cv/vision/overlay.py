@@ -1,0 +1,93 @@
+"""The annotated photo of a scan: tray outline, each cube's reading, doubtful cells,
+and the paths of the best words nobody found.
+
+Input and output images are BGR uint8 (H, W, 3); points are (x, y) photo pixels.
+Board cells are (row, col) in the reported board's orientation; they are mapped to
+the photo through each cell's `photo_cell` (decode.CellReading).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from .annotate import draw_grid
+from .cells import cell_centres
+
+
+@dataclass(frozen=True)
+class OverlayStyle:
+    """Colours (BGR) and sizes relative to the cell pitch (fractions of one pitch)."""
+
+    sure: tuple[int, int, int] = (40, 170, 40)
+    doubtful: tuple[int, int, int] = (0, 0, 230)
+    label_bg: tuple[int, int, int] = (255, 255, 255)
+    path_colours: tuple[tuple[int, int, int], ...] = ((255, 120, 0), (200, 0, 200), (0, 160, 255))
+    label_height: float = 0.30     # text height, fraction of the pitch
+    path_width: float = 0.06       # line width, fraction of the pitch
+    max_paths: int = 3
+
+
+def _photo_centres(scan) -> np.ndarray:
+    """(N, N, 2) photo (x, y) of each board cell's cube top, in board orientation."""
+    tray = scan.tray
+    n = tray.size
+    photo = getattr(tray, "cell_centres", None)
+    if photo is None:
+        photo = cell_centres(tray.corners, n)
+    out = np.zeros((n, n, 2), np.float64)
+    for row in scan.reading.cells:
+        for c in row:
+            pr, pc = c.photo_cell
+            out[c.row, c.col] = photo[pr, pc]
+    return out
+
+
+def _pitch(corners: np.ndarray, n: int) -> float:
+    c = np.asarray(corners, np.float64)
+    side = np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)])
+    return float(side / n)
+
+
+def draw_scan(image: np.ndarray, scan, faces: Sequence[Sequence[str]] | None = None,
+              paths: Sequence[Sequence[tuple[int, int]]] = (), style: OverlayStyle = OverlayStyle()) -> np.ndarray:
+    """A copy of the photo with the scan drawn on it.
+
+    faces: the final faces per board cell (after corrections); default the reading.
+    paths: board-cell paths of words to draw (e.g. the best missed words), at most
+    style.max_paths of them.
+    """
+    n = scan.tray.size
+    out = draw_grid(image, scan.tray.corners, n)
+    centres = _photo_centres(scan)
+    pitch = _pitch(scan.tray.corners, n)
+    lw = max(2, int(round(style.path_width * pitch)))
+    for k, path in enumerate(list(paths)[:style.max_paths]):
+        pts = np.array([centres[r, c] for r, c in path])
+        # shift each path a little so overlapping paths stay apart
+        pts = pts + (k - 1) * 0.08 * pitch
+        colour = style.path_colours[k % len(style.path_colours)]
+        cv2.polylines(out, [np.round(pts).astype(np.int32)], False, colour, lw, cv2.LINE_AA)
+        x, y = pts[0]
+        cv2.circle(out, (int(round(x)), int(round(y))), 2 * lw, colour, -1, cv2.LINE_AA)
+    scale = style.label_height * pitch / 22.0  # Hershey simplex cap height is about 22 px at scale 1
+    thick = max(1, int(round(scale * 2)))
+    for row in scan.reading.cells:
+        for c in row:
+            face = faces[c.row][c.col] if faces is not None else c.face
+            changed = faces is not None and face != c.face
+            doubtful = c.flagged and not changed
+            label = face + ("?" if doubtful else "")
+            colour = style.doubtful if doubtful else style.sure
+            x, y = centres[c.row, c.col]
+            (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+            x0, y0 = int(x + 0.15 * pitch), int(y - 0.15 * pitch)
+            cv2.rectangle(out, (x0 - 3, y0 - th - 3), (x0 + tw + 3, y0 + base + 1), style.label_bg, -1)
+            cv2.putText(out, label, (x0, y0), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
+            if doubtful:
+                half = 0.45 * pitch
+                cv2.rectangle(out, (int(x - half), int(y - half)), (int(x + half), int(y + half)),
+                              style.doubtful, max(2, lw // 2))
+    return out

@@ -1,0 +1,126 @@
+"""The one place that chains the vision stages: photo -> tray -> cells -> reader -> board.
+
+    load_image  ->  find_tray  ->  cut_cells  ->  reader.read  ->  decode
+    (BGR uint8)     (corners)      (N,N,S,S,3)    (probabilities)  (BoardReading)
+
+Stages are plain functions (see their modules); `Scanner` only holds the reader so
+that several photos share one loaded model. The tray finder and the reader can be
+swapped (any object with the same call) for tests or other engines.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from ..board import Board
+from .cells import cut_cells
+from .decode import BoardReading, DecodeConfig, decode
+from .imageio import load_image
+from .tray import TrayResult, find_tray
+
+CELL_PX = 96  # crop side handed to the reader (the reader resizes to its input)
+
+
+@dataclass
+class ScanResult:
+    """What a photo holds: where the tray is and what the cubes read.
+
+    tray.corners are in photo pixels (x, y), reordered so that corner 0 is the top-left
+    cube of the reported board (row 0, col 0), then clockwise. timings: stage -> seconds.
+    """
+
+    photo: str | None
+    image_shape: tuple[int, int]
+    tray: TrayResult
+    reading: BoardReading
+    engine: str
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def board(self) -> Board:
+        return self.reading.board
+
+    def corners_in_board_order(self) -> np.ndarray:
+        """Tray corners (4, 2) (x, y) starting at the reported board's r0c0, clockwise."""
+        return np.roll(np.asarray(self.tray.corners), self.reading.rotation, axis=0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: board (size, faces, text, per-cell detail), tray, sets, engine."""
+        r = self.reading
+        return {
+            "photo": self.photo,
+            "image": {"width": int(self.image_shape[1]), "height": int(self.image_shape[0])},
+            "engine": self.engine,
+            "board": {
+                "size": r.size,
+                "faces": r.board.to_rows(),
+                "text": r.board.to_text(),
+                "rotation": r.rotation * 90,
+                "cells": [c.to_dict() for row in r.cells for c in row],
+                "flagged": [[c.row, c.col] for row in r.cells for c in row if c.flagged],
+                "mean_confidence": round(float(r.mean_confidence), 4),
+            },
+            "sets": list(r.sets),
+            "tray": {"corners": self.corners_in_board_order().round(1).tolist(),
+                     "confidence": round(float(self.tray.confidence), 3)},
+        }
+
+
+class Scanner:
+    """Reads boards from photos with one reader (loaded once, reused per photo).
+
+    tray_finder: callable (image_bgr, size) -> TrayResult (default: find_tray).
+    reader: object with read(crops (K,S,S,3) uint8 BGR) -> Reading (default: by engine).
+    """
+
+    def __init__(self, engine: str = "classifier", reader: Any | None = None,
+                 tray_finder: Callable[..., TrayResult] | None = None,
+                 decode_config: DecodeConfig = DecodeConfig(), model_path: str | Path | None = None):
+        if reader is None:
+            from .reader import make_reader
+            reader = make_reader(engine, model_path)
+        self.engine = engine
+        self.reader = reader
+        self.tray_finder = tray_finder or find_tray
+        self.decode_config = decode_config
+
+    def scan_image(self, image_bgr: np.ndarray, size: int | None = None, photo: str | None = None,
+                   debug: bool = False, timings: dict[str, float] | None = None) -> ScanResult:
+        """Find, cut, read and decode one BGR uint8 (H, W, 3) photo."""
+        t = dict(timings or {})
+        t0 = time.perf_counter()
+        if self.tray_finder is find_tray:
+            tray = find_tray(image_bgr, size, debug=debug)
+        else:
+            tray = self.tray_finder(image_bgr, size)
+        t1 = time.perf_counter()
+        n = tray.size
+        crops = cut_cells(image_bgr, tray.corners, n, CELL_PX, centres=getattr(tray, "cell_centres", None))
+        t2 = time.perf_counter()
+        reading = self.reader.read(crops.reshape(n * n, CELL_PX, CELL_PX, 3))
+        t3 = time.perf_counter()
+        board_reading = decode(reading, n, self.decode_config)
+        t4 = time.perf_counter()
+        t.update({"tray": t1 - t0, "cells": t2 - t1, "read": t3 - t2, "decode": t4 - t3})
+        result = ScanResult(photo, tuple(image_bgr.shape[:2]), tray, board_reading, self.engine, t)
+        if debug:
+            from .cells import mosaic, rectify
+            tray.debug["6_rectified"] = rectify(image_bgr, tray.corners, n, CELL_PX)
+            tray.debug["7_cells"] = mosaic(crops)
+        return result
+
+    def scan_file(self, path: str | Path, size: int | None = None, debug: bool = False) -> tuple[ScanResult, np.ndarray]:
+        """Load a photo (EXIF-turned, bounded memory) and scan it; returns (result, image)."""
+        t0 = time.perf_counter()
+        image = load_image(path)
+        load_s = time.perf_counter() - t0
+        return self.scan_image(image, size, str(path), debug, {"load": load_s}), image
+
+
+def read_board(image_bgr: np.ndarray, size: int | None = None, engine: str = "classifier") -> ScanResult:
+    """Public API: read the board in a BGR uint8 (H, W, 3) photo (see Scanner)."""
+    return Scanner(engine).scan_image(image_bgr, size)
