@@ -5,7 +5,8 @@ usage: python scripts/eval_tray.py FOLDER [--mosaic-dir DIR] [--annotate-dir DIR
        [--limit K] [--quiet]
 
 FOLDER/truth.json: {"photos": [{"file", "size", "corners" (4x2 or null)}]}; a photo
-whose corners are null must be refused (NoBoardError). Prints per photo: size found
+whose corners are null, or that has a non-null "no_board" (synthetic renders: empty
+tray, incomplete, spilled), must be refused (NoBoardError). Prints per photo: size found
 vs true, mean corner error as % of the board's side (best over the 8 corner
 orderings, since a tray has no fixed top), time in ms (load + find); then totals.
 
@@ -88,7 +89,7 @@ def main(argv=None) -> int:
             res, err_msg = None, exc.message
         dt = time.perf_counter() - t0
         times.append(dt)
-        true_n = p.get("size") if p.get("corners") else None
+        true_n = p.get("size") if p.get("corners") and not p.get("no_board") else None
         if true_n is None:
             n_neg += 1
             ok = res is None

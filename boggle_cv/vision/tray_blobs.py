@@ -23,6 +23,8 @@ class BlobConfig:
     levels: global thresholds on whiteness (0..255 grey levels).
     local_windows: box sizes (px) of the local-mean thresholds; local_offsets: how far
         above the local mean (grey levels) a pixel must be.
+    lum_windows: local-mean thresholds also run on luminance (grey) with these
+        windows, for cream or wooden tops that are not white.
     open_px: opening kernel size (px) that cuts thin bridges between touching cubes.
     min_side_px / max_side_frac: blob size limits (sqrt(area) in px; fraction of the
         working image's short side).
@@ -34,6 +36,7 @@ class BlobConfig:
     levels: tuple[int, ...] = (70, 95, 120, 140, 160, 180, 200, 220, 240)
     local_windows: tuple[int, ...] = (31, 61, 121)
     local_offsets: tuple[int, ...] = (5, 20)
+    lum_windows: tuple[int, ...] = (61,)
     open_px: int = 3
     min_side_px: float = 7.0
     max_side_frac: float = 0.4
@@ -68,12 +71,16 @@ def whiteness_map(work_bgr: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(w, (3, 3), 0)
 
 
-def _binaries(white: np.ndarray, cfg: BlobConfig):
+def _binaries(white: np.ndarray, cfg: BlobConfig, lum: np.ndarray | None = None):
     """Yield (name, binary mask uint8 0/255) for every threshold."""
     for t in cfg.levels:
         yield f"g{t}", (white > t).astype(np.uint8) * 255
     f = white.astype(np.float32)
     for win in cfg.local_windows:
+        if lum is not None and win in cfg.lum_windows:
+            fl = lum.astype(np.float32)
+            mean_l = cv2.blur(fl, (win, win))
+            yield f"y{win}", ((fl > mean_l + cfg.local_offsets[-1])).astype(np.uint8) * 255
         mean = cv2.blur(f, (win, win))
         for off in cfg.local_offsets:
             m = (f > mean + off) & (white > cfg.levels[0])
@@ -89,7 +96,8 @@ def find_blobs(work_bgr: np.ndarray, cfg: BlobConfig = BlobConfig(),
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cfg.open_px, cfg.open_px))
     cents, sides, quals, boxes, whites = [], [], [], [], []
     debug: dict[str, np.ndarray] = {}
-    for name, mask in _binaries(white, cfg):
+    lum = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY) if cfg.lum_windows else None
+    for name, mask in _binaries(white, cfg, lum):
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
         if keep_debug and name in ("g160", "l61_5"):
             debug[f"mask_{name}"] = mask
