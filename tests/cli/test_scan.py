@@ -1,0 +1,187 @@
+"""`boggle-cv scan` end to end on the shipped sample photos (real model, real engines).
+
+Each test runs the program as users do (`python -m boggle_cv` in a subprocess) and
+looks at the exit code, stdout and stderr apart.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLES = REPO / "samples"
+SAMPLE = SAMPLES / "sample-4x4-a.jpg"
+
+
+def run(*args, stdin: str | None = None, env: dict | None = None, cwd=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "boggle_cv", *map(str, args)], capture_output=True,
+                          text=True, input=stdin if stdin is not None else "", env=e, cwd=cwd, timeout=120)
+
+
+def truth_of(name: str) -> dict:
+    doc = json.loads((SAMPLES / "truth.json").read_text())
+    return next(p for p in doc["photos"] if p["file"] == name)
+
+
+def same_under_turns(a, b) -> bool:
+    g = [list(r) for r in b]
+    for _ in range(4):
+        if [list(r) for r in a] == g:
+            return True
+        g = [list(r) for r in zip(*g[::-1])]
+    return False
+
+
+def players(name: str) -> list[str]:
+    stem = name.rsplit(".", 1)[0]
+    return [f"--player={p.name.split('.')[-2]}={p}" for p in sorted(SAMPLES.glob(f"{stem}.*.txt"))]
+
+
+@pytest.fixture(scope="module")
+def scanned_json():
+    out = run("scan", SAMPLE, "--json", *players(SAMPLE.name))
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_json_document_has_the_documented_fields(scanned_json):
+    d = scanned_json
+    assert d["schema_version"] == 1
+    n = d["board"]["size"]
+    assert n == 4 and len(d["board"]["faces"]) == n
+    assert len(d["board"]["cells"]) == n * n
+    cell = d["board"]["cells"][0]
+    assert {"face", "confidence", "turn", "runner_up", "flagged"} <= set(cell)
+    assert cell["turn"] in (0, 90, 180, 270) and 0 <= cell["confidence"] <= 1
+    assert len(d["tray"]["corners"]) == 4
+    assert {"words", "max_points", "players", "missed", "winners"} <= set(d)
+    assert [p["name"] for p in d["players"]] == ["alice", "bob", "carol"]
+    for w in d["words"]:
+        assert len(w["path"]) >= 1 and w["points"] >= 1
+
+
+def test_sample_is_read_right(scanned_json):
+    assert same_under_turns(scanned_json["board"]["faces"], truth_of(SAMPLE.name)["faces"])
+
+
+def test_tray_corners_close_to_truth(scanned_json):
+    t = np.array(truth_of(SAMPLE.name)["corners"], float)
+    f = np.array(scanned_json["tray"]["corners"], float)
+    side = np.mean([np.linalg.norm(t[i] - t[(i + 1) % 4]) for i in range(4)])
+    best = min(np.mean(np.linalg.norm(np.roll(f, k, 0) - t, axis=1)) for k in range(4))
+    assert best / side < 0.05
+
+
+def test_text_report_has_board_players_winner_and_missed():
+    out = run("scan", SAMPLE, *players(SAMPLE.name))
+    assert out.returncode == 0, out.stderr
+    assert "Board read: 4x4" in out.stdout
+    assert "alice:" in out.stdout and ("Winner:" in out.stdout or "Tie:" in out.stdout)
+    assert "Missed:" in out.stdout
+
+
+def test_without_players_lists_all_words():
+    out = run("scan", SAMPLE)
+    assert out.returncode == 0, out.stderr
+    assert "words," in out.stdout and "points at most" in out.stdout
+
+
+def test_board_option_replaces_the_reading():
+    out = run("scan", SAMPLE, "--board", "PERS/LATG/SINE/TERS", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["board"]["text"] == "PERS/LATG/SINE/TERS"
+
+
+def test_fix_changes_one_cell_and_is_reported(scanned_json):
+    faces = scanned_json["board"]["faces"]
+    new = "Z" if faces[1][2] != "Z" else "K"
+    out = run("scan", SAMPLE, "--fix", f"r2c3={new}", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["board"]["faces"][1][2] == new
+    assert d["board"]["read_faces"][1][2] == faces[1][2]
+
+
+@pytest.mark.parametrize("fix", ["r0c1=A", "r2=A", "r2c3=1", "r9c9=A"])
+def test_bad_fix_is_a_usage_error(fix):
+    out = run("scan", SAMPLE, "--fix", fix)
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+def test_annotate_writes_an_image(tmp_path):
+    dest = tmp_path / "out.png"
+    out = run("scan", SAMPLE, "--annotate", dest, *players(SAMPLE.name))
+    assert out.returncode == 0, out.stderr
+    img = cv2.imread(str(dest))
+    src = cv2.imread(str(SAMPLE))
+    assert img is not None and img.shape == src.shape
+    assert float(np.abs(img.astype(int) - src.astype(int)).mean()) > 0.5  # something was drawn
+    assert [p.name for p in tmp_path.iterdir()] == ["out.png"]  # no temporary left
+
+
+def test_unwritable_annotate_path_fails_cleanly(tmp_path):
+    dest = tmp_path / "missing-folder" / "out.png"
+    out = run("scan", SAMPLE, "--annotate", dest)
+    assert out.returncode == 7
+    assert "cannot write" in out.stderr and "Traceback" not in out.stderr
+    assert not dest.exists()
+
+
+def test_debug_dir_gets_stage_images(tmp_path):
+    out = run("scan", SAMPLE, "--debug-dir", tmp_path / "dbg")
+    assert out.returncode == 0, out.stderr
+    names = sorted(p.name for p in (tmp_path / "dbg").iterdir())
+    assert any("rectified" in n for n in names) and any("cells" in n for n in names)
+
+
+def test_game_is_stored_and_standings_shown(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    for _ in range(2):
+        out = run("scan", SAMPLE, "--game", "friday", "--db", db, *players(SAMPLE.name))
+        assert out.returncode == 0, out.stderr
+    assert "round 2 of game 'friday'" in out.stdout
+    st = run("standings", "friday", "--db", db, "--target", "1", "--json")
+    assert st.returncode == 0, st.stderr
+    d = json.loads(st.stdout)
+    assert d["rounds"] == 2 and {p["player"] for p in d["players"]} == {"alice", "bob", "carol"}
+
+
+def test_blank_image_means_no_board(tmp_path):
+    p = tmp_path / "wall.png"
+    cv2.imwrite(str(p), np.full((600, 800, 3), 180, np.uint8))
+    out = run("scan", p)
+    assert out.returncode == 5
+    assert "no board" in out.stderr.lower() and out.stderr.count("\n") == 1
+
+
+def test_several_photos_one_bad_does_not_stop_the_others(tmp_path):
+    bad = tmp_path / "bad.jpg"
+    bad.write_text("not an image")
+    out = run("scan", SAMPLE, bad, SAMPLES / "sample-5x5-a.jpg", "--json")
+    assert out.returncode == 4  # the bad photo's code
+    docs = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+    assert [d["board"]["size"] for d in docs] == [4, 5]
+    assert "3 photos: 2 read, 1 failed" in out.stderr
+
+
+def test_size_option_is_checked():
+    out = run("scan", SAMPLE, "--size", "7")
+    assert out.returncode == 2
+
+
+def test_timings_go_to_stderr():
+    out = run("scan", SAMPLE, "--timings", "--json")
+    assert out.returncode == 0
+    json.loads(out.stdout)
+    assert "timings (ms):" in out.stderr and "tray" in out.stderr
