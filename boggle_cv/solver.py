@@ -119,6 +119,26 @@ def solve(board: Board, dictionary: Dictionary | None = None,
             if v > 3:
                 visit(j, (v >> 2) << 5, mask | bj, depth + 1, ln)
 
+    def visit_single(i: int, s5: int, mask: int, depth: int,
+                     nb3=nb3, get=get, path=path, min_len=min_len, letters=letters,
+                     found=found) -> None:
+        # visit() for boards whose faces are all single letters: length == depth
+        for j, bj, o in nb3[i]:
+            if mask & bj:
+                continue
+            v = get(s5 | o)
+            if v is None:
+                continue
+            path[depth] = j
+            if v & 1 and depth >= min_len - 1:
+                p = path[:depth + 1]
+                w = "".join([letters[k] for k in p])
+                if w not in found:
+                    found[w] = (p, v)
+            if v > 3:
+                visit_single(j, (v >> 2) << 5, mask | bj, depth + 1)
+
+    single = all(c >= 0 for c, f in zip(code, flat) if f != BLANK)
     for i in range(n * n):
         if flat[i] == BLANK:
             continue
@@ -130,7 +150,10 @@ def solve(board: Board, dictionary: Dictionary | None = None,
         if v & TERMINAL and ln >= min_len:
             hit(1, v)
         if v > 3:
-            visit(i, (v >> 2) << 5, bits[i], 1, ln)
+            if single:
+                visit_single(i, (v >> 2) << 5, bits[i], 1)
+            else:
+                visit(i, (v >> 2) << 5, bits[i], 1, ln)
 
     return [FoundWord(w, tuple([rc[k] for k in p]), bool(v & COMMON))
             for w, (p, v) in sorted(found.items())]
