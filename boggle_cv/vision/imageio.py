@@ -1,6 +1,7 @@
 """Reading photos from disk into BGR uint8 arrays with bounded memory.
 
-``load_image(path)`` returns a numpy array of shape (H, W, 3), dtype uint8, colour
+``load_image(path)`` (``load_image_bytes(data)`` for images held in memory, such
+as web uploads) returns a numpy array of shape (H, W, 3), dtype uint8, colour
 order BGR (OpenCV's), with the EXIF orientation tag applied, so that (x, y) pixel
 coordinates refer to the photo as a person sees it. Grayscale, RGBA (alpha dropped,
 transparent areas composited on white) and 16-bit images are converted. Images with
@@ -123,6 +124,19 @@ def load_image(path: str | Path, config: LoadConfig = LoadConfig()) -> np.ndarra
         data = p.read_bytes()
     except OSError as exc:
         raise ImageReadError(f"cannot read image {p}: {exc.strerror or exc}", _HINT) from exc
+    return load_image_bytes(data, str(p), config)
+
+
+def load_image_bytes(data: bytes, label: str = "upload", config: LoadConfig = LoadConfig()) -> np.ndarray:
+    """Decode an image held in memory (e.g. a web upload) exactly as load_image does.
+
+    Returns BGR uint8 (H, W, 3), EXIF orientation applied, reduced decoding above
+    ``config.max_pixels``. ``label`` names the image in error messages. Raises
+    ImageReadError (exit code 4) for empty, too large, truncated or undecodable data.
+    """
+    p = label
+    if len(data) > config.max_file_bytes:
+        raise ImageReadError(f"cannot read image {p}: file too large ({len(data)} bytes)", _HINT)
     if not data:
         raise ImageReadError(f"cannot read image {p}: the file is empty", _HINT)
     if _is_jpeg(data) and _jpeg_truncated(data):
