@@ -1,0 +1,265 @@
+"""The JSON endpoints of the page (all under /api).
+
+  GET  /api/health                      server, engine and limits
+  POST /api/scan[?size=auto|4|5|6]      a photo (raw image body or multipart field
+                                        "photo") -> the board as read + overlay geometry
+  GET  /api/scans/{id}/photo            the scaled JPEG of that photo
+  POST /api/score                       board + players' words + rules -> ScoreSheet
+  POST /api/rounds                      the same, stored as a round of `game`
+  GET  /api/games                       stored game names
+  GET  /api/games/{name}/standings[?target=N]
+
+Request documents (JSON):
+  {"board": "PERS/LATG/SINE/TERS" or [["P","E",...],...],
+   "players": [{"name": "ann", "words": "one word per line (spaces, commas too)"}],
+   "rules": {"variant": "standard"|"challenge", "min_length": null|3..,
+             "long_words": "per-letter"|..., "bonus_cells": [[r, c], ...],
+             "challenge_cell": [r, c] | null},           (cells 0-based, board order)
+   "game": "friday", "scan_id": "..."}                  (rounds only; scan_id optional)
+Responses are ScoreSheet.to_dict() (scoring.py) plus "game" for a stored round.
+"""
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import anyio
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from .. import __version__, store
+from ..board import Board
+from ..errors import BoardTextError, UsageError, WordListError
+from ..scoring import Rules, score_round
+from ..wordlists import parse_words
+from .errors import NotFound
+from .geometry import board_geometry, preview_jpeg
+from .state import StoredScan, WebState
+from .uploads import UnsupportedType, read_photo
+
+SCHEMA_VERSION = 1
+_SPLIT = re.compile(r"[\s,;]+")
+_NAME_MAX = 40
+_NO_STORE = {"Cache-Control": "no-store"}
+
+
+def _ok(doc: dict[str, Any], status: int = 200) -> JSONResponse:
+    return JSONResponse(doc, status_code=status, headers=_NO_STORE)
+
+
+def _state(request: Request) -> WebState:
+    return request.app.state.web
+
+
+async def health(request: Request) -> JSONResponse:
+    st = _state(request)
+    c = st.config
+    return _ok({"ok": True, "version": __version__, "engine": c.engine,
+                "limits": {"max_upload_bytes": c.max_upload_bytes, "max_players": c.max_players,
+                           "max_words": c.max_words}})
+
+
+# ---- photos -----------------------------------------------------------------
+
+async def scan(request: Request) -> JSONResponse:
+    st = _state(request)
+    size_q = request.query_params.get("size", "auto")
+    if size_q not in ("auto", "4", "5", "6"):
+        raise UsageError(f"size {size_q!r} is not auto, 4, 5 or 6")
+    size = None if size_q == "auto" else int(size_q)
+    data, fmt = await read_photo(request)
+    async with request.app.state.scan_limiter:
+        stored, timings = await anyio.to_thread.run_sync(_scan_bytes, st, data, size)
+    scan_id = st.scans.add(stored)
+    result = stored.scan
+    doc = result.to_dict()
+    doc.pop("photo", None)
+    return _ok({"schema_version": SCHEMA_VERSION, "scan_id": scan_id, "format": fmt,
+                "photo_url": f"/api/scans/{scan_id}/photo", **doc,
+                "geometry": board_geometry(result),
+                "timings_ms": {k: round(v * 1000, 1) for k, v in timings.items()}})
+
+
+def _scan_bytes(st: WebState, data: bytes, size: int | None) -> tuple[StoredScan, dict[str, float]]:
+    """Decode (bounded), read the board, make the preview; runs in a worker thread."""
+    from ..vision.imageio import load_image_bytes
+    t0 = time.perf_counter()
+    image = load_image_bytes(data, "the uploaded photo")
+    t1 = time.perf_counter()
+    scanner = st.scanner()
+    result = scanner.scan_image(image, size, photo=None)
+    t2 = time.perf_counter()
+    preview = preview_jpeg(image, st.config.preview_max_side, st.config.preview_quality)
+    t3 = time.perf_counter()
+    timings = {"decode": t1 - t0, **getattr(result, "timings", {}), "scan": t2 - t1, "preview": t3 - t2}
+    return StoredScan(preview, result), timings
+
+
+async def scan_photo(request: Request) -> Response:
+    item = _state(request).scans.get(request.path_params["scan_id"])
+    if item is None:
+        raise NotFound("no such photo (the server keeps only the most recent ones)", "take the photo again")
+    return Response(item.preview, media_type="image/jpeg",
+                    headers={"Cache-Control": "private, max-age=3600"})
+
+
+# ---- scoring ----------------------------------------------------------------
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise UnsupportedType("send the request as application/json")
+    raw = await request.body()
+    try:
+        doc = json.loads(raw or b"null")
+    except (ValueError, UnicodeDecodeError):
+        raise UsageError("the request body is not valid JSON") from None
+    if not isinstance(doc, dict):
+        raise UsageError("the request body must be a JSON object")
+    return doc
+
+
+def parse_board(value: Any) -> Board:
+    """Board text or rows of faces -> Board (BoardTextError, 400, otherwise)."""
+    if isinstance(value, str):
+        return Board.parse(value)
+    if isinstance(value, list) and value and all(isinstance(r, list) and all(isinstance(f, str) for f in r)
+                                                 for r in value):
+        return Board.from_rows(value)
+    raise BoardTextError("'board' must be board text (e.g. PERS/LATG/SINE/TERS) or rows of faces")
+
+
+def parse_players(value: Any, max_players: int, max_words: int) -> dict[str, list[str]]:
+    """[{"name", "words"}] -> {name: words} in order; words split on lines, spaces, commas."""
+    if value is None:
+        return {}
+    if not isinstance(value, list):
+        raise UsageError("'players' must be a list of {name, words}")
+    if len(value) > max_players:
+        raise UsageError(f"at most {max_players} players")
+    out: dict[str, list[str]] = {}
+    for i, p in enumerate(value, start=1):
+        if not isinstance(p, dict):
+            raise UsageError(f"player {i} must be an object with name and words")
+        name = p.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise UsageError(f"player {i} has no name", "give every player a name")
+        name = " ".join(name.split())
+        if len(name) > _NAME_MAX:
+            raise UsageError(f"player name {name[:_NAME_MAX]!r}... is longer than {_NAME_MAX} characters")
+        if name in out:
+            raise UsageError(f"two players are called {name!r}", "give each player a different name")
+        words = p.get("words", "")
+        if isinstance(words, list) and all(isinstance(w, str) for w in words):
+            words = "\n".join(words)
+        if not isinstance(words, str):
+            raise UsageError(f"{name}'s words must be text")
+        tokens = [t for t in _SPLIT.split(words) if t]
+        if len(tokens) > max_words:
+            raise WordListError(f"{name}'s list has {len(tokens)} words; at most {max_words}")
+        out[name] = parse_words(tokens, f"{name}'s words") if tokens else []
+    return out
+
+
+def _cell(value: Any, what: str) -> tuple[int, int]:
+    if (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                            for v in value)):
+        return int(value[0]), int(value[1])
+    raise UsageError(f"{what} must be [row, col] (0-based)")
+
+
+def parse_rules(value: Any, board: Board) -> Rules:
+    """The rules object (all keys optional) for this board's size."""
+    value = value or {}
+    if not isinstance(value, dict):
+        raise UsageError("'rules' must be an object")
+    unknown = set(value) - {"variant", "min_length", "long_words", "bonus_cells", "challenge_cell"}
+    if unknown:
+        raise UsageError(f"unknown rule(s): {', '.join(sorted(unknown))}")
+    min_length = value.get("min_length")
+    if min_length is not None and (not isinstance(min_length, int) or isinstance(min_length, bool)
+                                   or not 1 <= min_length <= 16):
+        raise UsageError("min_length must be a whole number from 1 to 16, or null")
+    bonus = value.get("bonus_cells") or []
+    if not isinstance(bonus, list):
+        raise UsageError("bonus_cells must be a list of [row, col]")
+    challenge = value.get("challenge_cell")
+    variant = value.get("variant", "standard")
+    long_words = value.get("long_words", "per-letter")
+    if not isinstance(variant, str) or not isinstance(long_words, str):
+        raise UsageError("variant and long_words must be text")
+    if variant == "challenge" and challenge is None:
+        raise UsageError("the challenge variant needs challenge_cell", "tap the red cube's cell")
+    return Rules(size=board.size, variant=variant, min_length=min_length, long_words=long_words,
+                 bonus_cells=frozenset(_cell(b, "a bonus cell") for b in bonus),
+                 challenge_cell=_cell(challenge, "challenge_cell") if challenge is not None else None)
+
+
+def _sheet(st: WebState, doc: dict[str, Any]):
+    if "board" not in doc:
+        raise BoardTextError("the request has no 'board'")
+    board = parse_board(doc["board"])
+    players = parse_players(doc.get("players"), st.config.max_players, st.config.max_words)
+    rules = parse_rules(doc.get("rules"), board)
+    return board, score_round(board, players, st.dictionary, rules)
+
+
+async def score(request: Request) -> JSONResponse:
+    st = _state(request)
+    doc = await _json_body(request)
+    _board, sheet = await anyio.to_thread.run_sync(_sheet, st, doc)
+    return _ok(sheet.to_dict())
+
+
+async def save_round(request: Request) -> JSONResponse:
+    st = _state(request)
+    doc = await _json_body(request)
+    game = doc.get("game")
+    if not isinstance(game, str) or not game.strip():
+        raise UsageError("the round has no game name", "type a game name such as 'friday'")
+    game = " ".join(game.split())
+    if len(game) > _NAME_MAX:
+        raise UsageError(f"game names are at most {_NAME_MAX} characters")
+    board, sheet = await anyio.to_thread.run_sync(_sheet, st, doc)
+    if not sheet.players:
+        raise UsageError("a stored round needs at least one player")
+    out = sheet.to_dict()
+    report = {"source": "web", **out}
+    scan_id = doc.get("scan_id")
+    item = st.scans.get(scan_id) if isinstance(scan_id, str) else None
+    if item is not None:
+        s = item.scan.to_dict()
+        report.update({"read": s["board"], "tray": s["tray"], "sets": s["sets"], "engine": s["engine"]})
+    number = await anyio.to_thread.run_sync(
+        lambda: store.save_round(st.config.db_path, game, board.to_text(),
+                                 {p.name: p.score for p in sheet.players},
+                                 {p.name: [w.to_dict() for w in p.words] for p in sheet.players},
+                                 report, photo="web upload" if item is not None else None))
+    out["game"] = {"name": game, "round": number}
+    return _ok(out, 201)
+
+
+# ---- games ------------------------------------------------------------------
+
+async def games(request: Request) -> JSONResponse:
+    db = _state(request).config.db_path
+    names = await anyio.to_thread.run_sync(store.list_games, db) if db.exists() else []
+    return _ok({"games": names})
+
+
+async def standings(request: Request) -> JSONResponse:
+    db = _state(request).config.db_path
+    name = request.path_params["name"]
+    target_q = request.query_params.get("target")
+    target = None
+    if target_q not in (None, ""):
+        if not target_q.isdigit() or not 1 <= int(target_q) <= 100000:
+            raise UsageError(f"target {target_q!r} is not a positive whole number")
+        target = int(target_q)
+    known = await anyio.to_thread.run_sync(store.list_games, db) if db.exists() else []
+    if name not in known:
+        raise NotFound(f"no game named {name!r}", "store a round in it first")
+    result = await anyio.to_thread.run_sync(store.standings, db, name, target)
+    return _ok(result.to_dict())

@@ -1,0 +1,130 @@
+"""create_app(): the Starlette application behind `boggle-cv serve`.
+
+Routes: the page (/), its assets (/static/*, all shipped in the package: the page
+works offline), the JSON API (/api/*, see api.py). Every error is answered as JSON
+with a proper status (errors.py) and never stops the server.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, Callable
+
+import anyio
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..errors import BoggleError
+from . import api
+from .config import ServeConfig
+from .errors import from_boggle_error, json_error
+from .state import WebState
+from .uploads import BodyLimit, BodyTooLarge, UnsupportedType
+
+STATIC = Path(__file__).resolve().parent / "static"
+log = logging.getLogger("boggle_cv.web")
+
+# The page loads nothing from elsewhere; the policy makes a stray CDN link fail loudly.
+_CSP = ("default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+
+
+class SecurityHeaders:
+    """ASGI middleware adding CSP, nosniff and no-referrer to every response."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(b"content-security-policy", _CSP.encode()),
+                            (b"x-content-type-options", b"nosniff"),
+                            (b"referrer-policy", b"no-referrer")]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _default_scanner_factory(engine: str) -> Callable[[], Any]:
+    def make():
+        from ..vision.pipeline import Scanner
+        return Scanner(engine)
+    return make
+
+
+async def _index(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html", media_type="text/html",
+                        headers={"Cache-Control": "no-cache"})
+
+
+async def _boggle_error(request: Request, exc: BoggleError) -> Response:
+    return from_boggle_error(exc)
+
+
+async def _too_large(request: Request, exc: BodyTooLarge) -> Response:
+    return json_error(413, str(exc), f"at most {exc.limit // (1024 * 1024)} MB", "BodyTooLarge")
+
+
+async def _unsupported(request: Request, exc: UnsupportedType) -> Response:
+    return json_error(415, str(exc), None, type(exc).__name__)
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    messages = {404: "not found", 405: "method not allowed"}
+    return json_error(exc.status_code, messages.get(exc.status_code, str(exc.detail)), None, "HTTPException")
+
+
+async def _internal(request: Request, exc: Exception) -> Response:
+    log.exception("internal error on %s %s", request.method, request.url.path)
+    return json_error(500, f"internal error: {type(exc).__name__}", "see the server's log", "InternalError")
+
+
+def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = None,
+               dictionary=None) -> Starlette:
+    """The ASGI app for one server.
+
+    scanner_factory: () -> object with scan_image(image_bgr, size, photo=None) ->
+        ScanResult; default Scanner(config.engine), made on the first photo.
+    dictionary: a loaded Dictionary (default: the shipped one, loaded now).
+    """
+    if dictionary is None:
+        from ..dictionary import load_default
+        dictionary = load_default()
+    state = WebState(config, dictionary, scanner_factory or _default_scanner_factory(config.engine))
+
+    def limit_for(path: str) -> int:
+        return config.max_upload_bytes if path == "/api/scan" else config.max_json_bytes
+
+    routes = [
+        Route("/", _index),
+        Route("/api/health", api.health),
+        Route("/api/scan", api.scan, methods=["POST"]),
+        Route("/api/scans/{scan_id:str}/photo", api.scan_photo),
+        Route("/api/score", api.score, methods=["POST"]),
+        Route("/api/rounds", api.save_round, methods=["POST"]),
+        Route("/api/games", api.games),
+        Route("/api/games/{name:str}/standings", api.standings),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(SecurityHeaders), Middleware(BodyLimit, limit_for=limit_for)],
+        exception_handlers={BoggleError: _boggle_error, BodyTooLarge: _too_large,
+                            UnsupportedType: _unsupported, HTTPException: _http_error,
+                            Exception: _internal},
+    )
+    app.state.web = state
+    app.state.scan_limiter = anyio.Semaphore(max(1, config.scan_threads))
+    return app

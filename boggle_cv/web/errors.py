@@ -1,0 +1,41 @@
+"""Errors as JSON: every failure the page can meet becomes a status code and a
+body ``{"error": message, "hint": hint or null, "kind": name}``.
+
+Our own errors (boggle_cv.errors) map by type: bad input 400, an unreadable photo
+or no board in it 422, a missing model 503, the games database 500 (404 for an
+unknown game, decided by the endpoint). Anything unexpected is 500 with a short
+message; the server keeps running.
+"""
+from __future__ import annotations
+
+from starlette.responses import JSONResponse
+
+from ..errors import (BoggleError, EngineMissingError, ImageReadError, NoBoardError, StorageError,
+                      UsageError)
+
+_STATUS = ((UsageError, 400), (ImageReadError, 422), (NoBoardError, 422), (EngineMissingError, 503),
+           (StorageError, 500))
+
+
+class NotFound(BoggleError):
+    """Something the URL names does not exist (404)."""
+
+
+def status_of(err: BoggleError) -> int:
+    """HTTP status for one of our errors."""
+    if isinstance(err, NotFound):
+        return 404
+    for cls, status in _STATUS:
+        if isinstance(err, cls):
+            return status
+    return 500
+
+
+def json_error(status: int, message: str, hint: str | None = None, kind: str = "error") -> JSONResponse:
+    """The JSON error response (no caching)."""
+    return JSONResponse({"error": message, "hint": hint, "kind": kind}, status_code=status,
+                        headers={"Cache-Control": "no-store"})
+
+
+def from_boggle_error(err: BoggleError) -> JSONResponse:
+    return json_error(status_of(err), err.message, err.hint, type(err).__name__)
