@@ -59,7 +59,7 @@ class TrayConfig:
     unknown_frac: float = 0.6
     min_visible: float = 0.5
     max_residual: float = 0.15
-    min_confidence: float = 0.35
+    min_confidence: float = 0.6
     blobs: BlobConfig = field(default_factory=BlobConfig)
     lattice: LatticeConfig = field(default_factory=LatticeConfig)
 
