@@ -21,6 +21,7 @@ STATUS_TEXT = {
     "not_in_dictionary": "not in the dictionary",
     "too_short": "too short",
     "repeated": "repeated",
+    "not_a_word": "not a word (only letters A-Z count)",
 }
 
 

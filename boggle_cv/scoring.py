@@ -13,6 +13,7 @@ When a word has several paths, the one worth most is used.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
@@ -26,7 +27,8 @@ VARIANTS = ("standard", "challenge")
 LONG_WORD_RULES = ("per-letter", "eleven-plus", "flat")
 CHALLENGE_BONUS = 5
 
-STATUSES = ("scored", "crossed_off", "not_on_board", "not_in_dictionary", "too_short", "repeated")
+STATUSES = ("scored", "crossed_off", "not_on_board", "not_in_dictionary", "too_short", "repeated", "not_a_word")
+_LETTERS_ONLY = re.compile(r"[a-z]+\Z")
 
 Cell = tuple[int, int]
 
@@ -216,7 +218,7 @@ def score_round(board: Board, players: Mapping[str, Iterable[str]],
     """Referee one round: each player's words get a status and points.
 
     players: name -> words as written (any case). Order of checks per word:
-    repeated (second time in the same list), too_short, not_in_dictionary,
+    repeated (second time in the same list), not_a_word (not only letters A-Z), too_short, not_in_dictionary,
     not_on_board, crossed_off (a valid word on 2+ lists: off every list), scored.
     """
     d = dictionary if dictionary is not None else load_default()
@@ -236,7 +238,9 @@ def score_round(board: Board, players: Mapping[str, Iterable[str]],
                 res.append(WordResult(written, w, "repeated"))
                 continue
             seen.add(w)
-            if len(w) < rules.min_letters:
+            if not _LETTERS_ONLY.match(w):  # digits, apostrophes, hyphens, accents
+                res.append(WordResult(written, w, "not_a_word"))
+            elif len(w) < rules.min_letters:
                 res.append(WordResult(written, w, "too_short"))
             elif w not in d:
                 res.append(WordResult(written, w, "not_in_dictionary"))

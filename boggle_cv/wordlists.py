@@ -1,51 +1,113 @@
-"""Players' word lists: one word per line, from a file or stdin ("-").
+"""Players' word lists: words separated by new lines, spaces, commas or semicolons,
+from a file or stdin ("-").
 
-Accepted: UTF-8 with or without BOM, CRLF or LF, any case, blank lines (skipped),
-surrounding spaces. Refused with one WordListError line (exit code 2): a missing
-file, a directory, a binary or non-UTF-8 file, a line that is not one word of
-letters (spaces inside, digits, punctuation), a list without any word.
+A referee does not refuse a whole list over one stray comma:
+  * accepted: UTF-8 with or without BOM (UTF-16 with a BOM too), CRLF or LF, any
+    case, blank lines, several words on a line ("cat, dog; tea"), surrounding
+    punctuation and quotes ('"cat".' reads as "cat");
+  * kept and scored ``not_a_word`` (see scoring.STATUSES): a token that still holds
+    something other than letters A-Z after trimming ("b4", "don't", "x-ray", "café");
+  * cut to MAX_TOKEN letters, with a note: a longer token (no board can form it);
+  * refused with one WordListError line (exit code 2): a missing file, a directory,
+    a binary or undecodable file, a list without any word (no token with a letter).
+
+Notes (tokens kept as not_a_word, tokens cut) are appended to the optional ``notes``
+list as one-line strings, so that the command can print them on stderr.
 """
 from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 from pathlib import Path
 from typing import BinaryIO
 
 from .dictionary import decode_text, read_lines
 from .errors import WordListError
 
+#: Longest token kept (letters): a 6x6 board of two-letter faces spells at most 72.
+MAX_TOKEN = 72
+#: Player names: at most this many characters, no control characters.
+MAX_NAME = 40
+
 _LETTERS = re.compile(r"[A-Za-z]+\Z")
+_SEPARATORS = re.compile(r"[\s,;]+")
+# leading/trailing characters that are neither letters nor digits (quotes, dots, ...)
+_EDGES = re.compile(r"^[\W_]+|[\W_]+$")
 
 
-def parse_words(lines: list[str], label: str) -> list[str]:
-    """Lower-case words of `lines` in order (duplicates kept: scoring marks them repeated)."""
-    words = []
-    for i, line in enumerate(lines, start=1):
-        w = line.strip()
-        if not w:
-            continue
-        if not _LETTERS.match(w):
-            raise WordListError(f"{label}, line {i}: {w[:40]!r} is not a word",
-                                "one word of letters A-Z per line")
-        words.append(w.lower())
-    if not words:
-        raise WordListError(f"{label} holds no words", "one word per line")
+def is_letters(token: str) -> bool:
+    """True if `token` is only ASCII letters A-Z / a-z (a candidate word)."""
+    return bool(_LETTERS.match(token))
+
+
+def tokenise(line: str) -> list[str]:
+    """Tokens of one line: split on spaces, commas, semicolons; edge punctuation trimmed.
+
+    '"Cat", dog;  x-ray.' -> ['Cat', 'dog', 'x-ray']. Empty tokens are dropped.
+    """
+    out = []
+    for raw in _SEPARATORS.split(line):
+        t = _EDGES.sub("", raw)
+        if t:
+            out.append(t)
+    return out
+
+
+def parse_words(lines: list[str], label: str, notes: list[str] | None = None) -> list[str]:
+    """Lower-case tokens of `lines` in order (duplicates kept: scoring marks them repeated).
+
+    Tokens that are not letters are kept (scored not_a_word) and counted in a note;
+    tokens over MAX_TOKEN characters are cut, with a note. WordListError if no token
+    holds a letter.
+    """
+    words: list[str] = []
+    odd: list[str] = []
+    cut = 0
+    for line in lines:
+        for t in tokenise(line):
+            if len(t) > MAX_TOKEN:
+                t = t[:MAX_TOKEN]
+                cut += 1
+            if not is_letters(t):
+                odd.append(t)
+            words.append(t.lower())
+    if not any(any(ch.isalpha() for ch in w) for w in words):
+        raise WordListError(f"{label} holds no words", "one word per line (or separated by spaces or commas)")
+    if notes is not None:
+        if odd:
+            shown = ", ".join(repr(t[:20]) for t in odd[:3]) + (", ..." if len(odd) > 3 else "")
+            notes.append(f"{label}: {len(odd)} entr{'y is' if len(odd) == 1 else 'ies are'} not a word "
+                         f"of letters A-Z ({shown}); scored as not_a_word")
+        if cut:
+            notes.append(f"{label}: {cut} entr{'y was' if cut == 1 else 'ies were'} longer than "
+                         f"{MAX_TOKEN} characters and cut")
     return words
 
 
-def read_word_list(source: str | Path, stdin: BinaryIO | None = None) -> list[str]:
+def read_word_list(source: str | Path, stdin: BinaryIO | None = None,
+                   notes: list[str] | None = None) -> list[str]:
     """The words of a player's list; `source` "-" reads `stdin` (default sys.stdin.buffer)."""
     if str(source) == "-":
         stream = stdin if stdin is not None else sys.stdin.buffer
-        return parse_words(decode_text(stream.read(), "word list on stdin"), "word list on stdin")
+        return parse_words(decode_text(stream.read(), "word list on stdin"), "word list on stdin", notes)
     lines = read_lines(source, "word list")
-    return parse_words(lines, f"word list {source}")
+    return parse_words(lines, f"word list {source}", notes)
 
 
 def parse_player_option(text: str) -> tuple[str, str]:
-    """"NAME=FILE" -> (name, file). UsageError-compatible WordListError on a bad form."""
+    """"NAME=FILE" -> (name, file). WordListError (exit 2) on a bad form or name.
+
+    The name is everything before the first "=" (trimmed): any printable characters,
+    at most MAX_NAME; the file may itself contain "=".
+    """
     name, sep, path = text.partition("=")
     if not sep or not name.strip() or not path.strip():
         raise WordListError(f"--player {text!r} is not NAME=FILE", "e.g. --player ann=ann.txt (FILE - for stdin)")
-    return name.strip(), path.strip()
+    name = name.strip()
+    if any(unicodedata.category(ch)[0] == "C" for ch in name):
+        raise WordListError(f"--player name {name!r} holds control characters", "use printable characters")
+    if len(name) > MAX_NAME:
+        raise WordListError(f"--player name {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters",
+                            "use a shorter name")
+    return name, path.strip()

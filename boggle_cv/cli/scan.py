@@ -220,7 +220,11 @@ def _read_lists(players: list[str]) -> dict[str, list[str]]:
         raise UsageError("two --player options have the same name", "give each player a different NAME")
     if sum(1 for _, f in specs if f == "-") > 1:
         raise UsageError("only one player's list can come from stdin", "give the others as files")
-    return {name: read_word_list(path) for name, path in specs}
+    notes: list[str] = []
+    lists = {name: read_word_list(path, notes=notes) for name, path in specs}
+    for note in notes:
+        typer.echo(f"boggle-cv: warning: {note}", err=True)
+    return lists
 
 
 def _scan_one(photo: Path, scanner, forced, corr: Corrections, lists, dictionary, variant, min_length,

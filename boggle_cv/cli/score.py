@@ -60,7 +60,10 @@ def register(app: typer.Typer) -> None:
         rules = Rules(size=b.size, variant=variant, min_length=min_length, long_words=long_words,
                       bonus_cells=frozenset(parse_cells(bonus, "--bonus")) if bonus else frozenset(),
                       challenge_cell=cc[0] if cc else None)
-        lists = {name: read_word_list(path) for name, path in specs}
+        notes: list[str] = []
+        lists = {name: read_word_list(path, notes=notes) for name, path in specs}
+        for note in notes:
+            typer.echo(f"boggle-cv: warning: {note}", err=True)
         d = load_dictionary(dict_path)
         sheet = score_round(b, lists, d, rules)
         if as_json:

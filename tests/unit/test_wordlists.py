@@ -24,9 +24,7 @@ def test_stdin():
     (b"\n  \n", "no words"),
     (b"\x00\x00PK", "binary"),
     (b"caf\xe9\n", "not UTF-8"),
-    (b"cat\nice cream\n", "line 2"),
-    (b"cat\nb4\n", "line 2"),
-    (b"don't\n", "line 1"),
+    (b"12 34\n--\n", "no words"),
 ])
 def test_bad_lists(tmp_path, content, fragment):
     p = tmp_path / "x.txt"
@@ -34,6 +32,15 @@ def test_bad_lists(tmp_path, content, fragment):
     with pytest.raises(WordListError) as e:
         read_word_list(p)
     assert fragment in e.value.one_line() and "\n" not in e.value.one_line()
+
+
+def test_odd_entries_are_kept_not_refused(tmp_path):
+    """A stray comma, digits or an apostrophe do not refuse the list (docs/errors.md)."""
+    p = tmp_path / "x.txt"
+    p.write_bytes(b"cat\nice cream\nb4, don't;\n")
+    notes: list[str] = []
+    assert read_word_list(p, notes=notes) == ["cat", "ice", "cream", "b4", "don't"]
+    assert len(notes) == 1 and "2 entries" in notes[0]
 
 
 def test_missing_and_directory(tmp_path):
