@@ -259,6 +259,11 @@ def read_lines(path: Path | str, what: str = "word list") -> list[str]:
 
 def decode_text(raw: bytes, label: str) -> list[str]:
     """Decode bytes of a word list into lines; binary or non-UTF-8 -> WordListError."""
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with BOM (Windows Notepad "Unicode")
+        try:
+            return raw.decode("utf-16").splitlines()
+        except UnicodeDecodeError:
+            raise WordListError(f"{label} is not valid UTF-16 text", "save it as UTF-8") from None
     if b"\x00" in raw[:65536]:
         raise WordListError(f"{label} is a binary file, not text", "give a text file, one word per line")
     try:
