@@ -87,6 +87,8 @@ class Board:
         raw_rows = [r.strip() for r in text.strip().split("/")]
         rows: list[list[str]] = []
         for ri, raw in enumerate(raw_rows, start=1):
+            if not raw:
+                raise BoardTextError(f"row {ri} of {len(raw_rows)} is empty", "remove the extra '/'")
             faces: list[str] = []
             i = 0
             while i < len(raw):
@@ -126,6 +128,8 @@ class Board:
             raise BoardTextError(f"board has {n} rows; a board has {MIN_SIZE} to {MAX_SIZE}", hint)
         for ri, faces in enumerate(rows, start=1):
             if len(faces) != n:
+                if "qu" in raw_rows[ri - 1].lower() and len(faces) < n:
+                    hint = "Q already stands for the Qu face, so QU is one face; write QUU (or [Qu]U) for a Qu next to a U"
                 raise BoardTextError(f"row {ri} has {len(faces)} faces; every row needs {n}", hint)
         return cls(tuple(tuple(r) for r in rows))
 
