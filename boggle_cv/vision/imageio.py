@@ -33,10 +33,15 @@ class LoadConfig:
     max_pixels: images with more pixels (width*height, after decoding at full size)
         are decoded at the smallest of 1/2, 1/4, 1/8 scale that brings them under it.
     max_file_bytes: files larger than this are refused before reading (bytes).
+    max_decode_pixels: PNGs with more pixels are refused before decoding: OpenCV
+        decodes them at full size before reducing (about 3.6 bytes a pixel), so a
+        small, highly compressed PNG could otherwise need gigabytes. JPEGs have no
+        such limit (libjpeg decodes them reduced).
     """
 
     max_pixels: int = 24_000_000
     max_file_bytes: int = 200_000_000
+    max_decode_pixels: int = 100_000_000
 
 
 _REDUCED = ((1, cv2.IMREAD_COLOR), (2, cv2.IMREAD_REDUCED_COLOR_2),
@@ -143,6 +148,10 @@ def load_image_bytes(data: bytes, label: str = "upload", config: LoadConfig = Lo
         raise ImageReadError(f"cannot read image {p}: the JPEG file is truncated", _HINT)
 
     dims = _jpeg_size(data) if _is_jpeg(data) else _png_size(data)
+    if dims is not None and not _is_jpeg(data) and dims[0] * dims[1] > config.max_decode_pixels:
+        raise ImageReadError(f"cannot read image {p}: {dims[0]}x{dims[1]} pixels is too large for a PNG "
+                             f"(at most {config.max_decode_pixels // 1_000_000} megapixels)",
+                             "save it as JPEG or scale it down")
     factor, flag = 1, cv2.IMREAD_COLOR
     if dims is not None:
         for f, fl in _REDUCED:
