@@ -234,6 +234,10 @@ def _scan_one(photo: Path, scanner, forced, corr: Corrections, lists, dictionary
     from ..scoring import Rules, score_round
     scan = image = None
     stage: dict[str, float] = {"dictionary": t["dictionary"]}
+    if scanner is None and not photo.is_file():  # --board alone does not decode the photo
+        from ..errors import ImageReadError
+        raise ImageReadError(f"cannot read image {photo}: " + ("it is a directory" if photo.is_dir() else "no such file"),
+                             "give the photo of this round (or use `boggle-cv score` with the board text)")
     if scanner is not None:
         try:
             scan, image = scanner.scan_file(photo, forced, debug=debug_dir is not None)
