@@ -16,12 +16,12 @@ Request documents (JSON):
              "long_words": "per-letter"|..., "bonus_cells": [[r, c], ...],
              "challenge_cell": [r, c] | null},           (cells 0-based, board order)
    "game": "friday", "scan_id": "..."}                  (rounds only; scan_id optional)
-Responses are ScoreSheet.to_dict() (scoring.py) plus "game" for a stored round.
+Responses are ScoreSheet.to_dict() (scoring.py) plus "notes" (one line per odd
+token in the lists) and "game" for a stored round.
 """
 from __future__ import annotations
 
 import json
-import re
 import time
 from typing import Any
 
@@ -33,14 +33,13 @@ from .. import __version__, store
 from ..board import Board
 from ..errors import BoardTextError, UsageError, WordListError
 from ..scoring import Rules, score_round
-from ..wordlists import parse_words
+from ..wordlists import parse_words, tokenise
 from .errors import NotFound
 from .geometry import board_geometry, preview_jpeg
 from .state import StoredScan, WebState
 from .uploads import UnsupportedType, read_photo
 
 SCHEMA_VERSION = 1
-_SPLIT = re.compile(r"[\s,;]+")
 _NAME_MAX = 40
 _NO_STORE = {"Cache-Control": "no-store"}
 
@@ -131,8 +130,10 @@ def parse_board(value: Any) -> Board:
     raise BoardTextError("'board' must be board text (e.g. PERS/LATG/SINE/TERS) or rows of faces")
 
 
-def parse_players(value: Any, max_players: int, max_words: int) -> dict[str, list[str]]:
-    """[{"name", "words"}] -> {name: words} in order; words split on lines, spaces, commas."""
+def parse_players(value: Any, max_players: int, max_words: int,
+                  notes: list[str] | None = None) -> dict[str, list[str]]:
+    """[{"name", "words"}] -> {name: words} in order (wordlists.parse_words: words split on
+    lines, spaces, commas; odd tokens kept, scored not_a_word, and told in `notes`)."""
     if value is None:
         return {}
     if not isinstance(value, list):
@@ -156,10 +157,11 @@ def parse_players(value: Any, max_players: int, max_words: int) -> dict[str, lis
             words = "\n".join(words)
         if not isinstance(words, str):
             raise UsageError(f"{name}'s words must be text")
-        tokens = [t for t in _SPLIT.split(words) if t]
-        if len(tokens) > max_words:
-            raise WordListError(f"{name}'s list has {len(tokens)} words; at most {max_words}")
-        out[name] = parse_words(tokens, f"{name}'s words") if tokens else []
+        lines = words.splitlines()
+        count = sum(len(tokenise(line)) for line in lines)
+        if count > max_words:
+            raise WordListError(f"{name}'s list has {count} words; at most {max_words}")
+        out[name] = parse_words(lines, f"{name}'s words", notes) if count else []
     return out
 
 
@@ -201,16 +203,17 @@ def _sheet(st: WebState, doc: dict[str, Any]):
     if "board" not in doc:
         raise BoardTextError("the request has no 'board'")
     board = parse_board(doc["board"])
-    players = parse_players(doc.get("players"), st.config.max_players, st.config.max_words)
+    notes: list[str] = []
+    players = parse_players(doc.get("players"), st.config.max_players, st.config.max_words, notes)
     rules = parse_rules(doc.get("rules"), board)
-    return board, score_round(board, players, st.dictionary, rules)
+    return board, score_round(board, players, st.dictionary, rules), notes
 
 
 async def score(request: Request) -> JSONResponse:
     st = _state(request)
     doc = await _json_body(request)
-    _board, sheet = await anyio.to_thread.run_sync(_sheet, st, doc)
-    return _ok(sheet.to_dict())
+    _board, sheet, notes = await anyio.to_thread.run_sync(_sheet, st, doc)
+    return _ok({**sheet.to_dict(), "notes": notes})
 
 
 async def save_round(request: Request) -> JSONResponse:
@@ -222,7 +225,7 @@ async def save_round(request: Request) -> JSONResponse:
     game = " ".join(game.split())
     if len(game) > _NAME_MAX:
         raise UsageError(f"game names are at most {_NAME_MAX} characters")
-    board, sheet = await anyio.to_thread.run_sync(_sheet, st, doc)
+    board, sheet, notes = await anyio.to_thread.run_sync(_sheet, st, doc)
     if not sheet.players:
         raise UsageError("a stored round needs at least one player")
     out = sheet.to_dict()
@@ -238,6 +241,7 @@ async def save_round(request: Request) -> JSONResponse:
                                  {p.name: [w.to_dict() for w in p.words] for p in sheet.players},
                                  report, photo="web upload" if item is not None else None))
     out["game"] = {"name": game, "round": number}
+    out["notes"] = notes
     return _ok(out, 201)
 
 

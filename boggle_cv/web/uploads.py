@@ -13,7 +13,7 @@ from typing import Callable
 
 from starlette.requests import Request
 
-from ..errors import BoggleError
+from ..errors import UsageError
 
 # First bytes of the formats the bounded decoder reads (imageio.SUPPORTED).
 _MAGIC = (
@@ -133,8 +133,6 @@ async def read_photo(request: Request, field: str = "photo") -> tuple[bytes, str
     return data, check_image(data, ctype)
 
 
-class PhotoMissing(BoggleError):
+class PhotoMissing(UsageError):
     """A scan request without a photo (answered 400)."""
-
-    exit_code = 2
 

@@ -217,7 +217,8 @@ async function scoreRound(withPlayers = true) {
 }
 
 const STATUS_TEXT = { scored: "", crossed_off: "crossed off", not_on_board: "not on the board",
-                      not_in_dictionary: "not a word", too_short: "too short", repeated: "repeated" };
+                      not_in_dictionary: "not in the dictionary", too_short: "too short", repeated: "repeated",
+                      not_a_word: "not a word" };
 
 function wordItem(w, extra = "") {
   const li = document.createElement("li");

@@ -1,0 +1,88 @@
+"""Shared pieces of the web tests.
+
+`RecordedReader` stands in for the reader model while models/reader.onnx is not
+there (ARCHITECTURE.md: "recorded engine outputs let tests run without the engine"):
+it returns fixed probabilities per crop, in the order the crops come (row-major
+photo grid), with chosen cells made doubtful. The tray finder, the cell cutter, the
+decoder, the solver and the scorer are the real ones. When the real model exists,
+`scanner_factory` uses it instead.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from boggle_cv.vision.reader import Reading, default_model_path
+from boggle_cv.vision.reader_model import FACES
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLES = REPO / "samples"
+SAMPLE = SAMPLES / "sample-4x4-a.jpg"
+
+
+class RecordedReader:
+    """read(crops) -> Reading with `faces` (row-major, one face per crop) at
+    `sure` probability, except `doubtful` cells {index: (face, runner_up, p)}; all turns 0."""
+
+    name = "recorded"
+
+    def __init__(self, faces: list[str], doubtful: dict[int, tuple[str, str, float]] | None = None,
+                 sure: float = 0.97):
+        self.faces = faces
+        self.doubtful = doubtful or {}
+        self.sure = sure
+
+    def read(self, crops: np.ndarray) -> Reading:
+        k = len(crops)
+        assert k == len(self.faces), f"recorded reading has {len(self.faces)} cells, photo gave {k}"
+        f = np.full((k, len(FACES)), 0.0, np.float32)
+        for i, face in enumerate(self.faces):
+            if i in self.doubtful:
+                top, second, p = self.doubtful[i]
+                rest = (1.0 - p - 0.9 * (1.0 - p)) / (len(FACES) - 2)
+                f[i, :] = rest
+                f[i, FACES.index(top)] = p
+                f[i, FACES.index(second)] = 0.9 * (1.0 - p)
+            else:
+                f[i, :] = (1.0 - self.sure) / (len(FACES) - 1)
+                f[i, FACES.index(face)] = self.sure
+        t = np.zeros((k, 4), np.float32)
+        t[:, 0] = 1.0
+        return Reading(f, t)
+
+
+def sample_truth(name: str = SAMPLE.name) -> dict:
+    doc = json.loads((SAMPLES / "truth.json").read_text())
+    return next(p for p in doc["photos"] if p["file"] == name)
+
+
+def recorded_reader_for_sample() -> RecordedReader:
+    """The sample's faces (truth.json, row-major), cell 5 doubtful (read 'O', runner-up truth)."""
+    faces = [f for row in sample_truth()["faces"] for f in row]
+    true5 = faces[5]
+    wrong = "O" if true5 != "O" else "A"
+    faces[5] = wrong
+    return RecordedReader(faces, {5: (wrong, true5, 0.55)})
+
+
+def real_model_available() -> bool:
+    return default_model_path().is_file()
+
+
+@pytest.fixture(scope="session")
+def scanner_factory():
+    """() -> Scanner: the real model when present, else the recorded reading."""
+    from boggle_cv.vision.pipeline import Scanner
+    if real_model_available():
+        return lambda: Scanner("classifier")
+    reader = recorded_reader_for_sample()
+    return lambda: Scanner(reader=reader)
+
+
+@pytest.fixture(scope="session")
+def dictionary():
+    from boggle_cv.dictionary import load_default
+    return load_default()
