@@ -158,6 +158,7 @@ async function setFace(face) {
   $("#picker").close();
   state.board.faces[r][c] = face;
   state.picking = null;
+  say(`Row ${r + 1}, column ${c + 1} is now ${face === "#" ? "a blank" : face}.`);
   state.paths = [];
   drawBoard();
   await scoreRound(false);

@@ -1,0 +1,121 @@
+"""The server over a real socket (uvicorn): streamed uploads are capped while they
+stream, and the `serve` command's start-up (extra missing, host warning, port)."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("multipart")
+
+from boggle_cv.web import ServeConfig, create_app  # noqa: E402
+
+from .conftest import REPO, LiveServer  # noqa: E402
+
+
+def test_chunked_upload_over_the_cap_is_refused_while_streaming(tmp_path, scanner_factory, dictionary):
+    cap = 1024 * 1024
+    app = create_app(ServeConfig(db_path=tmp_path / "g.db", max_upload_bytes=cap), scanner_factory, dictionary)
+    with LiveServer(app) as live:
+        conn = http.client.HTTPConnection("127.0.0.1", live.port, timeout=15)
+        conn.putrequest("POST", "/api/scan")
+        conn.putheader("Content-Type", "image/jpeg")
+        conn.putheader("Transfer-Encoding", "chunked")
+        conn.endheaders()
+        chunk = b"\xff\xd8\xff" + b"0" * (64 * 1024 - 3)
+        try:
+            for _ in range(2 * cap // len(chunk)):  # twice the cap, and the body is never finished
+                conn.send(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        res = conn.getresponse()  # answered without waiting for the end of the body
+        assert res.status == 413
+        assert "MB" in json.loads(res.read())["error"]
+        conn.close()
+        # the server is still up
+        c2 = http.client.HTTPConnection("127.0.0.1", live.port, timeout=15)
+        c2.request("GET", "/api/health")
+        assert c2.getresponse().status == 200
+
+
+def _serve(*args, env=None, timeout=20):
+    e = {**os.environ, **(env or {})}
+    return subprocess.Popen([sys.executable, "-m", "boggle_cv", "serve", *args], cwd=REPO, env=e,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_health(port: int, proc, deadline_s: float = 30) -> dict:
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise AssertionError(f"serve exited {proc.returncode}: {proc.stderr.read()}")
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            c.request("GET", "/api/health")
+            return json.loads(c.getresponse().read())
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("serve did not answer")
+
+
+def test_serve_command_starts_on_localhost_and_stops(tmp_path):
+    port = _free_port()
+    proc = _serve("--port", str(port), "--db", str(tmp_path / "g.db"))
+    try:
+        assert _wait_health(port, proc)["ok"] is True
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    assert f"http://127.0.0.1:{port}/" in err
+    assert "0.0.0.0" not in err and "Traceback" not in err
+
+
+def test_serve_on_all_interfaces_warns(tmp_path):
+    port = _free_port()
+    proc = _serve("--host", "0.0.0.0", "--port", str(port), "--db", str(tmp_path / "g.db"))
+    try:
+        _wait_health(port, proc)
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    assert "warning" in err and "0.0.0.0" in err and "network" in err
+
+
+def test_port_in_use_is_a_one_line_usage_error(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        out = subprocess.run([sys.executable, "-m", "boggle_cv", "serve", "--port", str(port), "--db",
+                              str(tmp_path / "g.db")], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.count("\n") <= 2 and "cannot listen" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_missing_web_extra_is_exit_3(tmp_path):
+    code = ("import sys; sys.modules['uvicorn'] = None; sys.argv = ['boggle-cv', 'serve', '--db', "
+            f"{str(tmp_path / 'g.db')!r}]; from boggle_cv.cli import main; main()")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 3, out.stderr
+    assert out.stderr.strip().count("\n") == 0
+    assert "uvicorn" in out.stderr and "boggle-cv[web]" in out.stderr
+
+
+def test_unknown_engine_is_usage_error(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "boggle_cv", "serve", "--engine", "magic", "--db", str(tmp_path / "g.db")],
+                         cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "magic" in out.stderr and "Traceback" not in out.stderr
