@@ -25,6 +25,8 @@ from boggle_cv.web import ServeConfig, create_app  # noqa: E402
 
 from .conftest import SAMPLE, SAMPLES  # noqa: E402
 
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")  # starlette 1.x nudges towards httpx2
+
 BOARD = "PERS/LATG/SINE/TERS"
 JPEG = {"content-type": "image/jpeg"}
 
