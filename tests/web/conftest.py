@@ -83,6 +83,19 @@ def scanner_factory():
 
 
 @pytest.fixture(scope="session")
+def photo_ready(scanner_factory):
+    """Skip a photo test when the vision pipeline cannot run here (a model it needs,
+    such as the tray finder's or the reader's, is not installed: EngineMissingError)."""
+    from boggle_cv.errors import EngineMissingError
+    from boggle_cv.vision.imageio import load_image
+    try:
+        scanner_factory().scan_image(load_image(SAMPLE), None)
+    except EngineMissingError as err:
+        pytest.skip(f"photo pipeline not ready here: {err.one_line()}")
+    return True
+
+
+@pytest.fixture(scope="session")
 def dictionary():
     from boggle_cv.dictionary import load_default
     return load_default()

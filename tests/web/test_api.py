@@ -16,7 +16,11 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("multipart")
 pytest.importorskip("httpx")
-from starlette.testclient import TestClient  # noqa: E402
+import warnings  # noqa: E402
+
+with warnings.catch_warnings():  # starlette 1.x nudges towards httpx2; httpx works
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient  # noqa: E402
 
 from boggle_cv.board import Board  # noqa: E402
 from boggle_cv.errors import EngineMissingError  # noqa: E402
@@ -24,8 +28,6 @@ from boggle_cv.scoring import score_round  # noqa: E402
 from boggle_cv.web import ServeConfig, create_app  # noqa: E402
 
 from .conftest import SAMPLE, SAMPLES  # noqa: E402
-
-pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")  # starlette 1.x nudges towards httpx2
 
 BOARD = "PERS/LATG/SINE/TERS"
 JPEG = {"content-type": "image/jpeg"}
@@ -93,7 +95,7 @@ def test_unknown_route_and_method_are_json(client):
 
 # ---- photos --------------------------------------------------------------------------
 
-def test_scan_raw_body_reads_the_board_and_gives_overlay_geometry(client, sample_bytes):
+def test_scan_raw_body_reads_the_board_and_gives_overlay_geometry(client, sample_bytes, photo_ready):
     res = client.post("/api/scan", content=sample_bytes, headers=JPEG)
     assert res.status_code == 200, res.text
     d = res.json()
@@ -115,13 +117,13 @@ def test_scan_raw_body_reads_the_board_and_gives_overlay_geometry(client, sample
     assert abs(img.shape[1] / img.shape[0] - w / h) < 0.01  # same aspect: coordinates scale
 
 
-def test_scan_multipart_upload(client, sample_bytes):
+def test_scan_multipart_upload(client, sample_bytes, photo_ready):
     res = client.post("/api/scan?size=4", files={"photo": ("../../etc/evil.jpg", sample_bytes, "image/jpeg")})
     assert res.status_code == 200, res.text
     assert res.json()["board"]["size"] == 4
 
 
-def test_scan_png_upload(client, sample_bytes):
+def test_scan_png_upload(client, sample_bytes, photo_ready):
     img = cv2.imdecode(np.frombuffer(sample_bytes, np.uint8), cv2.IMREAD_COLOR)
     ok, png = cv2.imencode(".png", img)
     res = client.post("/api/scan", content=png.tobytes(), headers={"content-type": "application/octet-stream"})
@@ -148,7 +150,7 @@ def test_truncated_and_corrupt_images_are_422(client, sample_bytes):
     assert_error(client.post("/api/scan", content=junk, headers={"content-type": "image/png"}), 422)
 
 
-def test_photo_without_a_board_is_422(client):
+def test_photo_without_a_board_is_422(client, photo_ready):
     rng = np.random.default_rng(3)
     noise = rng.integers(0, 40, (480, 640, 3), dtype=np.uint8)
     ok, jpg = cv2.imencode(".jpg", noise)
@@ -255,7 +257,7 @@ def test_score_body_must_be_json(client):
 
 # ---- rounds and games ------------------------------------------------------------------
 
-def test_rounds_are_stored_and_standings_follow(client, tmp_path, sample_bytes):
+def test_rounds_are_stored_and_standings_follow(client, tmp_path, sample_bytes, photo_ready):
     assert client.get("/api/games").json() == {"games": []}
     scan_id = client.post("/api/scan", content=sample_bytes, headers=JPEG).json()["scan_id"]
     body = {"game": "friday", "board": BOARD, "scan_id": scan_id,

@@ -40,7 +40,7 @@ def words(name: str) -> str:
     return (SAMPLES / f"sample-4x4-a.{name}.txt").read_text()
 
 
-def test_photo_correction_lists_and_scores_in_a_real_browser(tmp_path, scanner_factory, dictionary):
+def test_photo_correction_lists_and_scores_in_a_real_browser(tmp_path, scanner_factory, dictionary, photo_ready):
     app = create_app(ServeConfig(db_path=tmp_path / "games.sqlite3"), scanner_factory, dictionary)
     with LiveServer(app) as live, sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
