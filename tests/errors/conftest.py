@@ -64,3 +64,22 @@ def small_photo(tmp_path_factory):
         out[ext] = d / f"small{ext}"
         cv2.imwrite(str(out[ext]), img)
     return out
+
+
+@pytest.fixture(scope="session")
+def tray_ready():
+    """Skip when the tray finder cannot run here (its model is missing: EngineMissingError).
+
+    The tray finder is being reworked around a trained cube detector; until that model
+    lands, tests that need find_tray skip with the finder's own one-line message.
+    """
+    import numpy as np
+
+    from boggle_cv.errors import EngineMissingError, NoBoardError
+    from boggle_cv.vision.tray import find_tray
+    try:
+        find_tray(np.full((64, 64, 3), 128, np.uint8))
+    except NoBoardError:
+        pass
+    except EngineMissingError as e:
+        pytest.skip(f"tray finder not ready: {e.one_line()}")

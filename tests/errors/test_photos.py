@@ -33,38 +33,58 @@ def tesseract():
         pytest.skip("tesseract not installed")
 
 
-# --- files that are not images -------------------------------------------------------
+# --- files that are not images (and scenes without a board): one scan, many photos ------
 
-def test_missing_path(tmp_path, tesseract):
-    one_error_line(run("scan", tmp_path / "nope.jpg", *TESS), 4, "no such file", "nope.jpg")
+def _bad_photos(d, small_photo) -> dict:
+    """name -> (path, exit code, fragment of its error line)."""
+    data = small_photo[".jpg"].read_bytes()
+    (d / "empty.jpg").write_bytes(b"")
+    (d / "cut.jpg").write_bytes(data[: len(data) // 2])
+    (d / "notes.jpg").write_text("alice: cat dog\n")
+    for brand in (b"heic", b"avif"):  # OpenCV here has no HEIF/AVIF decoder
+        box = struct.pack(">I4s4sI4s4s", 24, b"ftyp", brand, 0, b"mif1", brand)
+        (d / f"phone.{brand.decode()}").write_bytes(box + bytes(4096))
+    for side in (1, 20):
+        cv2.imwrite(str(d / f"tiny{side}.png"), np.full((side, side, 3), 128, np.uint8))
+    rng = np.random.default_rng(7)
+    wall = cv2.GaussianBlur(rng.normal(150, 12, (600, 800, 3)).clip(0, 255).astype(np.uint8), (0, 0), 3)
+    cv2.imwrite(str(d / "wall.jpg"), wall)
+    cv2.imwrite(str(d / "half.jpg"), _render("incomplete", 4))
+    cv2.imwrite(str(d / "empty-tray.jpg"), _render("empty-tray", 5))
+    (d / "folder").mkdir()
+    return {
+        "nope.jpg": (4, "no such file"), "folder": (4, "directory"), "empty.jpg": (4, "empty"),
+        "cut.jpg": (4, "truncated"), "notes.jpg": (4, "not a readable image"),
+        "phone.heic": (4, "supported formats"), "phone.avif": (4, "supported formats"),
+        "tiny1.png": (5, "no board"), "tiny20.png": (5, "no board"), "wall.jpg": (5, "no board"),
+        "half.jpg": (5, "no board"), "empty-tray.jpg": (5, "no board"),
+    }
 
 
-def test_directory(tmp_path, tesseract):
-    one_error_line(run("scan", tmp_path, *TESS), 4, "directory")
+def test_bad_photos_each_get_their_line_and_code(tmp_path, small_photo, tesseract, tray_ready):
+    """All bad photos in one `scan`: one error line each (exit 4 unreadable, 5 no board),
+    a summary, the first failure's code, no traceback; one bad photo stops no other."""
+    cases = _bad_photos(tmp_path, small_photo)
+    out = run("scan", *[tmp_path / n for n in cases], *TESS)
+    assert "Traceback" not in out.stderr
+    assert out.returncode == 4, out.stderr
+    lines = out.stderr.splitlines()
+    for name, (code, fragment) in cases.items():
+        mine = [ln for ln in lines if ln.startswith(f"boggle-cv: error: {tmp_path / name}: ")]
+        assert len(mine) == 1 and fragment in mine[0], (name, mine)
+        assert f"  {tmp_path / name}: exit {code}" in lines, name
+    assert f"{len(cases)} photos: 0 read, {len(cases)} failed" in out.stderr
+
+
+@pytest.mark.parametrize("name, code, fragment", [("nope.jpg", 4, "no such file"), ("wall.jpg", 5, "no board")])
+def test_single_bad_photo_one_line(tmp_path, small_photo, tesseract, tray_ready, name, code, fragment):
+    _bad_photos(tmp_path, small_photo)
+    one_error_line(run("scan", tmp_path / name, *TESS, "--json"), code, fragment, name)
 
 
 def test_directory_with_board_text(tmp_path):
     """--board skips the reading but the photo must still be a file (exit 4)."""
     one_error_line(run("scan", tmp_path, "--board", BOARD), 4, "directory")
-
-
-def test_empty_file(tmp_path, tesseract):
-    p = tmp_path / "empty.jpg"
-    p.write_bytes(b"")
-    one_error_line(run("scan", p, *TESS), 4, "empty")
-
-
-def test_truncated_jpeg(tmp_path, small_photo, tesseract):
-    data = small_photo[".jpg"].read_bytes()
-    p = tmp_path / "cut.jpg"
-    p.write_bytes(data[: len(data) // 2])
-    one_error_line(run("scan", p, *TESS), 4, "truncated")
-
-
-def test_text_named_jpg(tmp_path, tesseract):
-    p = tmp_path / "notes.jpg"
-    p.write_text("alice: cat dog\n")
-    one_error_line(run("scan", p, *TESS), 4, "not a readable image", "JPEG, PNG")
 
 
 def test_png_named_jpg_is_read_by_content(tmp_path, small_photo):
@@ -102,24 +122,6 @@ def test_formats(fmt):
         assert "supported formats" in e.value.one_line()
 
 
-@pytest.mark.parametrize("brand", [b"heic", b"avif"])
-def test_heic_and_avif_refused(tmp_path, brand, tesseract):
-    """OpenCV here has no HEIF/AVIF decoder: exit 4 naming the formats that work."""
-    box = struct.pack(">I4s4sI4s4s", 24, b"ftyp", brand, 0, b"mif1", brand)
-    p = tmp_path / f"phone.{brand.decode()}"
-    p.write_bytes(box + bytes(4096))
-    one_error_line(run("scan", p, *TESS), 4, "not a readable image", "supported formats")
-
-
-# --- sizes -----------------------------------------------------------------------------
-
-@pytest.mark.parametrize("side", [1, 20])
-def test_tiny_images_no_board(tmp_path, side, tesseract):
-    p = tmp_path / f"tiny{side}.png"
-    cv2.imwrite(str(p), np.full((side, side, 3), 128, np.uint8))
-    one_error_line(run("scan", p, *TESS), 5, "no board")
-
-
 _RSS = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
         "print(p.returncode); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
         "sys.stderr.write(p.stderr)")
@@ -133,7 +135,7 @@ def _peak_rss_mb(*args) -> tuple[int, float, str]:
     return int(rc), int(kb) / 1024, p.stderr
 
 
-def test_100_megapixel_jpeg_bounded_memory(tmp_path, tesseract):
+def test_100_megapixel_jpeg_bounded_memory(tmp_path, tesseract, tray_ready):
     """10000 x 10000 JPEG: decoded at 1/4 by libjpeg; the whole scan stays under 250 MiB."""
     img = np.full((10_000, 10_000), 90, np.uint8)
     img[3000:7000, 3000:7000] = 160
@@ -172,7 +174,7 @@ def test_png_at_the_limit_is_read_reduced():
 
 # --- colour and depth ------------------------------------------------------------------
 
-def test_grayscale_rgba_16bit(tmp_path, small_photo):
+def test_grayscale_rgba_16bit(tmp_path, small_photo, tray_ready):
     bgr = cv2.imread(str(small_photo[".png"]))
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     rgba = cv2.cvtColor(bgr, cv2.COLOR_BGR2BGRA)
@@ -223,16 +225,6 @@ def test_sideways_phone_photo_is_turned_upright(tmp_path, small_photo):
     assert np.abs(img.astype(int) - up).mean() < 4
 
 
-# --- scenes without one complete board --------------------------------------------------------
-
-def test_wall_photo(tmp_path, tesseract):
-    rng = np.random.default_rng(7)
-    wall = cv2.GaussianBlur(rng.normal(150, 12, (600, 800, 3)).clip(0, 255).astype(np.uint8), (0, 0), 3)
-    p = tmp_path / "wall.jpg"
-    cv2.imwrite(str(p), wall)
-    one_error_line(run("scan", p, *TESS), 5, "no board")
-
-
 def _render(kind: str, seed: int, size: int = 4) -> np.ndarray:
     from boggle_cv.synth.scene import render_photo
     img, _ = render_photo(np.random.default_rng(seed), size=size, long_side=800, kind=kind)
@@ -241,19 +233,13 @@ def _render(kind: str, seed: int, size: int = 4) -> np.ndarray:
 
 @pytest.mark.parametrize("kind", ["incomplete", "empty-tray"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_half_empty_and_empty_tray_no_board(kind, seed):
+def test_half_empty_and_empty_tray_no_board(kind, seed, tray_ready):
     with pytest.raises(NoBoardError):
         find_tray(_render(kind, seed))
 
 
-def test_half_empty_tray_cli(tmp_path, tesseract):
-    p = tmp_path / "half.jpg"
-    cv2.imwrite(str(p), _render("incomplete", 4))
-    one_error_line(run("scan", p, *TESS, "--json"), 5, "no board")
-
-
 @pytest.mark.parametrize("seed", [3, 11])
-def test_two_trays_one_is_read_never_mixed(seed):
+def test_two_trays_one_is_read_never_mixed(seed, tray_ready):
     """Two trays side by side: the finder returns ONE of them (all four corners inside
     one tray's half), never a grid spanning both. (It gives no note about the other.)"""
     a, b = _render("tray", seed), _render("tray", seed + 100)
@@ -266,7 +252,7 @@ def test_two_trays_one_is_read_never_mixed(seed):
 
 
 @needs_model
-def test_two_trays_cli_reads_one(tmp_path):
+def test_two_trays_cli_reads_one(tmp_path, tray_ready):
     a, b = _render("tray", 3), _render("tray", 103)
     p = tmp_path / "two.jpg"
     cv2.imwrite(str(p), np.concatenate([a, cv2.resize(b, (a.shape[1], a.shape[0]))], axis=1))
