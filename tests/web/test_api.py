@@ -19,7 +19,7 @@ pytest.importorskip("httpx")
 import warnings  # noqa: E402
 
 with warnings.catch_warnings():  # starlette 1.x nudges towards httpx2; httpx works
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
 from boggle_cv.board import Board  # noqa: E402
