@@ -79,7 +79,7 @@ def test_bad_photos_each_get_their_line_and_code(tmp_path, small_photo, tesserac
 @pytest.mark.parametrize("name, code, fragment", [("nope.jpg", 4, "no such file"), ("wall.jpg", 5, "no board")])
 def test_single_bad_photo_one_line(tmp_path, small_photo, tesseract, tray_ready, name, code, fragment):
     _bad_photos(tmp_path, small_photo)
-    one_error_line(run("scan", tmp_path / name, *TESS, "--json"), code, fragment, name)
+    one_error_line(run("scan", tmp_path / name, *TESS, "--json"), code, fragment)
 
 
 def test_directory_with_board_text(tmp_path):
