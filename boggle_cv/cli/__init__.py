@@ -54,6 +54,8 @@ def main() -> None:
         sys.argv.remove("--debug")
     try:
         rc = app(standalone_mode=False)
+        if rc == 130:  # typer turns Ctrl-C into Exit(130), returned silently here
+            typer.echo("boggle-cv: interrupted", err=True)
         sys.exit(rc if isinstance(rc, int) else 0)
     except BoggleError as err:
         if debug:
