@@ -135,11 +135,12 @@ class Board:
 
     def to_text(self) -> str:
         """Board text that `parse` reads back: "Qu" as Q, two-letter faces in brackets."""
-        def one(f: str) -> str:
-            if f == "Qu":
-                return "Q"
+        def one(f: str, nxt: str) -> str:
+            if f == "Qu":  # "QU" would read back as one Qu face: bracket it before a U
+                return "[Qu]" if nxt == "U" else "Q"
             return f"[{f}]" if len(f) == 2 else f
-        return "/".join("".join(one(f) for f in row) for row in self.faces)
+        return "/".join("".join(one(f, row[i + 1] if i + 1 < len(row) else "") for i, f in enumerate(row))
+                        for row in self.faces)
 
     def __str__(self) -> str:
         return self.to_text()
