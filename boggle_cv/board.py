@@ -102,7 +102,7 @@ class Board:
                     try:
                         face = normalise_face(inner)
                     except ValueError:
-                        raise BoardTextError(f"row {ri}, column {col}: unknown face [{inner}]", hint) from None
+                        raise BoardTextError(f"row {ri}, column {col}: unknown face {'[' + inner + ']'!r}", hint) from None
                     if face == BLANK and inner.strip() == "":
                         raise BoardTextError(f"row {ri}, column {col}: empty brackets", hint)
                     faces.append(face)
