@@ -17,7 +17,7 @@ from .conftest import one_error_line, run
     ("PE RS/LATG/SINE/TERS", "' ' is not a face"),
     ("PERS/LA1G/SINE/TERS", "'1' is not a face"),
     ("PERS/LA\u00c9G/SINE/TERS", "is not a face"),
-    ("PERS/LATG/SINE/TER[Xy]", "unknown face [Xy]"),
+    ("PERS/LATG/SINE/TER[Xy]", "unknown face '[Xy]'"),
     ("PERS/LATG/SINE/TER[Th", "never closed"),
     ("PERS/LATG/SINE/TER[]", "empty brackets"),
     ("QUAB/CDEF/GHIJ/KLMN", "Q already stands for the Qu face"),  # QU is one face
