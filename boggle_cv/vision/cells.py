@@ -168,7 +168,7 @@ def cut_cells(image_bgr: np.ndarray, corners: np.ndarray, size: int, cell_px: in
 
 
 def mosaic(crops: np.ndarray, gap: int = 2) -> np.ndarray:
-    """Tile crops (N, M, S, S, 3) or (K, S, S, 3) into one BGR image for viewing."""
+    """Tile crops (N, M, H, W, 3) or (K, H, W, 3) into one BGR image for viewing."""
     a = np.asarray(crops)
     if a.ndim == 4:
         k = a.shape[0]
@@ -176,10 +176,10 @@ def mosaic(crops: np.ndarray, gap: int = 2) -> np.ndarray:
         rows = int(np.ceil(k / cols))
         pad = np.zeros((rows * cols - k,) + a.shape[1:], a.dtype)
         a = np.concatenate([a, pad]).reshape(rows, cols, *a.shape[1:])
-    nr, nc, s = a.shape[0], a.shape[1], a.shape[2]
-    out = np.full((nr * (s + gap) + gap, nc * (s + gap) + gap, 3), 40, np.uint8)
+    nr, nc, sh, sw = a.shape[0], a.shape[1], a.shape[2], a.shape[3]
+    out = np.full((nr * (sh + gap) + gap, nc * (sw + gap) + gap, 3), 40, np.uint8)
     for r in range(nr):
         for c in range(nc):
-            y, x = gap + r * (s + gap), gap + c * (s + gap)
-            out[y:y + s, x:x + s] = a[r, c]
+            y, x = gap + r * (sh + gap), gap + c * (sw + gap)
+            out[y:y + sh, x:x + sw] = a[r, c]
     return out

@@ -35,6 +35,7 @@ class DecodeConfig:
     prior_max_conf: float = 0.90
     prior_min_ratio: float = 0.05
     max_prior_changes: int = 3
+    max_candidates: int = 8   # doubtful cells tried per change, most likely runner-ups first
 
 
 @dataclass
@@ -180,7 +181,7 @@ def _apply_prior(fr, order, choice, cfg: DecodeConfig):
                         cands.append((-fr[i, j, ru] / p, i, j, ru))
             cands.sort()
             improved = False
-            for _, i, j, ru in cands:
+            for _, i, j, ru in cands[:cfg.max_candidates]:
                 trial = choice.copy()
                 trial[i, j] = ru
                 m = misfit(trial)
