@@ -82,7 +82,7 @@ class ClassifierReader:
     name = "classifier"
 
     def __init__(self, model_path: str | Path | None = None, tta: bool = True,
-                 tta_below: float = 0.98, spec: InputSpec = InputSpec()):
+                 tta_below: float = 0.85, spec: InputSpec = InputSpec()):
         self.model_path = Path(model_path) if model_path else default_model_path()
         self.tta = tta
         self.tta_below = float(tta_below)
