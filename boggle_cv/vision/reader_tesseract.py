@@ -30,6 +30,7 @@ class TesseractConfig:
     border_px: int = 16
     timeout_s: float = 10.0
     floor: float = 0.05
+    min_area_frac: float = 0.004  # smallest ink blob kept, share of the working crop
 
 
 class TesseractReader:
@@ -60,6 +61,16 @@ class TesseractReader:
         m = int(c.work_px * (1 - c.inner_frac) / 2)
         g = g[m:c.work_px - m, m:c.work_px - m]
         _, b = cv2.threshold(g, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        # drop dark blobs touching the crop edge (tray, neighbours) and specks
+        ink = (b == 0).astype(np.uint8)
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        h, w = ink.shape
+        keep = np.zeros(n, bool)
+        for i in range(1, n):
+            x, y, bw, bh, area = stats[i]
+            touches = x == 0 or y == 0 or x + bw >= w or y + bh >= h
+            keep[i] = not touches and area >= c.min_area_frac * h * w
+        b = np.where(keep[lab], 0, 255).astype(np.uint8)
         return cv2.copyMakeBorder(b, c.border_px, c.border_px, c.border_px, c.border_px,
                                   cv2.BORDER_CONSTANT, value=255)
 
@@ -70,7 +81,7 @@ class TesseractReader:
                                          timeout=self.cfg.timeout_s)
         except RuntimeError:  # timeout
             return "", 0.0
-        best, conf = "", 0.0
+        best, conf = "", -1.0
         for t, cf in zip(d.get("text", []), d.get("conf", [])):
             t = str(t).strip()
             try:
@@ -79,7 +90,7 @@ class TesseractReader:
                 continue
             if t and cf > conf:
                 best, conf = t, cf
-        return best, conf
+        return best, max(conf, 0.0) if best else 0.0
 
     def read(self, crops: np.ndarray) -> Reading:
         a = _check_crops(crops)
@@ -88,10 +99,10 @@ class TesseractReader:
         turns = np.full((len(a), len(TURNS)), 0.25, np.float32)
         for i, crop in enumerate(a):
             b = self._binary(crop)
-            best = ("", 0.0, 0)
+            best = ("", -1.0, 0)
             for q in range(4):
                 text, conf = self._one(np.ascontiguousarray(np.rot90(b, q)))
-                if conf > best[1]:
+                if text and conf > best[1]:
                     best = (text, conf, q)
             text, conf, q = best
             face = None
@@ -101,7 +112,7 @@ class TesseractReader:
             if face is None:
                 faces[i] = 1.0 / nf
                 continue
-            p = min(max(conf / 100.0, 0.0), 1.0) * (1 - self.cfg.floor)
+            p = min(max(conf / 100.0, 0.2), 1.0) * (1 - self.cfg.floor)
             faces[i] = (1 - p) / (nf - 1)
             faces[i, FACES.index(face)] = p
             turns[i] = (1 - p) / 4
