@@ -37,16 +37,30 @@ def turns(grid):
 
 
 def compare(read, truth):
-    """(cells right, best-turn truth grid) under the best turn of the truth grid."""
-    best, best_t = -1, None
-    for t in turns(truth):
+    """(cells right, best-turn truth grid, quarter turns) under the best turn of the truth grid."""
+    best, best_t, best_k = -1, None, 0
+    for k, t in enumerate(turns(truth)):
         right = sum(a.lower() == b.lower() for ra, rb in zip(t, read) for a, b in zip(ra, rb))
         if right > best:
-            best, best_t = right, t
-    return best, best_t
+            best, best_t, best_k = right, t, k
+    return best, best_t, best_k
 
 
-def evaluate(name, folder: Path, photos, reader, use_prior, verbose, errs):
+def truth_marks(p):
+    """N x N grid of '', 'bonus', 'challenge' from a synth truth record (board frame)."""
+    n = p["size"]
+    g = [["" for _ in range(n)] for _ in range(n)]
+    for r, c in p.get("bonus") or []:
+        g[r][c] = "bonus"
+    if p.get("challenge"):
+        r, c = p["challenge"]
+        g[r][c] = "challenge"
+    return g
+
+
+def evaluate(name, folder: Path, photos, reader, use_prior, verbose, errs, marks=False):
+    from boggle_cv.vision.marks import find_marks
+    mk = {"tp": 0, "fp": 0, "fn": 0}
     cells = total = boards = 0
     sp_right = sp_total = 0
     times = []
@@ -59,7 +73,20 @@ def evaluate(name, folder: Path, photos, reader, use_prior, verbose, errs):
         br = decode(rd, n, use_prior=use_prior)
         times.append(time.perf_counter() - t0)
         read = br.board.to_rows()
-        right, tgrid = compare(read, p["faces"])
+        right, tgrid, k = compare(read, p["faces"])
+        if marks:
+            found = find_marks(crops)
+            tm = list(turns(truth_marks(p)))[k]
+            for i in range(n):
+                for j in range(n):
+                    pr, pc = br.cells[i][j].photo_cell
+                    fm = found[pr][pc]
+                    got = "challenge" if fm.challenge else ("bonus" if fm.bonus else "")
+                    if got and got == tm[i][j]:
+                        mk["tp"] += 1
+                    else:
+                        mk["fp"] += bool(got)
+                        mk["fn"] += bool(tm[i][j])
         cells += right
         total += n * n
         boards += right == n * n
@@ -83,7 +110,8 @@ def evaluate(name, folder: Path, photos, reader, use_prior, verbose, errs):
                   f"{' '.join(wrong)}")
     pct = 100.0 * cells / max(total, 1)
     print(f"{name}: cells {cells}/{total} ({pct:.2f}%) boards {boards}/{len(photos)} "
-          f"M/W/Z/N/Qu {sp_right}/{sp_total} read+decode median {1000 * float(np.median(times)):.1f} ms/board")
+          f"M/W/Z/N/Qu {sp_right}/{sp_total} read+decode median {1000 * float(np.median(times)):.1f} ms/board"
+          + (f"; red marks right {mk['tp']}, false {mk['fp']}, missed {mk['fn']}" if marks else ""))
     return cells, total
 
 
@@ -99,6 +127,9 @@ def main() -> int:
     ap.add_argument("--no-prior", action="store_true")
     ap.add_argument("--errors", type=Path, default=None, help="write a PNG mosaic of the wrong cells")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--synth", type=Path, default=None,
+                    help="a folder made by `boggle-cv synth` (truth.json with corners): also scored, with red marks")
+    ap.add_argument("--synth-limit", type=int, default=200)
     a = ap.parse_args()
     if a.engine == "classifier":
         reader = ClassifierReader(a.model, tta=not a.no_tta)
@@ -116,6 +147,11 @@ def main() -> int:
         ph = [p for p in json.loads((a.boards / "truth.json").read_text())["photos"] if p["layout"] in held]
         evaluate(f"boggle-boards held-out ({len(held)} layouts)", a.boards, ph, reader, not a.no_prior,
                  a.verbose, errs)
+    if a.synth and (a.synth / "truth.json").exists():
+        ph = [p for p in json.loads((a.synth / "truth.json").read_text())["photos"]
+              if p.get("corners") and p.get("faces") and not p.get("no_board")][:a.synth_limit]
+        evaluate(f"synthetic photos {a.synth.name}", a.synth, ph, reader, not a.no_prior, a.verbose, errs,
+                 marks=True)
     if a.errors and errs:
         cv2.imwrite(str(a.errors), mosaic(np.stack(errs)))
         print(f"wrote {a.errors} ({len(errs)} wrong cells)", file=sys.stderr)

@@ -149,6 +149,17 @@ class CropRenderer:
     def _face_patch(self, face: str, font: str, underline: bool, dotted: bool) -> np.ndarray:
         """Upright float mask (h, w) in 0..1 of the glyph with its optional bar."""
         g = self.glyph(font, face).astype(np.float32) / 255.0
+        if face == "I" and self.rng.random() < 0.4:
+            # an I with slab serifs, as some editions print it
+            h, w = g.shape
+            bw = max(w * 3, int(h * self.rng.uniform(0.35, 0.6)))
+            th = max(2, int(round(min(w, h * 0.16) * self.rng.uniform(0.6, 1.0))))
+            out = np.zeros((h, bw), np.float32)
+            x0 = (bw - w) // 2
+            out[:, x0:x0 + w] = g
+            out[:th, :] = 1.0
+            out[h - th:, :] = 1.0
+            g = out
         if not underline:
             return g
         h, w = g.shape
@@ -225,6 +236,9 @@ class CropRenderer:
             font_list = self.serif
         font = font_list[rng.integers(len(font_list))]
         cube_col = self._cube_colour()
+        red_cube = rng.random() < 0.06
+        if red_cube:
+            cube_col = self._colour((40, 40, 190), 20)
         side = P * rng.uniform(*cfg.cube_frac)
         radius = side * rng.uniform(0.05, 0.3)
         off = rng.uniform(-cfg.offset_frac, cfg.offset_frac, 2) * P
@@ -262,9 +276,16 @@ class CropRenderer:
             goff = rng.normal(0, 0.04, 2) * side
             underline = (face in UNDERLINED and rng.random() < cfg.p_underline) or \
                         (rng.random() < cfg.p_underline_other)
+            ink = self._colour((240, 240, 240), 10) if red_cube else self._ink(face)
             self._paint_glyph(img, (cx + goff[0], cy + goff[1]), gh, face, font, turn,
-                              rng.uniform(-cfg.twist_deg, cfg.twist_deg), self._ink(face),
+                              rng.uniform(-cfg.twist_deg, cfg.twist_deg), ink,
                               underline, rng.random() < 0.3)
+        if not red_cube and rng.random() < 0.12:
+            # a bonus ring around the letter (red, sometimes another colour)
+            col = self._colour((40, 40, 200), 20) if rng.random() < 0.8 else self._ink(face)
+            rad = side * rng.uniform(0.36, 0.47)
+            thick = max(1, int(side * rng.uniform(0.03, 0.07)))
+            cv2.circle(img, (int(cx), int(cy)), int(rad), [float(v) for v in col], thick, cv2.LINE_AA)
         # glare
         if rng.random() < 0.3:
             g = np.zeros((W, W), np.float32)

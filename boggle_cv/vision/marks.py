@@ -4,9 +4,12 @@ Input: crops uint8 BGR (N, N, S, S, 3) from ``cells.cut_cells`` (one pitch per c
 centred on the cube). Colour test in HSV (OpenCV scale: H 0..180): "red" is a hue
 within ``hue_tol`` of 0/180 with enough saturation and value, so that orange trays
 and wood are not red. Measured on two zones around the crop centre:
-  * the core disc (radius ``core_r`` pitch): a challenge cube is red all over;
-  * the ring annulus (``ring_r0``..``ring_r1`` pitch): a bonus ring is a red circle
-    around the letter on a light cube top, the core staying mostly light.
+  * the ring annulus (``ring_r0``..``ring_r1`` pitch) around the letter: a challenge
+    cube (red, light letters) is red over most of it; a bonus ring (a red circle
+    around the letter on a light cube top) over a part of it;
+  * the core disc (radius ``core_r`` pitch): must stay mostly not red for a bonus
+    ring, so that a red-printed letter is not taken for a ring.
+Thresholds were set on synthetic photos from ``boggle-cv synth`` (not on real photos).
 """
 from __future__ import annotations
 
@@ -26,9 +29,12 @@ class MarkConfig:
     core_r: float = 0.22
     ring_r0: float = 0.24
     ring_r1: float = 0.44
-    challenge_frac: float = 0.55
-    ring_frac: float = 0.18
-    ring_core_max: float = 0.35
+    challenge_ring_frac: float = 0.5   # a red cube is red all round the letter
+    ring_frac: float = 0.08            # a bonus ring covers part of the annulus ...
+    ring_core_max: float = 0.35        # ... and leaves the core mostly not red
+    sectors: int = 12                  # a ring goes all round: angular sectors of the annulus ...
+    sector_min_frac: float = 0.03      # ... each counts when this share of it is red ...
+    ring_min_sectors: int = 9          # ... and a ring needs this many (tray or neighbours: one side)
 
 
 @dataclass
@@ -63,14 +69,19 @@ def find_marks(crops: np.ndarray, cfg: MarkConfig = MarkConfig()) -> list[list[C
     r = np.hypot(xx - (s - 1) / 2, yy - (s - 1) / 2) / s
     core = r <= cfg.core_r
     ring = (r >= cfg.ring_r0) & (r <= cfg.ring_r1)
+    ang = np.arctan2(yy - (s - 1) / 2, xx - (s - 1) / 2)
+    sector = np.minimum(((ang + np.pi) / (2 * np.pi) * cfg.sectors).astype(int), cfg.sectors - 1)
+    sector_masks = [ring & (sector == k) for k in range(cfg.sectors)]
     out = []
     for i in range(n):
         row = []
         for j in range(a.shape[1]):
             m = red_mask(np.ascontiguousarray(a[i, j]), cfg)
             cr, rr = float(m[core].mean()), float(m[ring].mean())
-            challenge = cr >= cfg.challenge_frac
-            bonus = (not challenge) and rr >= cfg.ring_frac and cr <= cfg.ring_core_max
+            challenge = rr >= cfg.challenge_ring_frac
+            covered = sum(float(m[sm].mean()) >= cfg.sector_min_frac for sm in sector_masks)
+            bonus = (not challenge) and rr >= cfg.ring_frac and cr <= cfg.ring_core_max \
+                and covered >= cfg.ring_min_sectors
             row.append(CellMarks(bonus, challenge, cr, rr))
         out.append(row)
     return out
