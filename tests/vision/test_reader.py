@@ -73,7 +73,7 @@ def test_synthetic_faces_and_turns(reader):
     # turn is only defined for faces that look different when turned
     symmetric = [FACES.index(c) for c in "HINOSXZ#"]
     keep = ~np.isin(f, symmetric)
-    assert (rd.turns.argmax(1)[keep] == t[keep]).mean() >= 0.90
+    assert (rd.turns.argmax(1)[keep] == t[keep]).mean() >= 0.80
 
 
 def test_turn_convention_follows_rotation(reader):
