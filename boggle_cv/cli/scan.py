@@ -125,7 +125,7 @@ def register(app: typer.Typer) -> None:
         size: Annotated[str, typer.Option("--size", help="Board size: auto, 4, 5 or 6.")] = "auto",
         dict_path: DictOption = None,
         min_length: MinLengthOption = None,
-        variant: Annotated[str, typer.Option("--variant", help="standard or challenge.")] = "standard",
+        variant: Annotated[Optional[str], typer.Option("--variant", help="standard or challenge (default: challenge when the red challenge cube is seen).")] = None,
         challenge_cell: Annotated[Optional[str], typer.Option("--challenge-cell", help="Cell of the red challenge cube, e.g. r2c3.")] = None,
         bonus: Annotated[Optional[str], typer.Option("--bonus", help="Bonus cells that double a word, e.g. r1c1,r3c4.")] = None,
         long_words: Annotated[str, typer.Option("--long-words", help="6x6 words above 8 letters: per-letter, eleven-plus, flat.")] = "per-letter",
@@ -140,6 +140,7 @@ def register(app: typer.Typer) -> None:
         timings: Annotated[bool, typer.Option("--timings", help="Print stage times on stderr.")] = False,
         strict: Annotated[bool, typer.Option("--strict", help="Exit 6 when a cell reads below the confidence bar (and was not fixed).")] = False,
         no_ask: Annotated[bool, typer.Option("--no-ask", help="Never ask about doubtful cells, even on a terminal.")] = False,
+        no_marks: Annotated[bool, typer.Option("--no-marks", help="Ignore red bonus rings and the red challenge cube seen in the photo.")] = False,
     ) -> None:
         """Read the board in a photo, then solve it and score the players' lists."""
         t_start = time.perf_counter()
@@ -156,8 +157,8 @@ def register(app: typer.Typer) -> None:
         if len(photos) > 1 and (annotate or corr.board or corr.cells):
             raise UsageError("--annotate, --board and --fix apply to one photo", "scan the photos one at a time")
         lists = _read_lists(player or [])
-        if variant == "challenge" and challenge_cell is None:
-            raise UsageError("--variant challenge needs --challenge-cell", "e.g. --challenge-cell r2c3")
+        if variant is not None and variant not in ("standard", "challenge"):
+            raise UsageError(f"unknown variant {variant!r}", "use standard or challenge")
         bonus_cells = parse_cells(bonus, "--bonus") if bonus else []
         cc = parse_cells(challenge_cell, "--challenge-cell") if challenge_cell else None
         if cc is not None and len(cc) != 1:
@@ -178,7 +179,7 @@ def register(app: typer.Typer) -> None:
                 _progress(i, len(photos), photo)
             try:
                 _scan_one(photo, scanner, forced, corr, lists, dictionary, variant, min_length, long_words,
-                          bonus_cells, cc[0] if cc else None, as_json, annotate, debug_dir, game, db,
+                          bonus_cells, cc[0] if cc else None, no_marks, as_json, annotate, debug_dir, game, db,
                           timings, strict, ask, {"dictionary": dict_s, "start": t_start}, compact=len(photos) > 1)
                 done += 1
             except BoggleError as err:
@@ -228,7 +229,7 @@ def _read_lists(players: list[str]) -> dict[str, list[str]]:
 
 
 def _scan_one(photo: Path, scanner, forced, corr: Corrections, lists, dictionary, variant, min_length,
-              long_words, bonus_cells, challenge_cell, as_json, annotate, debug_dir, game, db,
+              long_words, bonus_cells, challenge_cell, no_marks, as_json, annotate, debug_dir, game, db,
               timings, strict, ask, t: dict[str, float], compact: bool) -> None:
     from ..report import sheet_text, solve_text
     from ..scoring import Rules, score_round
@@ -255,6 +256,16 @@ def _scan_one(photo: Path, scanner, forced, corr: Corrections, lists, dictionary
     if scan is not None and corr.board is None:
         unresolved = [(c.row, c.col) for row in scan.reading.cells for c in row
                       if c.flagged and board.faces[c.row][c.col] == c.face and (c.row, c.col) not in corr.cells]
+    seen_bonus, seen_challenge = [], None
+    if scan is not None and not no_marks:
+        seen_bonus, seen_challenge = scan.bonus_cells, scan.challenge_cell
+    challenge_cell = challenge_cell or (seen_challenge if variant in (None, "challenge") else None)
+    if variant is None:
+        variant = "challenge" if challenge_cell is not None else "standard"
+    if variant == "challenge" and challenge_cell is None:
+        raise UsageError("--variant challenge needs the challenge cube's cell and none was seen in the photo",
+                         "add --challenge-cell r2c3")
+    bonus_cells = sorted(set(bonus_cells) | set(seen_bonus))
     rules = Rules(size=board.size, variant=variant, min_length=min_length, long_words=long_words,
                   bonus_cells=frozenset(bonus_cells), challenge_cell=challenge_cell)
     t0 = time.perf_counter()
@@ -306,8 +317,15 @@ def _header(scan, board: Board) -> str:
         return f"Board (given): {board.size}x{board.size}"
     r = scan.reading
     fits = ", ".join(r.sets) if r.sets else "no known cube set (check the doubtful cells)"
-    return (f"Board read: {board.size}x{board.size}, mean confidence {r.mean_confidence:.0%}, "
+    text = (f"Board read: {board.size}x{board.size}, mean confidence {r.mean_confidence:.0%}, "
             f"{len(r.flagged)} doubtful cell(s); cube sets that fit: {fits}")
+    if scan.bonus_cells:
+        text += "\nRed bonus rings seen at " + ", ".join(f"r{a + 1}c{b + 1}" for a, b in scan.bonus_cells) \
+            + " (words through them score double; --no-marks ignores them)"
+    if scan.challenge_cell:
+        a, b = scan.challenge_cell
+        text += f"\nRed challenge cube seen at r{a + 1}c{b + 1}: challenge scoring (+5 through it)"
+    return text
 
 
 def _document(photo: Path, scan, sheet, board: Board, stage: dict[str, float]) -> dict[str, Any]:

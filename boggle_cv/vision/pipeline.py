@@ -20,6 +20,7 @@ from ..board import Board
 from .cells import cut_cells
 from .decode import BoardReading, DecodeConfig, decode
 from .imageio import load_image
+from .marks import find_marks
 from .tray import TrayResult, find_tray
 
 CELL_PX = 96  # crop side handed to the reader (the reader resizes to its input)
@@ -39,6 +40,8 @@ class ScanResult:
     reading: BoardReading
     engine: str
     timings: dict[str, float] = field(default_factory=dict)
+    bonus_cells: list[tuple[int, int]] = field(default_factory=list)   # board (row, col) with a red ring
+    challenge_cell: tuple[int, int] | None = None                      # board (row, col) of the red cube
 
     @property
     def board(self) -> Board:
@@ -65,6 +68,8 @@ class ScanResult:
                 "mean_confidence": round(float(r.mean_confidence), 4),
             },
             "sets": list(r.sets),
+            "marks": {"bonus_cells": [list(c) for c in self.bonus_cells],
+                      "challenge_cell": list(self.challenge_cell) if self.challenge_cell else None},
             "tray": {"corners": self.corners_in_board_order().round(1).tolist(),
                      "confidence": round(float(self.tray.confidence), 3)},
         }
@@ -105,8 +110,11 @@ class Scanner:
         t3 = time.perf_counter()
         board_reading = decode(reading, n, self.decode_config)
         t4 = time.perf_counter()
-        t.update({"tray": t1 - t0, "cells": t2 - t1, "read": t3 - t2, "decode": t4 - t3})
-        result = ScanResult(photo, tuple(image_bgr.shape[:2]), tray, board_reading, self.engine, t)
+        bonus, challenge = board_marks(find_marks(crops), board_reading)
+        t5 = time.perf_counter()
+        t.update({"tray": t1 - t0, "cells": t2 - t1, "read": t3 - t2, "decode": t4 - t3, "marks": t5 - t4})
+        result = ScanResult(photo, tuple(image_bgr.shape[:2]), tray, board_reading, self.engine, t,
+                            bonus, challenge)
         if debug:
             from .cells import mosaic, rectify
             tray.debug["6_rectified"] = rectify(image_bgr, tray.corners, n, CELL_PX)
@@ -119,6 +127,24 @@ class Scanner:
         image = load_image(path)
         load_s = time.perf_counter() - t0
         return self.scan_image(image, size, str(path), debug, {"load": load_s}), image
+
+
+def board_marks(marks, reading: BoardReading) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
+    """Red marks in board coordinates: (bonus cells, challenge cell or None).
+
+    marks: find_marks output indexed [photo row][photo col]. At most one challenge cube
+    exists; if several cells look like one, the reddest is taken.
+    """
+    bonus: list[tuple[int, int]] = []
+    challenge: list[tuple[float, tuple[int, int]]] = []
+    for row in reading.cells:
+        for c in row:
+            m = marks[c.photo_cell[0]][c.photo_cell[1]]
+            if m.challenge:
+                challenge.append((m.ring_red, (c.row, c.col)))
+            elif m.bonus:
+                bonus.append((c.row, c.col))
+    return sorted(bonus), (max(challenge)[1] if challenge else None)
 
 
 def read_board(image_bgr: np.ndarray, size: int | None = None, engine: str = "classifier") -> ScanResult:
