@@ -30,7 +30,7 @@ import numpy as np
 from boggle_cv.errors import BoggleError, NoBoardError
 from boggle_cv.vision.annotate import draw_tray
 from boggle_cv.vision.imageio import load_image
-from boggle_cv.vision.tray import find_tray
+from boggle_cv.vision.tray import TrayConfig, find_tray
 
 
 def corner_error(found, truth) -> float:
@@ -60,6 +60,18 @@ def mosaic(image: np.ndarray, corners: np.ndarray, n: int, cell: int = 64) -> np
     return out
 
 
+def _write_fails(folder: Path, stem: str, img: np.ndarray, size, cfg) -> None:
+    """Rerun find_tray with debug=True and write its stage images (small PNGs)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        dbg = find_tray(img, config=cfg, debug=True).debug
+    except BoggleError as exc:
+        dbg = getattr(exc, "debug", None) or {}
+    for k, im in dbg.items():
+        if k[:1] in "345" or k.startswith("d"):
+            cv2.imwrite(str(folder / f"{stem}_{k}.png"), im)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", type=Path)
@@ -67,8 +79,20 @@ def main(argv=None) -> int:
     ap.add_argument("--annotate-dir", type=Path)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--quiet", action="store_true", help="print only failures and totals")
+    ap.add_argument("--split", choices=("all", "train", "val"), default="all",
+                    help="photos with a 'layout' (boggle-boards): only the layouts the cube "
+                         "detector trained on (train) or the held-out ones (val)")
+    ap.add_argument("--fails-dir", type=Path,
+                    help="write the stage debug images of every failure here")
+    ap.add_argument("--sources", default=None,
+                    help="comma-separated candidate sources in order (TrayConfig.sources), "
+                         "e.g. blobs for the classical finder alone")
     a = ap.parse_args(argv)
+    cfg = TrayConfig(sources=tuple(a.sources.split(","))) if a.sources else TrayConfig()
     truth = json.loads((a.folder / "truth.json").read_text())["photos"]
+    if a.split != "all":
+        from boggle_cv.train.detector_data import is_val_layout
+        truth = [p for p in truth if "layout" in p and is_val_layout(p["layout"]) == (a.split == "val")]
     if a.limit:
         truth = truth[: a.limit]
     for d in (a.mosaic_dir, a.annotate_dir):
@@ -76,12 +100,13 @@ def main(argv=None) -> int:
             d.mkdir(parents=True, exist_ok=True)
     n_board = n_right = n_neg = n_neg_ok = 0
     errs, times = [], []
+    sources: dict[str, int] = {}
     for p in truth:
         path = a.folder / p["file"]
         t0 = time.perf_counter()
         try:
             img = load_image(path)
-            res = find_tray(img)
+            res = find_tray(img, config=cfg)
             err_msg = None
         except NoBoardError as exc:
             res, err_msg = None, exc.message
@@ -106,11 +131,15 @@ def main(argv=None) -> int:
                 n_right += ok
                 if ok:
                     errs.append(e)
+                src = "blobs" if "blobs" in res.timings else "detector"
+                sources[src] = sources.get(src, 0) + 1
                 line = (f"{p['file']}: true {true_n}, found {res.size}, corner error "
-                        f"{100 * e:.1f}%, conf {res.confidence:.2f}")
+                        f"{100 * e:.1f}%, conf {res.confidence:.2f}, via {src}")
         line += f", {1000 * dt:.0f} ms" + ("" if ok else "  <-- WRONG")
         if not a.quiet or not ok:
             print(line)
+        if not ok and a.fails_dir:
+            _write_fails(a.fails_dir, Path(p["file"]).stem, img, true_n, cfg)
         if res is not None and a.mosaic_dir:
             cv2.imwrite(str(a.mosaic_dir / (Path(p["file"]).stem + ".png")),
                         mosaic(img, res.corners, res.size))
@@ -126,6 +155,8 @@ def main(argv=None) -> int:
         print(f"corner error (right size): mean {100 * statistics.mean(errs):.2f}% "
               f"median {100 * statistics.median(errs):.2f}% max {100 * max(errs):.2f}% "
               f"of the side; >5%: {sum(e > 0.05 for e in errs)}")
+    if sources:
+        print("boards found via: " + ", ".join(f"{k} {v}" for k, v in sorted(sources.items())))
     print(f"time per photo: median {1000 * statistics.median(times):.0f} ms, "
           f"max {1000 * max(times):.0f} ms")
     return 0

@@ -28,6 +28,7 @@ import numpy as np
 
 from boggle_cv.errors import NoBoardError
 from boggle_cv.vision.tray_blobs import BlobConfig, Blobs, find_blobs, whiteness_map
+from boggle_cv.vision.tray_detector import DetectorConfig, run_detector
 from boggle_cv.vision.tray_lattice import Lattice, LatticeConfig, best_lattices
 
 SIZES = (4, 5, 6)
@@ -49,6 +50,23 @@ class TrayConfig:
     min_visible: fraction of the N x N cells that must be (mostly) inside the frame.
     max_residual: lattice fit error bound (fraction of the pitch).
     min_confidence: below this the board is refused.
+    heat_cube / heat_rel: a cell whose detector heatmap (probability of a cube-top
+        centre) near the cell centre reaches max(heat_cube, heat_rel x the members'
+        median peak) holds a cube, whatever its whiteness.
+    max_doubtful / doubtful_fill / doubtful_factor: with the detector's candidates, a
+        visible cell that is not a recognised cube top but is red (a challenge
+        cube?) is "doubtful"; a window may hold max_doubtful of them when at
+        least doubtful_fill of its visible cells are recognised tops; its confidence
+        is multiplied by doubtful_factor per doubtful cell.
+    red_ratio: a cell is red when R > red_ratio x max(G, B).
+    snap_to_blobs / snap_radius / snap_side / snap_min / snap_max_move: refine a grid
+        found from detector peaks with classical blobs (see _snap): a centre snaps to
+        a blob within snap_radius pitch whose side is within snap_side x pitch; the
+        refit is used when at least snap_min of the cells snapped and no corner moves
+        more than snap_max_move pitch.
+    sources: candidate sources tried in order until one gives a board: "detector"
+        (learned cube-top heatmap, models/cube_detector.onnx) and "blobs" (classical
+        thresholded blobs).
     """
 
     work_side: int = 800
@@ -60,8 +78,23 @@ class TrayConfig:
     min_visible: float = 0.5
     max_residual: float = 0.15
     min_confidence: float = 0.6
+    heat_cube: float = 0.08
+    max_doubtful: int = 1
+    doubtful_fill: float = 0.85
+    doubtful_factor: float = 0.85
+    red_ratio: float = 1.6
+    snap_to_blobs: bool = True
+    snap_radius: float = 0.3
+    snap_side: tuple[float, float] = (0.45, 1.1)
+    snap_min: float = 0.6
+    snap_max_move: float = 0.5
+    heat_rel: float = 0.4
+    sources: tuple[str, ...] = ("detector", "blobs")
     blobs: BlobConfig = field(default_factory=BlobConfig)
+    detector: DetectorConfig = field(default_factory=DetectorConfig)
     lattice: LatticeConfig = field(default_factory=LatticeConfig)
+    detector_lattice: LatticeConfig = field(
+        default_factory=lambda: LatticeConfig(min_pitch=0.55))
 
 
 @dataclass
@@ -111,10 +144,12 @@ def _working_copy(image: np.ndarray, side: int) -> tuple[np.ndarray, float]:
                       interpolation=interp), s
 
 
-def _cell_whiteness(white: np.ndarray, lat: Lattice, cells: list[tuple[int, int]]):
+def _cell_whiteness(white: np.ndarray, lat: Lattice, cells: list[tuple[int, int]],
+                    heat: np.ndarray | None = None):
     """Per cell (col, row): (median whiteness of its centre patch, fraction of the
     patch outside the frame, dark fraction: share of patch pixels darker than 0.7 x
-    the median, i.e. letter ink)."""
+    the median, i.e. letter ink, highest detector heat within 0.2 pitch of the centre
+    (0 without a heatmap))."""
     h, w = white.shape
     out = []
     g = np.linspace(-0.3, 0.3, 9)
@@ -123,15 +158,73 @@ def _cell_whiteness(white: np.ndarray, lat: Lattice, cells: list[tuple[int, int]
         pts = lat.project(offs + (c, r))
         inside = (pts[:, 0] >= 0) & (pts[:, 0] < w - 1) & (pts[:, 1] >= 0) & (pts[:, 1] < h - 1)
         frac_out = 1 - inside.mean()
+        hv = 0.0
         if inside.any():
             p = pts[inside].astype(int)
             vals = white[p[:, 1], p[:, 0]].astype(np.float64)
             val = float(np.median(vals))
             dark = float(np.mean(vals < 0.7 * val))
+            if heat is not None:
+                near = np.abs(offs[inside]).max(axis=1) <= 0.2
+                if near.any():
+                    hv = float(heat[p[near, 1], p[near, 0]].max())
         else:
             val, dark = float("nan"), 0.0
-        out.append((val, frac_out, dark))
+        out.append((val, frac_out, dark, hv))
     return out
+
+
+def _snap(work: np.ndarray, n: int, corners: np.ndarray, centres: np.ndarray,
+          cfg: TrayConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Sharpen a grid found from detector peaks (coarse: 1/4 of a 320 px input) with
+    the classical blobs: each cell centre (N, N, 2) (x, y) working px moves to a blob
+    of cube size within snap_radius pitch; with enough snapped cells spread over the
+    grid, the grid homography is refitted on them and the corners recomputed.
+    Returns (corners (4, 2), centres (N, N, 2))."""
+    blobs = find_blobs(work, cfg.blobs)
+    if len(blobs) < 4:
+        return corners, centres
+    steps = np.r_[np.hypot(*np.diff(centres, axis=0).reshape(-1, 2).T),
+                  np.hypot(*np.diff(centres, axis=1).reshape(-1, 2).T)]
+    pitch = float(np.median(steps))
+    flat = centres.reshape(-1, 2)
+    d = np.hypot(*(flat[:, None, :] - blobs.centres[None, :, :]).transpose(2, 0, 1))
+    ok_size = (blobs.sides > cfg.snap_side[0] * pitch) & (blobs.sides < cfg.snap_side[1] * pitch)
+    d[:, ~ok_size] = np.inf
+    j = d.argmin(axis=1)
+    hit = d[np.arange(len(flat)), j] < cfg.snap_radius * pitch
+    if hit.sum() < cfg.snap_min * n * n:
+        return corners, centres
+    idx = np.array([(c, r) for r in range(n) for c in range(n)], np.float64)
+    H, _ = cv2.findHomography(idx[hit], blobs.centres[j[hit]], 0)
+    if H is None:
+        return corners, centres
+    m = cfg.corner_margin
+    q = np.array([(-m, -m), (n - 1 + m, -m), (n - 1 + m, n - 1 + m), (-m, n - 1 + m)], np.float64)
+    new_corners = cv2.perspectiveTransform(q.reshape(-1, 1, 2), H).reshape(4, 2)
+    if np.abs(new_corners - corners).max() > cfg.snap_max_move * pitch:
+        return corners, centres
+    new = cv2.perspectiveTransform(idx.reshape(-1, 1, 2), H).reshape(-1, 2)
+    new[hit] = blobs.centres[j[hit]]
+    return new_corners, new.reshape(n, n, 2)
+
+
+def _is_red(work: np.ndarray | None, lat: Lattice, cell: tuple[int, int],
+            cfg: TrayConfig) -> bool:
+    """True when the centre patch (+-0.25 pitch) of lattice cell (col, row) is mostly
+    saturated red (a challenge cube): R > red_ratio x max(G, B) on most pixels."""
+    if work is None:
+        return False
+    h, w = work.shape[:2]
+    g = np.linspace(-0.25, 0.25, 5)
+    pts = lat.project(np.array([(cell[0] + dx, cell[1] + dy) for dx in g for dy in g]))
+    ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+    if not ok.any():
+        return False
+    p = pts[ok].astype(int)
+    bgr = work[p[:, 1], p[:, 0]].astype(np.float64)
+    red = (bgr[:, 2] > cfg.red_ratio * np.maximum(bgr[:, 0], bgr[:, 1])) & (bgr[:, 2] > 60)
+    return bool(red.mean() > 0.5)
 
 
 def _order_corners(corners: np.ndarray, centres: np.ndarray):
@@ -170,38 +263,60 @@ def find_tray(image_bgr: np.ndarray, size: int | None = None, *,
     white = whiteness_map(work)
     t1 = time.perf_counter()
     timings["reduce"] = t1 - t0
-    blobs = find_blobs(work, config.blobs, keep_debug=debug)
-    t2 = time.perf_counter()
-    timings["blobs"] = t2 - t1
-    lattices = best_lattices(blobs, config.lattice)
-    t3 = time.perf_counter()
-    timings["lattice"] = t3 - t2
     dbg: dict[str, np.ndarray] = {}
     if debug:
         dbg["0_work"] = work.copy()
         dbg["1_whiteness"] = cv2.cvtColor(white, cv2.COLOR_GRAY2BGR)
-        for k, m in blobs.masks_debug.items():
-            dbg[f"2_{k}"] = cv2.cvtColor(m, cv2.COLOR_GRAY2BGR)
-        dbg["3_blobs"] = _draw_blobs(work, blobs)
-        dbg["4_lattice"] = _draw_lattice(work, blobs, lattices[:3])
-    reasons = []
+    reasons: list[str] = []
     best = None
-    for lat in lattices[:4]:
-        res = _board_from_lattice(lat, blobs, white, size, config)
-        if isinstance(res, str):
-            reasons.append(res)
-            continue
-        if best is None or res[2] > best[2]:
+    for source in config.sources:
+        t1 = time.perf_counter()
+        if source == "detector":
+            det = run_detector(work, white, config.detector)
+            blobs, heat = det.blobs, det.heat
+            tag = "d"
+        elif source == "blobs":
+            blobs, heat = find_blobs(work, config.blobs, keep_debug=debug), None
+            tag = ""
+        else:
+            raise ValueError(f"unknown candidate source {source!r}")
+        t2 = time.perf_counter()
+        timings[source] = t2 - t1
+        lattices = best_lattices(blobs, config.detector_lattice if heat is not None
+                                 else config.lattice)
+        t3 = time.perf_counter()
+        timings[f"lattice_{source}"] = t3 - t2
+        if debug:
+            if heat is not None:
+                dbg[f"2{tag}_heat"] = cv2.applyColorMap((255 * heat).astype(np.uint8),
+                                                        cv2.COLORMAP_JET)
+            for k, m in blobs.masks_debug.items():
+                dbg[f"2_{k}"] = cv2.cvtColor(m, cv2.COLOR_GRAY2BGR)
+            dbg[f"3{tag}_blobs"] = _draw_blobs(work, blobs)
+            dbg[f"4{tag}_lattice"] = _draw_lattice(work, blobs, lattices[:3])
+        for lat in lattices[:4]:
+            res = _board_from_lattice(lat, blobs, white, size, config, heat, work)
+            if isinstance(res, str):
+                reasons.append(res)
+                continue
             best = res
-        break
-    timings["grid"] = time.perf_counter() - t3
+            break
+        timings[f"grid_{source}"] = time.perf_counter() - t3
+        if best is not None:
+            break
     if best is None:
         why = reasons[0] if reasons else "no grid of cube tops was seen"
         if debug:
             _attach_debug_error(dbg, why)
-        raise NoBoardError(f"no board found: {why}",
+        err = NoBoardError(f"no board found: {why}",
                            "photograph the whole tray from above, in focus")
+        err.debug = dbg
+        raise err
     n, corners_w, conf, centres_w = best
+    if source == "detector" and config.snap_to_blobs:
+        t4 = time.perf_counter()
+        corners_w, centres_w = _snap(work, n, corners_w, centres_w, config)
+        timings["snap"] = time.perf_counter() - t4
     corners = corners_w / scale
     centres = centres_w / scale
     corners, centres = _order_corners(corners, centres)
@@ -213,7 +328,8 @@ def find_tray(image_bgr: np.ndarray, size: int | None = None, *,
 
 
 def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
-                        size: int | None, cfg: TrayConfig):
+                        size: int | None, cfg: TrayConfig, heat: np.ndarray | None = None,
+                        work: np.ndarray | None = None):
     """(N, corners (4,2), confidence, centres (N,N,2)) in working px, or a reason str.
 
     Every square N x N window of lattice cells near the members is scored: a window
@@ -230,9 +346,13 @@ def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
 
     def state(k):
         if k not in cache:
-            cache[k] = _cell_whiteness(white, lat, [k])[0]
+            cache[k] = _cell_whiteness(white, lat, [k], heat)[0]
         return cache[k]
 
+    heat_min = cfg.heat_cube
+    if heat is not None:
+        heat_min = max(cfg.heat_cube, cfg.heat_rel * float(
+            np.median(blobs.quality[list(lat.members.values())])))
     best = None
     best_reason = None
     reason = (f"the cube tops form a {rmax - rmin + 1}x{cmax - cmin + 1} grid, "
@@ -246,18 +366,27 @@ def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
                 if inside < n_members - 2:
                     continue  # members left outside the window
                 n_vis = n_cube = 0
-                empty = 0
+                empty = doubtful = 0
                 for k in cells:
-                    v, fo, dark = state(k)
+                    v, fo, dark, hv = state(k)
                     if fo >= cfg.unknown_frac:
                         continue
                     n_vis += 1
                     if k in lat.members:
                         continue
-                    if np.isnan(v) or v < cfg.cube_like * ref or dark < cfg.min_ink:
-                        empty += 1
-                    else:
+                    if heat is not None and hv >= heat_min:
                         n_cube += 1
+                    elif np.isnan(v):
+                        empty += 1
+                    elif v >= cfg.cube_like * ref and dark >= cfg.min_ink:
+                        n_cube += 1
+                    elif heat is not None and _is_red(work, lat, k, cfg):
+                        doubtful += 1  # a red challenge cube (the detector is weak on them)?
+                    else:
+                        empty += 1
+                if doubtful > cfg.max_doubtful or (
+                        doubtful and inside < cfg.doubtful_fill * max(1, n_vis)):
+                    empty += doubtful
                 if empty:
                     if inside >= n_members - 2 and (best_reason is None or empty < best_reason[0]):
                         best_reason = (empty, f"{empty} of the {n}x{n} cells look empty "
@@ -270,10 +399,10 @@ def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
                 score = inside + 0.5 * n_cube
                 key = (score, -n)
                 if best is None or key > best[0]:
-                    best = (key, n, c0, r0, inside, n_vis)
+                    best = (key, n, c0, r0, inside, n_vis, doubtful)
     if best is None:
         return best_reason[1] if best_reason else reason
-    _, n, c0, r0, inside, n_vis = best
+    _, n, c0, r0, inside, n_vis, doubtful = best
     fill = inside / max(1, n_vis)
     m = cfg.corner_margin
     a0, a1 = c0 - m, c0 + n - 1 + m
@@ -286,6 +415,7 @@ def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
             centres[i] = blobs.centres[lat.members[k]]
     centres = centres.reshape(n, n, 2)
     conf = float(np.clip(fill * (1 - lat.residual / cfg.max_residual * 0.5), 0, 1))
+    conf *= cfg.doubtful_factor ** doubtful
     if conf < cfg.min_confidence:
         return f"the grid is too uncertain (confidence {conf:.2f})"
     return n, corners, conf, centres
@@ -311,7 +441,8 @@ def _draw_lattice(work: np.ndarray, blobs: Blobs, lattices: list[Lattice]) -> np
 
 
 def _attach_debug_error(dbg: dict, why: str) -> None:
-    if "4_lattice" in dbg:
-        img = dbg["4_lattice"].copy()
+    keys = [k for k in dbg if k.startswith("4")]
+    if keys:
+        img = dbg[keys[-1]].copy()
         cv2.putText(img, why[:80], (5, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 255), 1)
         dbg["5_refused"] = img
