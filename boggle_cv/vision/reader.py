@@ -45,11 +45,12 @@ class Reading:
 
 
 def default_model_path() -> Path:
-    """$BOGGLE_CV_MODEL if set, else models/reader.onnx of the source tree (editable install)."""
+    """$BOGGLE_CV_MODEL if set, else the shipped models/reader.onnx (boggle_cv.resources)."""
     env = os.environ.get(MODEL_ENV)
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "models" / MODEL_NAME
+    from ..resources import model_file
+    return model_file(MODEL_NAME)
 
 
 def _check_crops(crops: np.ndarray) -> np.ndarray:
