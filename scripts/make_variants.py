@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Harder variants of labelled photos, for evaluation: turned, tilted, shrunk, relit.
+
+usage: python scripts/make_variants.py SRC_FOLDER OUT_FOLDER [--seed 0]
+
+SRC_FOLDER holds photos and a truth.json (photos[] with file, size, faces, optional
+corners), e.g. ../shared/real-photos. For every photo with faces, OUT_FOLDER gets:
+  *_rot90, *_rot_free   turned by a quarter / by a random angle (canvas grown to fit)
+  *_tilt                a perspective warp as if shot 25-35 degrees off vertical
+  *_small               shrunk so the long side is 480 px
+  *_dim, *_warm         darker with a light gradient / a warm colour cast + noise
+and a truth.json with the faces and the corners moved with the photo. Then run
+  python ../shared/tools/eval_photos.py OUT_FOLDER
+The outputs are derived from the source photos: write them outside the project.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+def _warp(img, H, size):
+    return cv2.warpPerspective(img, H, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT, borderValue=(90, 90, 90))
+
+
+def _rotation(img, deg):
+    h, w = img.shape[:2]
+    M = cv2.getRotationMatrix2D((w / 2, h / 2), deg, 1.0)
+    c, s = abs(M[0, 0]), abs(M[0, 1])
+    nw, nh = int(h * s + w * c), int(h * c + w * s)
+    M[0, 2] += nw / 2 - w / 2
+    M[1, 2] += nh / 2 - h / 2
+    return np.vstack([M, [0, 0, 1]]), (nw, nh)
+
+
+def _tilt(img, rng):
+    h, w = img.shape[:2]
+    k = rng.uniform(0.12, 0.2)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    side = rng.integers(4)
+    dst = src.copy()
+    a, b = side, (side + 1) % 4   # squeeze one edge: that edge is farther from the camera
+    mid = (src[a] + src[b]) / 2
+    dst[a] = src[a] + (mid - src[a]) * 2 * k
+    dst[b] = src[b] + (mid - src[b]) * 2 * k
+    return cv2.getPerspectiveTransform(src, dst), (w, h)
+
+
+def _relight(img, rng, warm):
+    h, w = img.shape[:2]
+    f = img.astype(np.float32)
+    if warm:
+        f *= np.array([0.75, 0.95, 1.15], np.float32)
+        f += rng.normal(0, 6, f.shape).astype(np.float32)
+    else:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        ang = rng.uniform(0, 2 * np.pi)
+        g = (np.cos(ang) * xx / w + np.sin(ang) * yy / h)
+        g = (g - g.min()) / (np.ptp(g) + 1e-6)
+        f *= (0.35 + 0.5 * g)[..., None]
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("src", type=Path)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+    if (Path(__file__).resolve().parents[1] in a.out.resolve().parents) or a.out.resolve() == Path(__file__).resolve().parents[1]:
+        raise SystemExit("write variants outside the project")
+    rng = np.random.default_rng(a.seed)
+    truth = json.loads((a.src / "truth.json").read_text())["photos"]
+    a.out.mkdir(parents=True, exist_ok=True)
+    out = []
+    for p in truth:
+        if not p.get("faces"):
+            continue
+        img = cv2.imread(str(a.src / p["file"]), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        stem = Path(p["file"]).stem
+        corners = np.array(p["corners"], np.float64).reshape(-1, 1, 2) if p.get("corners") else None
+        variants = {}
+        H, size = _rotation(img, 90)
+        variants["rot90"] = (H, size, None)
+        H, size = _rotation(img, float(rng.uniform(15, 75)))
+        variants["rot_free"] = (H, size, None)
+        H, size = _tilt(img, rng)
+        variants["tilt"] = (H, size, None)
+        s = 480 / max(img.shape[:2])
+        variants["small"] = (np.diag([s, s, 1.0]), (int(img.shape[1] * s), int(img.shape[0] * s)), None)
+        variants["dim"] = (np.eye(3), (img.shape[1], img.shape[0]), False)
+        variants["warm"] = (np.eye(3), (img.shape[1], img.shape[0]), True)
+        for name, (H, size, light) in variants.items():
+            v = _warp(img, H, size) if name not in ("dim", "warm") else img
+            if light is not None:
+                v = _relight(v, rng, light)
+            fname = f"{stem}_{name}.jpg"
+            cv2.imwrite(str(a.out / fname), v, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            entry = {"file": fname, "size": p["size"], "faces": p["faces"]}
+            if corners is not None:
+                entry["corners"] = cv2.perspectiveTransform(corners, H).reshape(-1, 2).round(1).tolist()
+            out.append(entry)
+    (a.out / "truth.json").write_text(json.dumps({"photos": out}, indent=1))
+    print(f"wrote {len(out)} variants to {a.out}")
+
+
+if __name__ == "__main__":
+    main()
