@@ -243,11 +243,13 @@ def _scan_one(photo: Path, scanner, forced, corr: Corrections, lists, dictionary
         try:
             scan, image = scanner.scan_file(photo, forced, debug=debug_dir is not None)
             stage.update(scan.timings)
-        except BoggleError:
+        except BoggleError as err:
+            if debug_dir is not None and getattr(err, "debug", None):
+                _write_debug(debug_dir, photo, err.debug)  # show the stages that led to a refusal
             if corr.board is None:
                 raise
         if debug_dir is not None and scan is not None:
-            _write_debug(debug_dir, photo, scan)
+            _write_debug(debug_dir, photo, scan.tray.debug)
     board = corr.board if corr.board is not None else scan.board
     board = apply_fixes(board, corr.cells)
     if ask and scan is not None and corr.board is None and scan.reading.flagged:
@@ -347,12 +349,13 @@ def _document(photo: Path, scan, sheet, board: Board, stage: dict[str, float]) -
     return doc
 
 
-def _write_debug(folder: Path, photo: Path, scan) -> None:
+def _write_debug(folder: Path, photo: Path, images: dict) -> None:
+    """Write each stage's image (name -> BGR array) as PHOTO-STEM_NAME.png in folder."""
     from ..errors import OutputError
     from ..outputs import write_image_atomic
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise OutputError(f"cannot create {folder}: {e.strerror or e}", "choose a writable --debug-dir") from None
-    for name, img in sorted(scan.tray.debug.items()):
+    for name, img in sorted(images.items()):
         write_image_atomic(folder / f"{photo.stem}_{name}.png", img)
