@@ -49,13 +49,16 @@ class TrayConfig:
         frame is "cut off" (unknown) rather than empty.
     min_visible: fraction of the N x N cells that must be (mostly) inside the frame.
     max_residual: lattice fit error bound (fraction of the pitch).
-    min_confidence: below this the board is refused.
+    min_confidence: below this the board is refused (classical blobs);
+        min_confidence_detector: the same bar for a grid of detector peaks (whose
+        cells are also checked against the heatmap, so a lower bar is safe).
     heat_cube / heat_rel: a cell whose detector heatmap (probability of a cube-top
         centre) near the cell centre reaches max(heat_cube, heat_rel x the members'
         median peak) holds a cube, whatever its whiteness.
     max_doubtful / doubtful_fill / doubtful_factor: with the detector's candidates, a
-        visible cell that is not a recognised cube top but is red (a challenge
-        cube?) is "doubtful"; a window may hold max_doubtful of them when at
+        visible cell that is not a recognised cube top but is bright (whiteness at
+        least doubtful_like x the members' median; a blank or shaded cube?) or red
+        (a challenge cube?) is "doubtful"; a window may hold max_doubtful of them when at
         least doubtful_fill of its visible cells are recognised tops; its confidence
         is multiplied by doubtful_factor per doubtful cell.
     red_ratio: a cell is red when R > red_ratio x max(G, B).
@@ -78,8 +81,10 @@ class TrayConfig:
     min_visible: float = 0.5
     max_residual: float = 0.15
     min_confidence: float = 0.6
+    min_confidence_detector: float = 0.45
     heat_cube: float = 0.08
-    max_doubtful: int = 1
+    max_doubtful: int = 2
+    doubtful_like: float = 0.6
     doubtful_fill: float = 0.85
     doubtful_factor: float = 0.85
     red_ratio: float = 1.6
@@ -207,6 +212,19 @@ def _snap(work: np.ndarray, n: int, corners: np.ndarray, centres: np.ndarray,
     new = cv2.perspectiveTransform(idx.reshape(-1, 1, 2), H).reshape(-1, 2)
     new[hit] = blobs.centres[j[hit]]
     return new_corners, new.reshape(n, n, 2)
+
+
+def _lines_supported(lat: Lattice, c0: int, r0: int, n: int, state, cfg: TrayConfig) -> bool:
+    """True when every row and every column of the window (lattice cells c0..c0+n-1,
+    r0..r0+n-1) that has a visible cell holds at least one lattice member (a
+    detected cube top), so a window never grows over the tray's rim."""
+    for line in range(n):
+        for cells in ([(c0 + i, r0 + line) for i in range(n)],
+                      [(c0 + line, r0 + i) for i in range(n)]):
+            visible = [k for k in cells if state(k)[1] < cfg.unknown_frac]
+            if visible and not any(k in lat.members for k in cells):
+                return False
+    return True
 
 
 def _is_red(work: np.ndarray | None, lat: Lattice, cell: tuple[int, int],
@@ -365,6 +383,8 @@ def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
                 inside = sum(1 for k in cells if k in lat.members)
                 if inside < n_members - 2:
                     continue  # members left outside the window
+                if heat is not None and not _lines_supported(lat, c0, r0, n, state, cfg):
+                    continue  # a row or column of the window without any cube top
                 n_vis = n_cube = 0
                 empty = doubtful = 0
                 for k in cells:
@@ -380,8 +400,9 @@ def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
                         empty += 1
                     elif v >= cfg.cube_like * ref and dark >= cfg.min_ink:
                         n_cube += 1
-                    elif heat is not None and _is_red(work, lat, k, cfg):
-                        doubtful += 1  # a red challenge cube (the detector is weak on them)?
+                    elif heat is not None and (v >= cfg.doubtful_like * ref
+                                               or _is_red(work, lat, k, cfg)):
+                        doubtful += 1  # a blank cube or a red challenge cube?
                     else:
                         empty += 1
                 if doubtful > cfg.max_doubtful or (
@@ -416,7 +437,7 @@ def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
     centres = centres.reshape(n, n, 2)
     conf = float(np.clip(fill * (1 - lat.residual / cfg.max_residual * 0.5), 0, 1))
     conf *= cfg.doubtful_factor ** doubtful
-    if conf < cfg.min_confidence:
+    if conf < (cfg.min_confidence if heat is None else cfg.min_confidence_detector):
         return f"the grid is too uncertain (confidence {conf:.2f})"
     return n, corners, conf, centres
 
