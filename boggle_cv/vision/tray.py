@@ -61,7 +61,8 @@ class TrayConfig:
         (a challenge cube?) is "doubtful"; a window may hold max_doubtful of them when at
         least doubtful_fill of its visible cells are recognised tops; its confidence
         is multiplied by doubtful_factor per doubtful cell.
-    red_ratio: a cell is red when R > red_ratio x max(G, B).
+    red_ratio: a cell is red when R > red_ratio x max(G, B) (2.2 keeps orange trays,
+        G ~ R/2, out).
     snap_to_blobs / snap_radius / snap_side / snap_min / snap_max_move: refine a grid
         found from detector peaks with classical blobs (see _snap): a centre snaps to
         a blob within snap_radius pitch whose side is within snap_side x pitch; the
@@ -87,7 +88,7 @@ class TrayConfig:
     doubtful_like: float = 0.6
     doubtful_fill: float = 0.85
     doubtful_factor: float = 0.85
-    red_ratio: float = 1.6
+    red_ratio: float = 2.2
     snap_to_blobs: bool = True
     snap_radius: float = 0.3
     snap_side: tuple[float, float] = (0.45, 1.1)
