@@ -67,7 +67,8 @@ class TrayConfig:
         found from detector peaks with classical blobs (see _snap): a centre snaps to
         a blob within snap_radius pitch whose side is within snap_side x pitch; the
         refit is used when at least snap_min of the cells snapped and no corner moves
-        more than snap_max_move pitch.
+        more than snap_max_move pitch. snap_blobs: a lighter blob search (fewer
+        thresholds) used for the snapping only.
     sources: candidate sources tried in order until one gives a board: "detector"
         (learned cube-top heatmap, models/cube_detector.onnx) and "blobs" (classical
         thresholded blobs).
@@ -90,6 +91,8 @@ class TrayConfig:
     doubtful_factor: float = 0.85
     red_ratio: float = 2.2
     snap_to_blobs: bool = True
+    snap_blobs: BlobConfig = field(default_factory=lambda: BlobConfig(
+        levels=(95, 140, 180, 220), local_windows=(61,), local_offsets=(5, 20)))
     snap_radius: float = 0.3
     snap_side: tuple[float, float] = (0.45, 1.1)
     snap_min: float = 0.6
@@ -187,7 +190,7 @@ def _snap(work: np.ndarray, n: int, corners: np.ndarray, centres: np.ndarray,
     of cube size within snap_radius pitch; with enough snapped cells spread over the
     grid, the grid homography is refitted on them and the corners recomputed.
     Returns (corners (4, 2), centres (N, N, 2))."""
-    blobs = find_blobs(work, cfg.blobs)
+    blobs = find_blobs(work, cfg.snap_blobs)
     if len(blobs) < 4:
         return corners, centres
     steps = np.r_[np.hypot(*np.diff(centres, axis=0).reshape(-1, 2).T),
