@@ -14,6 +14,10 @@ names the file and the supported formats.
 """
 from __future__ import annotations
 
+import contextlib
+import os
+import threading
+
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,6 +163,44 @@ def load_image_bytes(data: bytes, label: str = "upload", config: LoadConfig = Lo
             if (dims[0] // f) * (dims[1] // f) <= config.max_pixels:
                 break
     buf = np.frombuffer(data, np.uint8)
+    with _native_stderr_silenced():
+        img = _decode(buf, data, factor, flag)
+    if img is None or img.size == 0:
+        raise ImageReadError(f"cannot read image {p}: not a readable image file", _HINT)
+    return _to_bgr8(img)
+
+
+_STDERR_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _native_stderr_silenced():
+    """Send file descriptor 2 to /dev/null while a C decoder runs.
+
+    libjpeg and libpng print their own warnings ("Corrupt JPEG data: ...") straight to
+    the process's stderr; the user must see only our one-line error. Python-level
+    sys.stderr is untouched; a lock keeps concurrent decodes from interleaving.
+    """
+    with _STDERR_LOCK:
+        try:
+            saved = os.dup(2)
+        except OSError:
+            yield
+            return
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, 2)
+            finally:
+                os.close(devnull)
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+def _decode(buf: np.ndarray, data: bytes, factor: int, flag: int) -> np.ndarray | None:
+    """cv2.imdecode with the flags chosen by load_image_bytes (None if undecodable)."""
     img = None
     if factor == 1:
         # IMREAD_UNCHANGED keeps alpha / 16 bits so that we convert them properly;
@@ -171,6 +213,4 @@ def load_image_bytes(data: bytes, label: str = "upload", config: LoadConfig = Lo
             img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     else:
         img = cv2.imdecode(buf, flag)
-    if img is None or img.size == 0:
-        raise ImageReadError(f"cannot read image {p}: not a readable image file", _HINT)
-    return _to_bgr8(img)
+    return img

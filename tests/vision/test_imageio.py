@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import struct
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -140,3 +141,21 @@ def test_huge_png_reduced(tmp_path):
     cv2.imwrite(str(p), np.zeros((1000, 1600, 3), np.uint8))
     img = load_image(p, LoadConfig(max_pixels=120_000))
     assert img.shape[:2] == (250, 400)
+
+
+def test_corrupt_jpeg_prints_nothing_of_the_decoders(tmp_path):
+    """libjpeg's own "Corrupt JPEG data" line must not reach the user's stderr."""
+    import subprocess
+    import sys
+
+    src = Path(__file__).resolve().parents[2] / "samples" / "sample-4x4-a.jpg"
+    data = bytearray(src.read_bytes())
+    for i in range(2000, len(data) - 100, 997):
+        data[i] ^= 0x55
+    bad = tmp_path / "corrupt.jpg"
+    bad.write_bytes(bytes(data))
+    code = ("import sys; from boggle_cv.vision.imageio import load_image\n"
+            "try:\n    load_image(sys.argv[1])\nexcept Exception as e:\n    print(type(e).__name__)\n")
+    out = subprocess.run([sys.executable, "-c", code, str(bad)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0
+    assert "Corrupt JPEG" not in out.stderr and out.stderr.strip() == ""
