@@ -27,6 +27,33 @@ _FIX = re.compile(r"r(\d+)c(\d+)=(.+)\Z", re.IGNORECASE)
 
 
 @dataclass
+class RoundOptions:
+    """Everything one photo's round needs besides the photo (parsed command line)."""
+
+    forced_size: int | None
+    corrections: "Corrections"
+    lists: dict[str, list[str]]
+    dictionary: Any
+    variant: str | None
+    min_length: int | None
+    long_words: str
+    bonus_cells: list[tuple[int, int]]
+    challenge_cell: tuple[int, int] | None
+    use_marks: bool
+    as_json: bool
+    annotate: Path | None
+    debug_dir: Path | None
+    game: str | None
+    db: Path | None
+    timings: bool
+    strict: bool
+    ask: bool
+    compact: bool
+    dictionary_s: float
+    start: float
+
+
+@dataclass
 class Corrections:
     """User corrections of the reading: a whole board and/or single cells (0-based)."""
 
@@ -170,7 +197,10 @@ def register(app: typer.Typer) -> None:
         if corr.board is None or annotate is not None:
             from ..vision.pipeline import Scanner
             scanner = Scanner(engine)
-        ask = not (as_json or no_ask) and _interactive() and len(photos) == 1
+        opts = RoundOptions(forced, corr, lists, dictionary, variant, min_length, long_words, bonus_cells,
+                            cc[0] if cc else None, not no_marks, as_json, annotate, debug_dir, game, db,
+                            timings, strict, not (as_json or no_ask) and _interactive() and len(photos) == 1,
+                            len(photos) > 1, dict_s, t_start)
         show_progress = len(photos) >= PROGRESS_MIN_PHOTOS and _interactive_stderr()
         failures: list[tuple[Path, BoggleError]] = []
         done = 0
@@ -178,9 +208,7 @@ def register(app: typer.Typer) -> None:
             if show_progress:
                 _progress(i, len(photos), photo)
             try:
-                _scan_one(photo, scanner, forced, corr, lists, dictionary, variant, min_length, long_words,
-                          bonus_cells, cc[0] if cc else None, no_marks, as_json, annotate, debug_dir, game, db,
-                          timings, strict, ask, {"dictionary": dict_s, "start": t_start}, compact=len(photos) > 1)
+                _scan_one(photo, scanner, opts)
                 done += 1
             except BoggleError as err:
                 if len(photos) == 1:
@@ -228,13 +256,16 @@ def _read_lists(players: list[str]) -> dict[str, list[str]]:
     return lists
 
 
-def _scan_one(photo: Path, scanner, forced, corr: Corrections, lists, dictionary, variant, min_length,
-              long_words, bonus_cells, challenge_cell, no_marks, as_json, annotate, debug_dir, game, db,
-              timings, strict, ask, t: dict[str, float], compact: bool) -> None:
+def _scan_one(photo: Path, scanner, o: RoundOptions) -> None:
+    """Read one photo (unless --board replaces it), correct, score, report, store."""
     from ..report import sheet_text, solve_text
     from ..scoring import Rules, score_round
+    forced, corr, lists, dictionary, variant = o.forced_size, o.corrections, o.lists, o.dictionary, o.variant
+    min_length, long_words, bonus_cells, challenge_cell = o.min_length, o.long_words, o.bonus_cells, o.challenge_cell
+    as_json, annotate, debug_dir, game, db = o.as_json, o.annotate, o.debug_dir, o.game, o.db
+    timings, strict, ask, compact = o.timings, o.strict, o.ask, o.compact
     scan = image = None
-    stage: dict[str, float] = {"dictionary": t["dictionary"]}
+    stage: dict[str, float] = {"dictionary": o.dictionary_s}
     if scanner is None and not photo.is_file():  # --board alone does not decode the photo
         from ..errors import ImageReadError
         raise ImageReadError(f"cannot read image {photo}: " + ("it is a directory" if photo.is_dir() else "no such file"),
@@ -259,7 +290,7 @@ def _scan_one(photo: Path, scanner, forced, corr: Corrections, lists, dictionary
         unresolved = [(c.row, c.col) for row in scan.reading.cells for c in row
                       if c.flagged and board.faces[c.row][c.col] == c.face and (c.row, c.col) not in corr.cells]
     seen_bonus, seen_challenge = [], None
-    if scan is not None and not no_marks:
+    if scan is not None and o.use_marks:
         seen_bonus, seen_challenge = scan.bonus_cells, scan.challenge_cell
     challenge_cell = challenge_cell or (seen_challenge if variant in (None, "challenge") else None)
     if variant is None:
@@ -289,7 +320,7 @@ def _scan_one(photo: Path, scanner, forced, corr: Corrections, lists, dictionary
                                     {p.name: p.score for p in sheet.players},
                                     {p.name: [w.to_dict() for w in p.words] for p in sheet.players},
                                     _document(photo, scan, sheet, board, stage), photo=str(photo))
-    stage["total"] = time.perf_counter() - t["start"]
+    stage["total"] = time.perf_counter() - o.start
     if as_json:
         doc = _document(photo, scan, sheet, board, stage)
         if round_no is not None:
