@@ -67,18 +67,19 @@ def words_text(words: list[ScoredWord], width: int = 78, mark_common: bool = Fal
     return "\n".join(lines)
 
 
-def solve_text(board: Board, words: list[ScoredWord]) -> str:
-    """Terminal report of `solve`: board, words by points, count and maximum score."""
+def solve_text(board: Board, words: list[ScoredWord], with_board: bool = True) -> str:
+    """Terminal report of `solve`: board (unless with_board=False), words by points,
+    count and maximum score."""
     total = sum(w.points for w in words)
-    parts = [board_text(board), "", words_text(words) if words else "(no words)", "",
-             f"{len(words)} words, {total} points at most"]
+    parts = ([board_text(board), ""] if with_board else []) + [
+        words_text(words) if words else "(no words)", "", f"{len(words)} words, {total} points at most"]
     return "\n".join(parts)
 
 
-def sheet_text(sheet: ScoreSheet, missed_limit: int = 40) -> str:
+def sheet_text(sheet: ScoreSheet, missed_limit: int = 40, with_board: bool = True) -> str:
     """Terminal report of a round: each player's words with status and points, totals,
     winner(s), then the words nobody found (best first; '*' marks common words)."""
-    out = [board_text(sheet.board), ""]
+    out = [board_text(sheet.board), ""] if with_board else []
     for p in sheet.players:
         out.append(f"{p.name}: {p.score} point{'s' if p.score != 1 else ''}")
         for w in p.words:

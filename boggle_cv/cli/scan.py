@@ -332,8 +332,8 @@ def _scan_one(photo: Path, scanner, o: RoundOptions) -> None:
         out.append(_header(scan, board))
         out.append(_board_lines(board, scan))
         out.append("")
-        out.append(sheet_text(sheet).split("\n", board.size + 1)[-1] if sheet.players
-                   else solve_text(board, sheet.words).split("\n", board.size + 1)[-1])
+        out.append(sheet_text(sheet, with_board=False) if sheet.players
+                   else solve_text(board, sheet.words, with_board=False))
         if round_no is not None:
             out.append(f"\nStored as round {round_no} of game {game!r}.")
         typer.echo("\n".join(out))
