@@ -114,14 +114,14 @@ def main(argv=None) -> int:
     ap.add_argument("--synth-dir", type=Path, default=Path("/tmp/boggle_cv_det_synth"))
     ap.add_argument("--synth-count", type=int, default=1600)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--minutes", type=float, default=11.0)
+    ap.add_argument("--minutes", type=float, default=12.0)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--crop", type=int, default=160)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--real-share", type=float, default=0.35,
                     help="share of samples drawn from the real boards")
-    ap.add_argument("--no-reload", action="store_true",
-                    help="do not re-read --synth-dir during training (it is complete)")
+    ap.add_argument("--reload", action="store_true",
+                    help="re-read --synth-dir every 150 steps (renders still being written)")
     a = ap.parse_args(argv)
     import torch
     torch.set_num_threads(a.threads)
@@ -147,7 +147,7 @@ def main(argv=None) -> int:
         frac = (time.time() - t0) / budget
         for g in opt.param_groups:  # warm-up then cosine decay, by wall time
             g["lr"] = 3e-3 * min(1.0, (step + 1) / 50) * (0.5 * (1 + np.cos(np.pi * frac)) + 0.02)
-        if step % 150 == 149 and not a.no_reload:  # renders still being written: take new ones
+        if step % 150 == 149 and a.reload:  # renders still being written: take new ones
             syn = load_synth(a.synth_dir)
             samples = real + syn
             w = np.r_[np.full(len(real), a.real_share / len(real)),

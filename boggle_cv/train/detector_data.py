@@ -116,7 +116,7 @@ class AugConfig:
     fraction of the input side; shift: translation fraction."""
 
     in_side: int = 320
-    scale: tuple[float, float] = (0.45, 1.8)
+    scale: tuple[float, float] = (0.7, 1.8)
     persp: float = 0.08
     shift: float = 0.2
 
