@@ -47,6 +47,14 @@ class ScanResult:
     def board(self) -> Board:
         return self.reading.board
 
+    def _centre(self, photo_cell: tuple[int, int]) -> np.ndarray:
+        """Photo (x, y) of the cube top in the given photo-grid cell."""
+        centres = getattr(self.tray, "cell_centres", None)
+        if centres is None:
+            from .cells import cell_centres
+            centres = cell_centres(self.tray.corners, self.tray.size)
+        return np.asarray(centres)[photo_cell[0], photo_cell[1]]
+
     def corners_in_board_order(self) -> np.ndarray:
         """Tray corners (4, 2) (x, y) starting at the reported board's r0c0, clockwise."""
         return np.roll(np.asarray(self.tray.corners), self.reading.rotation, axis=0)
@@ -63,7 +71,8 @@ class ScanResult:
                 "faces": r.board.to_rows(),
                 "text": r.board.to_text(),
                 "rotation": r.rotation * 90,
-                "cells": [c.to_dict() for row in r.cells for c in row],
+                "cells": [dict(c.to_dict(), centre=[round(float(v), 1) for v in self._centre(c.photo_cell)])
+                          for row in r.cells for c in row],
                 "flagged": [[c.row, c.col] for row in r.cells for c in row if c.flagged],
                 "mean_confidence": round(float(r.mean_confidence), 4),
             },
