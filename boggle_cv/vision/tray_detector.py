@@ -62,11 +62,12 @@ class Detection:
 
 
 def default_model_path() -> Path:
-    """$BOGGLE_CV_DETECTOR if set, else models/cube_detector.onnx of the source tree."""
+    """$BOGGLE_CV_DETECTOR if set, else the shipped models/cube_detector.onnx."""
     env = os.environ.get(MODEL_ENV)
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "models" / MODEL_NAME
+    from ..resources import model_file
+    return model_file(MODEL_NAME)
 
 
 @lru_cache(maxsize=2)
