@@ -1,0 +1,77 @@
+"""Corrections of a reading: --fix parsing, applying, and the terminal questions."""
+from __future__ import annotations
+
+import io
+import re
+
+import numpy as np
+import pytest
+
+from boggle_cv.board import Board
+from boggle_cv.cli import scan as scan_cli
+from boggle_cv.errors import UsageError
+from boggle_cv.vision.decode import decode
+from boggle_cv.vision.reader import Reading
+from boggle_cv.vision.reader_model import FACES
+
+
+def test_parse_fixes_is_one_based_and_normalises_faces():
+    assert scan_cli.parse_fixes(["r2c3=w", "R1C1=qu", "r4c4=#"]) == {(1, 2): "W", (0, 0): "Qu", (3, 3): "#"}
+
+
+@pytest.mark.parametrize("bad", ["r0c1=A", "r1c0=A", "r2c3", "r2c3=12", "c3r2=A", "r2c3=Xy"])
+def test_parse_fixes_refuses_bad_items(bad):
+    with pytest.raises(UsageError):
+        scan_cli.parse_fixes([bad])
+
+
+def test_apply_fixes_and_off_board_cell():
+    b = Board.parse("ABCD/EFGH/IJKL/MNOP")
+    assert scan_cli.apply_fixes(b, {(0, 0): "Z"}).to_text() == "ZBCD/EFGH/IJKL/MNOP"
+    with pytest.raises(UsageError, match="outside"):
+        scan_cli.apply_fixes(b, {(4, 0): "Z"})
+
+
+class _Scan:
+    """The part of a ScanResult that ask_doubtful reads."""
+
+    def __init__(self, reading):
+        self.reading = reading
+
+
+def _doubtful_reading():
+    """4x4 of 'A' read confidently, except cell (1, 2): M 60% / W 35%."""
+    n = 4
+    faces = np.full((n * n, len(FACES)), 1e-4, np.float32)
+    faces[:, FACES.index("A")] = 1.0
+    k = 1 * n + 2
+    faces[k, :] = 1e-4
+    faces[k, FACES.index("M")] = 0.60
+    faces[k, FACES.index("W")] = 0.35
+    faces /= faces.sum(1, keepdims=True)
+    turns = np.tile(np.array([[0.97, 0.01, 0.01, 0.01]], np.float32), (n * n, 1))
+    return decode(Reading(faces, turns), n, use_prior=False)
+
+
+def test_ask_doubtful_asks_once_per_flagged_cell(monkeypatch, capsys):
+    br = _doubtful_reading()
+    assert br.flagged == [(1, 2)]
+    monkeypatch.setattr("sys.stdin", io.StringIO("w\n"))
+    board = scan_cli.ask_doubtful(br.board, _Scan(br))
+    assert board.faces[1][2] == "W"
+    err = capsys.readouterr().err
+    assert re.search(r"row 2, col 3: M \(6\d%\) or W \(3\d%\)\? \[M\]", err), err
+
+
+def test_ask_doubtful_enter_keeps_the_reading_and_bad_answer_asks_again(monkeypatch, capsys):
+    br = _doubtful_reading()
+    monkeypatch.setattr("sys.stdin", io.StringIO("7\n\n"))
+    board = scan_cli.ask_doubtful(br.board, _Scan(br))
+    assert board.faces[1][2] == "M"
+    assert "a letter, Qu" in capsys.readouterr().err
+
+
+def test_ask_doubtful_end_of_input_keeps_the_reading(monkeypatch):
+    br = _doubtful_reading()
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert scan_cli.ask_doubtful(br.board, _Scan(br)).faces[1][2] == "M"
