@@ -69,6 +69,10 @@ class TrayConfig:
         refit is used when at least snap_min of the cells snapped and no corner moves
         more than snap_max_move pitch. snap_blobs: a lighter blob search (fewer
         thresholds) used for the snapping only.
+    weak_quality: with the detector's candidates, a lattice member whose peak is
+        below weak_quality x the members' median peak and whose whiteness is below
+        cube_like x their median (not a cube top by either cue: a polka dot, the
+        tray's rim) may be left outside the window; at most 2 other members may.
     sources: candidate sources tried in order until one gives a board: "detector"
         (learned cube-top heatmap, models/cube_detector.onnx) and "blobs" (classical
         thresholded blobs).
@@ -98,12 +102,13 @@ class TrayConfig:
     snap_min: float = 0.6
     snap_max_move: float = 0.5
     heat_rel: float = 0.4
+    weak_quality: float = 0.7
     sources: tuple[str, ...] = ("detector", "blobs")
     blobs: BlobConfig = field(default_factory=BlobConfig)
     detector: DetectorConfig = field(default_factory=DetectorConfig)
     lattice: LatticeConfig = field(default_factory=LatticeConfig)
     detector_lattice: LatticeConfig = field(
-        default_factory=lambda: LatticeConfig(min_pitch=0.55))
+        default_factory=lambda: LatticeConfig(min_pitch=0.55, unshear=True))
 
 
 @dataclass
@@ -379,13 +384,22 @@ def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
     best_reason = None
     reason = (f"the cube tops form a {rmax - rmin + 1}x{cmax - cmin + 1} grid, "
               "not a full 4x4, 5x5 or 6x6 board")
-    n_members = len(lat.members)
+    weak: set[tuple[int, int]] = set()
+    if heat is not None:
+        # detector peaks that are neither confident nor white (a polka dot, a
+        # tray's corner): they may lie outside the window
+        qref = float(np.median(blobs.quality[list(lat.members.values())]))
+        weak = {k for k, j in lat.members.items()
+                if blobs.whiteness[j] < cfg.cube_like * ref
+                and blobs.quality[j] < cfg.weak_quality * qref}
     for n in sizes:
         for c0 in range(min(cmin, cmax - n + 1), max(cmin, cmax - n + 1) + 1):
             for r0 in range(min(rmin, rmax - n + 1), max(rmin, rmax - n + 1) + 1):
                 cells = [(c0 + c, r0 + r) for r in range(n) for c in range(n)]
                 inside = sum(1 for k in cells if k in lat.members)
-                if inside < n_members - 2:
+                window = set(cells)
+                strong_out = sum(1 for k in lat.members if k not in window and k not in weak)
+                if strong_out > 2:
                     continue  # members left outside the window
                 if heat is not None and not _lines_supported(lat, c0, r0, n, state, cfg):
                     continue  # a row or column of the window without any cube top
@@ -413,7 +427,7 @@ def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
                         doubtful and inside < cfg.doubtful_fill * max(1, n_vis)):
                     empty += doubtful
                 if empty:
-                    if inside >= n_members - 2 and (best_reason is None or empty < best_reason[0]):
+                    if strong_out <= 2 and (best_reason is None or empty < best_reason[0]):
                         best_reason = (empty, f"{empty} of the {n}x{n} cells look empty "
                                        "(tray not full, or the cubes are too blurred)")
                     continue

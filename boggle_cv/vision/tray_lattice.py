@@ -30,6 +30,8 @@ class LatticeConfig:
     match_radius: a candidate is taken when within this fraction of the local pitch
         of the predicted position.
     max_extent: no lattice grows beyond this many cells in a direction.
+    unshear: re-index a grown lattice onto the basis whose index bounding box is
+        smallest (see :func:`unshear`).
     """
 
     n_seeds: int = 12
@@ -40,6 +42,7 @@ class LatticeConfig:
     max_step_angle: float = 135.0
     match_radius: float = 0.28
     max_extent: int = 9
+    unshear: bool = False
 
 
 @dataclass
@@ -167,11 +170,63 @@ def grow(blobs: Blobs, seed: int, cfg: LatticeConfig) -> Lattice | None:
         frontier = new_frontier
     if len(members) < 4:
         return None
-    return _finish(blobs, members, H)
+    return _finish(blobs, members, H, cfg)
 
 
-def _finish(blobs: Blobs, members: dict, H: np.ndarray) -> Lattice:
+def _unimodular(max_entry: int = 2) -> list[np.ndarray]:
+    """Integer 2x2 matrices with entries in [-max_entry, max_entry] and det +-1
+    (changes of lattice basis), the identity first."""
+    out = [np.eye(2, dtype=np.int64)]
+    rng = range(-max_entry, max_entry + 1)
+    for a in rng:
+        for b in rng:
+            for c in rng:
+                for d in rng:
+                    if abs(a * d - b * c) == 1 and not (a == d == 1 and b == c == 0):
+                        out.append(np.array([[a, b], [c, d]], np.int64))
+    return out
+
+
+_BASES = _unimodular()
+
+
+def unshear(members: dict, H: np.ndarray) -> tuple[dict, np.ndarray]:
+    """Re-index a lattice whose basis is sheared (one step a diagonal of the cube
+    grid: in a steep oblique view a diagonal can be shorter than a true step, so the
+    nearest-neighbour steps pick it). The cube tops of a tray fill a square of
+    indices, so the basis whose index bounding box is smallest is the tray's own.
+
+    members: (col, row) -> blob index; H: 3x3 index -> image. Returns the re-indexed
+    (members, H) (unchanged when the current basis is already the tightest)."""
+    idx = np.array(list(members.keys()), np.int64)
+
+    def area(k):
+        span = k.max(axis=0) - k.min(axis=0) + 1
+        return int(span[0] * span[1])
+
+    best_t, best_a = _BASES[0], area(idx)
+    for t in _BASES[1:]:
+        a = area(idx @ t.T)
+        if a < best_a:
+            best_t, best_a = t, a
+    if best_t is _BASES[0]:
+        return members, H
+    new = idx @ best_t.T
+    new -= new.min(axis=0)
+    new_members = {(int(c), int(r)): j for (c, r), j in zip(new, members.values())}
+    # image = H (i; 1) with i = T^-1 (i' - offset)
+    off = (idx @ best_t.T).min(axis=0)
+    A = np.eye(3)
+    A[:2, :2] = np.linalg.inv(best_t.astype(np.float64))
+    A[:2, 2] = A[:2, :2] @ off.astype(np.float64)
+    return new_members, H @ A
+
+
+def _finish(blobs: Blobs, members: dict, H: np.ndarray,
+            cfg: LatticeConfig = LatticeConfig()) -> Lattice:
     """Refit on all members, drop outliers, measure pitch and residual."""
+    if cfg.unshear:
+        members, H = unshear(members, H)
     idx = np.array(list(members.keys()), np.float64)
     pts = blobs.centres[list(members.values())]
     H2 = _fit_h(idx, pts)
@@ -188,7 +243,7 @@ def _finish(blobs: Blobs, members: dict, H: np.ndarray) -> Lattice:
     keep = err < 0.3
     if keep.sum() < len(members) and keep.sum() >= 4:
         members = {k: v for (k, v), kk in zip(members.items(), keep) if kk}
-        return _finish(blobs, members, H)
+        return _finish(blobs, members, H, cfg)
     return Lattice(members, H, pitch, float(np.sqrt(np.mean(err ** 2))))
 
 
