@@ -18,7 +18,7 @@ import typer
 
 from ..board import Board, normalise_face
 from ..errors import BoggleError, LowConfidenceError, UsageError
-from .score import parse_cells
+from .score import parse_cells, read_player_lists
 from .solve import DictOption, JsonOption, MinLengthOption, check_min_length, load_dictionary
 
 SCAN_SCHEMA_VERSION = 1
@@ -183,7 +183,7 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"--board is {corr.board.size}x{corr.board.size} but --size is {forced}")
         if len(photos) > 1 and (annotate or corr.board or corr.cells):
             raise UsageError("--annotate, --board and --fix apply to one photo", "scan the photos one at a time")
-        lists = _read_lists(player or [])
+        lists = read_player_lists(player or [])
         if variant is not None and variant not in ("standard", "challenge"):
             raise UsageError(f"unknown variant {variant!r}", "use standard or challenge")
         bonus_cells = parse_cells(bonus, "--bonus") if bonus else []
@@ -239,21 +239,6 @@ def _progress(i: int, total: int, photo: Optional[Path]) -> None:
     typer.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {i}/{total}{name[:40]:<41}", err=True, nl=False)
     if end:
         typer.echo("", err=True)
-
-
-def _read_lists(players: list[str]) -> dict[str, list[str]]:
-    from ..wordlists import parse_player_option, read_word_list
-    specs = [parse_player_option(p) for p in players]
-    names = [n for n, _ in specs]
-    if len(set(names)) != len(names):
-        raise UsageError("two --player options have the same name", "give each player a different NAME")
-    if sum(1 for _, f in specs if f == "-") > 1:
-        raise UsageError("only one player's list can come from stdin", "give the others as files")
-    notes: list[str] = []
-    lists = {name: read_word_list(path, notes=notes) for name, path in specs}
-    for note in notes:
-        typer.echo(f"boggle-cv: warning: {note}", err=True)
-    return lists
 
 
 def _scan_one(photo: Path, scanner, o: RoundOptions) -> None:

@@ -25,6 +25,24 @@ def parse_cells(text: str, option: str) -> list[tuple[int, int]]:
     return cells
 
 
+def read_player_lists(options: list[str]) -> dict[str, list[str]]:
+    """--player NAME=FILE options -> {name: words}, in order; warnings on stderr.
+
+    Refuses two players with one name and more than one list on stdin."""
+    from ..wordlists import parse_player_option, read_word_list
+    specs = [parse_player_option(p) for p in options]
+    names = [n for n, _ in specs]
+    if len(set(names)) != len(names):
+        raise UsageError("two --player options have the same name", "give each player a different NAME")
+    if sum(1 for _, f in specs if f == "-") > 1:
+        raise UsageError("only one player's list can come from stdin", "give the others as files")
+    notes: list[str] = []
+    lists = {name: read_word_list(path, notes=notes) for name, path in specs}
+    for note in notes:
+        typer.echo(f"boggle-cv: warning: {note}", err=True)
+    return lists
+
+
 def register(app: typer.Typer) -> None:
     @app.command("score")
     def score_cmd(
@@ -41,15 +59,8 @@ def register(app: typer.Typer) -> None:
         """Each player's words with status and points, totals, winner(s), then the words nobody found."""
         from ..report import sheet_text
         from ..scoring import Rules, score_round
-        from ..wordlists import parse_player_option, read_word_list
         check_min_length(min_length)
         b = Board.parse(board)
-        specs = [parse_player_option(p) for p in player]
-        names = [n for n, _ in specs]
-        if len(set(names)) != len(names):
-            raise UsageError("two --player options have the same name", "give each player a different NAME")
-        if sum(1 for _, f in specs if f == "-") > 1:
-            raise UsageError("only one player's list can come from stdin", "give the others as files")
         if variant == "challenge" and challenge_cell is None:
             raise UsageError("--variant challenge needs --challenge-cell", "e.g. --challenge-cell r2c3")
         if challenge_cell is not None and variant != "challenge":
@@ -60,10 +71,7 @@ def register(app: typer.Typer) -> None:
         rules = Rules(size=b.size, variant=variant, min_length=min_length, long_words=long_words,
                       bonus_cells=frozenset(parse_cells(bonus, "--bonus")) if bonus else frozenset(),
                       challenge_cell=cc[0] if cc else None)
-        notes: list[str] = []
-        lists = {name: read_word_list(path, notes=notes) for name, path in specs}
-        for note in notes:
-            typer.echo(f"boggle-cv: warning: {note}", err=True)
+        lists = read_player_lists(player)
         d = load_dictionary(dict_path)
         sheet = score_round(b, lists, d, rules)
         if as_json:
