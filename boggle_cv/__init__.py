@@ -10,10 +10,13 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .board import Board  # noqa: F401  (cheap, no heavy imports)
+__all__ = ["Board", "solve", "score_round", "read_board"]
 
 
 def __getattr__(name: str):
+    if name == "Board":
+        from .board import Board
+        return Board
     if name == "solve":
         from .solver import solve
         return solve

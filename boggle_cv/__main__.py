@@ -1,5 +1,5 @@
-"""`python -m boggle_cv` runs the command line."""
-from .cli import main
+"""`python -m boggle_cv` runs the command line (through the same guarded entry)."""
+from .entry import main
 
 if __name__ == "__main__":
     main()
