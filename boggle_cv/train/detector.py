@@ -3,8 +3,15 @@
     python -m boggle_cv.train.detector --boards ../shared/boggle-boards --out models/ --seed 0
 
 Data: the boggle-boards layouts not held out (boggle_cv.train.detector_data.is_val_layout)
-and synthetic renders (rendered into --synth-dir first if missing), both augmented
-(any rotation, zoom, perspective, colour, blur, noise, JPEG). Never real-photos.
+and synthetic renders (rendered into --synth-dir first if missing, the renderer's
+default camera; optionally --steep-count renders into --steep-dir with camera tilt up
+to 75 degrees, detector_data.steep_synth_config), all augmented (any rotation, zoom,
+perspective, colour, blur, noise, JPEG; --steep-aug P: a share P of strong keystone
+views). Never real-photos, never the held-out synthetic seed 90210.
+
+--init PATH starts from a shipped ONNX model (its Conv+BatchNorm pairs are fused:
+the BatchNorm layers are loaded as identity plus bias and kept in eval mode, so only
+their affine part trains): a fine-tune.
 
 Network input: (1, 3, S, S) float32 BGR 0..255 letterboxed photo (S = 320 at run time;
 trained on random crops); outputs (1, 2, S/4, S/4): channel 0 = heatmap logit of a cube
@@ -22,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from boggle_cv.train.detector_data import (AugConfig, augment, load_boards, load_synth,
-                                           render_synth, targets)
+                                           render_synth, steep_synth_config, targets)
 
 STRIDE = 4
 
@@ -94,6 +101,42 @@ def make_batch(rng, samples, weights, bs, crop, aug):
             np.stack(ms).astype(f))
 
 
+def load_onnx_weights(model, path: Path) -> None:
+    """Load an exported cube_detector.onnx into build_model()'s network.
+
+    The export fused each 3x3 Conv with its BatchNorm (unnamed initializers, in
+    graph order); each BatchNorm becomes identity (mean 0, var 1 - eps, weight 1)
+    with the fused bias. The 1x1 laterals and head keep their names."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from torch import nn
+    g = onnx.load(str(path)).graph
+    inits = {i.name: numpy_helper.to_array(i) for i in g.initializer}
+    fused = []
+    for node in g.node:
+        if node.op_type == "Conv" and not node.input[1].startswith(("l2", "l3", "l4", "head")):
+            fused.append((inits[node.input[1]], inits[node.input[2]]))
+    pairs = []
+    mods = list(model.modules())
+    for i, m in enumerate(mods):
+        if isinstance(m, nn.Conv2d) and m.kernel_size == (3, 3):
+            pairs.append((m, mods[i + 1]))
+    if len(pairs) != len(fused):
+        raise ValueError(f"{path}: {len(fused)} fused convs, model has {len(pairs)}")
+    sd = model.state_dict()
+    with torch.no_grad():
+        for (conv, bn), (w, b) in zip(pairs, fused):
+            conv.weight.copy_(torch.from_numpy(np.array(w)))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(np.array(b)))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        for k in ("l2", "l3", "l4", "head"):
+            for t in ("weight", "bias"):
+                sd[f"{k}.{t}"].copy_(torch.from_numpy(np.array(inits[f"{k}.{t}"])))
+
+
 def export_onnx(model, path: Path, in_side: int = 320) -> str:
     """Export to ONNX (opset 13, fixed input (1,3,in_side,in_side)); writes the
     .sha256 side file; returns the hash."""
@@ -112,7 +155,18 @@ def main(argv=None) -> int:
     ap.add_argument("--boards", type=Path, required=True, help="../shared/boggle-boards")
     ap.add_argument("--out", type=Path, default=Path("models"))
     ap.add_argument("--synth-dir", type=Path, default=Path("/tmp/boggle_cv_det_synth"))
-    ap.add_argument("--synth-count", type=int, default=1600)
+    ap.add_argument("--synth-count", type=int, default=1600,
+                    help="renders with the renderer's default camera (0: none)")
+    ap.add_argument("--steep-dir", type=Path, default=Path("/tmp/boggle_cv_det_synth_steep"))
+    ap.add_argument("--steep-count", type=int, default=0,
+                    help="renders with steep camera tilt (detector_data.steep_synth_config)")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="fine-tune from this ONNX model (e.g. models/cube_detector.onnx)")
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--steep-aug", type=float, default=0.0,
+                    help="share of views with a strong keystone (AugConfig.steep_p)")
+    ap.add_argument("--min-zoom", type=float, default=0.7,
+                    help="smallest zoom of the letterbox (AugConfig.scale[0]; < 1: smaller boards)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--minutes", type=float, default=12.0)
     ap.add_argument("--batch", type=int, default=16)
@@ -127,18 +181,27 @@ def main(argv=None) -> int:
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
-    if not (a.synth_dir / "labels.json").exists():
-        print(f"rendering {a.synth_count} synthetic photos into {a.synth_dir}", file=sys.stderr)
-        render_synth(a.synth_dir, a.synth_count, seed=1234)
+    syn = []
+    if a.synth_count > 0:
+        if not (a.synth_dir / "labels.json").exists():
+            print(f"rendering {a.synth_count} synthetic photos into {a.synth_dir}", file=sys.stderr)
+            render_synth(a.synth_dir, a.synth_count, seed=1234)
+        syn += load_synth(a.synth_dir)
+    if a.steep_count > 0:
+        if not (a.steep_dir / "labels.json").exists():
+            print(f"rendering {a.steep_count} steep-tilt photos into {a.steep_dir}", file=sys.stderr)
+            render_synth(a.steep_dir, a.steep_count, seed=4321, config=steep_synth_config())
+        syn += load_synth(a.steep_dir)
     real = load_boards(a.boards, "train")
-    syn = load_synth(a.synth_dir)
     samples = real + syn
     w = np.r_[np.full(len(real), a.real_share / len(real)),
               np.full(len(syn), (1 - a.real_share) / len(syn))]
     print(f"{len(real)} real, {len(syn)} synthetic samples", file=sys.stderr)
     model = build_model()
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    aug = AugConfig()
+    if a.init is not None:
+        load_onnx_weights(model, a.init)
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
+    aug = AugConfig(scale=(a.min_zoom, AugConfig.scale[1]), steep_p=a.steep_aug)
     t0 = time.time()
     budget = a.minutes * 60
     step = 0
@@ -146,14 +209,19 @@ def main(argv=None) -> int:
     while time.time() - t0 < budget:
         frac = (time.time() - t0) / budget
         for g in opt.param_groups:  # warm-up then cosine decay, by wall time
-            g["lr"] = 3e-3 * min(1.0, (step + 1) / 50) * (0.5 * (1 + np.cos(np.pi * frac)) + 0.02)
+            g["lr"] = a.lr * min(1.0, (step + 1) / 50) * (0.5 * (1 + np.cos(np.pi * frac)) + 0.02)
         if step % 150 == 149 and a.reload:  # renders still being written: take new ones
-            syn = load_synth(a.synth_dir)
+            syn = (load_synth(a.synth_dir) if a.synth_count > 0 else []) + (
+                load_synth(a.steep_dir) if a.steep_count > 0 else [])
             samples = real + syn
             w = np.r_[np.full(len(real), a.real_share / len(real)),
                       np.full(len(syn), (1 - a.real_share) / len(syn))]
         x, h, s, m = (torch.from_numpy(v) for v in make_batch(rng, samples, w, a.batch, a.crop, aug))
         model.train()
+        if a.init is not None:  # fused BatchNorm: keep the loaded statistics
+            for mod in model.modules():
+                if isinstance(mod, torch.nn.BatchNorm2d):
+                    mod.eval()
         out = model(x)
         lh = focal_loss(out[:, :1], h)
         ls = (torch.abs(out[:, 1:] - s) * m).sum() / m.sum().clamp(min=1)

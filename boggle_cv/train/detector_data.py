@@ -63,11 +63,25 @@ def _grid_sides(centres: np.ndarray) -> np.ndarray:
     return sides.reshape(-1)
 
 
-def render_synth(out: Path, count: int, seed: int, long_side: tuple[int, int] = (400, 640)) -> None:
+def steep_synth_config():
+    """SynthConfig of the extra steep-tilt set: camera tilt up to 75 degrees (the
+    renderer draws 30% near top-down, the rest uniform up to the maximum, so ~33% of
+    the renders are grazing views of 40-75 degrees where the cubes' lettered sides
+    look as big as their tops), more 4x4 boards (small boards in a big frame come
+    from the renderer's board-size range 0.3-0.95 of the short side)."""
+    from boggle_cv.synth.scene import SynthConfig
+    return SynthConfig(max_tilt_deg=75.0, size_weights=(0.55, 0.25, 0.20))
+
+
+def render_synth(out: Path, count: int, seed: int, long_side: tuple[int, int] = (400, 640),
+                 config=None) -> None:
     """Render `count` synthetic photos (trays and empty trays) into out/ as JPEG +
     labels.json; renders that are incomplete or spilled are skipped (no cube labels).
+    config: a boggle_cv.synth SynthConfig (None: the renderer's default).
     Deterministic for a seed."""
     from boggle_cv.synth import render_photo
+    from boggle_cv.synth.scene import SynthConfig
+    config = config or SynthConfig()
 
     out.mkdir(parents=True, exist_ok=True)
     lab_path = out / "labels.json"
@@ -79,7 +93,7 @@ def render_synth(out: Path, count: int, seed: int, long_side: tuple[int, int] = 
         i += 1
         ls = int(rng.integers(long_side[0], long_side[1] + 1))
         kind = "empty-tray" if rng.random() < 0.06 else "tray"
-        img, t = render_photo(sub, long_side=ls, kind=kind)
+        img, t = render_photo(sub, long_side=ls, kind=kind, config=config)
         name = f"s{i:05d}.jpg"
         if t.get("centres"):
             c = np.array(t["centres"], np.float64)
@@ -113,12 +127,16 @@ def load_synth(folder: Path) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
 class AugConfig:
     """Augmentation ranges. in_side: network input side (px); scale: zoom range
     relative to letterboxing the photo into the input; persp: corner jitter as a
-    fraction of the input side; shift: translation fraction."""
+    fraction of the input side; shift: translation fraction; with probability
+    steep_p the corner jitter is steep instead (a strong keystone: one side of the
+    photo shrunk, as in a grazing view)."""
 
     in_side: int = 320
     scale: tuple[float, float] = (0.7, 1.8)
     persp: float = 0.08
     shift: float = 0.2
+    steep_p: float = 0.0
+    steep: float = 0.22
 
 
 def letterbox_matrix(w: int, h: int, side: int) -> np.ndarray:
@@ -146,6 +164,14 @@ def augment(rng: np.random.Generator, img: np.ndarray, centres: np.ndarray, side
     A = T1 @ R @ T0 @ M
     src = np.float32([[0, 0], [S, 0], [S, S], [0, S]])
     dst = src + rng.uniform(-cfg.persp, cfg.persp, (4, 2)).astype(np.float32) * S
+    if cfg.steep_p > 0 and rng.random() < cfg.steep_p:  # keystone: squeeze one side (then the view is rotated)
+        k = rng.uniform(0.3, 1.0) * cfg.steep * S
+        side = int(rng.integers(4))
+        a, b = side, (side + 1) % 4
+        mid = (src[a] + src[b]) / 2
+        for j in (a, b):
+            d = mid - src[j]
+            dst[j] += (d / np.linalg.norm(d) * k).astype(np.float32)
     P = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
     H = P @ A
     C = crop or S

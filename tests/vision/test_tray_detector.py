@@ -108,3 +108,40 @@ def test_training_targets_and_split():
     share = np.mean([is_val_layout(n) for n in names])
     assert 0.1 < share < 0.3
     assert is_val_layout("RFB4-002") == is_val_layout("RFB4-002")
+
+
+def test_fine_tune_loads_shipped_weights():
+    """--init: the shipped ONNX (Conv+BatchNorm fused) loads into the training network
+    and gives the same maps as cv2.dnn."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from boggle_cv.train.detector import build_model, load_onnx_weights
+    model = build_model()
+    load_onnx_weights(model, default_model_path())
+    model.eval()
+    x = np.random.default_rng(3).uniform(0, 255, (1, 3, 320, 320)).astype(np.float32)
+    net = load_detector()
+    net.setInput(x)
+    want = net.forward()
+    with torch.no_grad():
+        got = model(torch.from_numpy(x)).numpy()
+    assert got.shape == want.shape == (1, 2, 80, 80)
+    assert np.abs(got - want).max() < 1e-3
+
+
+def test_steep_augmentation_moves_labels_with_the_image():
+    """A strong keystone view: each cube-centre label lands on the marked pixel."""
+    from boggle_cv.train.detector_data import AugConfig, augment
+    img = np.zeros((300, 400, 3), np.uint8)
+    centres = np.array([[100.0, 80.0], [300.0, 220.0], [200.0, 150.0]])
+    for x, y in centres:
+        img[int(y) - 3:int(y) + 4, int(x) - 3:int(x) + 4] = 255
+    cfg = AugConfig(steep_p=1.0, scale=(1.0, 1.0), shift=0.0)
+    for seed in range(5):
+        view, pts, sd = augment(np.random.default_rng(seed), img, centres, np.full(3, 20.0), cfg)
+        assert view.shape == (320, 320, 3) and len(pts) == 3 and (sd > 0).all()
+        grey = view.max(axis=2).astype(int)
+        background = np.median(grey)
+        for x, y in pts:
+            xi, yi = int(round(x)), int(round(y))
+            assert grey[max(0, yi - 2):yi + 3, max(0, xi - 2):xi + 3].max() > background + 30
