@@ -21,7 +21,7 @@ r(N-1)c(N-1), r(N-1)c0, clockwise on screen, r0c0 the corner nearest the top-lef
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -76,6 +76,16 @@ class TrayConfig:
     sources: candidate sources tried in order until one gives a board: "detector"
         (learned cube-top heatmap, models/cube_detector.onnx) and "blobs" (classical
         thresholded blobs).
+    zoom_retry / zoom_margin / zoom_min_side / zoom_max_area: when every source
+        failed, find_tray runs once more (with zoom_retry off) on a crop of the photo
+        around the detector's evidence (the biggest detector lattice, else its
+        confident peaks), so a small board fills the detector's input; the crop
+        extends zoom_margin x the median predicted cube side beyond that evidence,
+        is at least zoom_min_side cube sides wide and high, and is skipped when it
+        would cover more than zoom_max_area of the photo (nothing to gain). Every
+        check of a board (empty cells, cube tops beyond the grid) applies inside it.
+    zoom_peak: relative peak height (x the highest peak) of the peaks that frame
+        the crop when no lattice of at least 3 members was grown.
     """
 
     work_side: int = 800
@@ -104,6 +114,11 @@ class TrayConfig:
     heat_rel: float = 0.4
     weak_quality: float = 0.7
     sources: tuple[str, ...] = ("detector", "blobs")
+    zoom_retry: bool = True
+    zoom_margin: float = 2.5
+    zoom_min_side: float = 7.0
+    zoom_max_area: float = 0.6
+    zoom_peak: float = 0.5
     blobs: BlobConfig = field(default_factory=BlobConfig)
     detector: DetectorConfig = field(default_factory=DetectorConfig)
     lattice: LatticeConfig = field(default_factory=LatticeConfig)
@@ -296,6 +311,7 @@ def find_tray(image_bgr: np.ndarray, size: int | None = None, *,
         dbg["1_whiteness"] = cv2.cvtColor(white, cv2.COLOR_GRAY2BGR)
     reasons: list[str] = []
     best = None
+    det_evidence = None
     for source in config.sources:
         t1 = time.perf_counter()
         if source == "detector":
@@ -321,6 +337,8 @@ def find_tray(image_bgr: np.ndarray, size: int | None = None, *,
                 dbg[f"2_{k}"] = cv2.cvtColor(m, cv2.COLOR_GRAY2BGR)
             dbg[f"3{tag}_blobs"] = _draw_blobs(work, blobs)
             dbg[f"4{tag}_lattice"] = _draw_lattice(work, blobs, lattices[:3])
+        if heat is not None:
+            det_evidence = (blobs, lattices)
         for lat in lattices[:4]:
             res = _board_from_lattice(lat, blobs, white, size, config, heat, work)
             if isinstance(res, str):
@@ -331,6 +349,37 @@ def find_tray(image_bgr: np.ndarray, size: int | None = None, *,
         timings[f"grid_{source}"] = time.perf_counter() - t3
         if best is not None:
             break
+    if best is None and config.zoom_retry and det_evidence is not None:
+        box = _zoom_box(det_evidence[0], det_evidence[1], work.shape[:2], config)
+        if box is not None:
+            box, focus = box
+            x0, y0, x1, y1 = (np.array(box, np.float64) / scale).round().astype(int)
+            H0, W0 = image_bgr.shape[:2]
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W0, x1), min(H0, y1)
+            if min(x1 - x0, y1 - y0) >= 16:
+                t5 = time.perf_counter()
+                try:
+                    sub = find_tray(image_bgr[y0:y1, x0:x1], size,
+                                    config=replace(config, zoom_retry=False,
+                                                   sources=("detector",)))
+                except NoBoardError:
+                    sub = None
+                timings["zoom_retry"] = time.perf_counter() - t5
+                if sub is not None and cv2.pointPolygonTest(
+                        (sub.corners + (x0, y0)).astype(np.float32).reshape(-1, 1, 2),
+                        (float(focus[0] / scale), float(focus[1] / scale)), False) < 0:
+                    sub = None  # a grid beside the evidence (dots in the crop's margin?)
+                if sub is not None:
+                    off = np.array([x0, y0], np.float64)
+                    corners = sub.corners + off
+                    centres = sub.cell_centres + off
+                    if debug:
+                        from boggle_cv.vision.annotate import draw_grid
+                        dbg["5_grid"] = draw_grid(work, corners * scale, sub.size,
+                                                  centres * scale)
+                    timings["total"] = time.perf_counter() - t0
+                    return TrayResult(sub.size, corners, sub.confidence, centres, dbg,
+                                      timings)
     if best is None:
         why = reasons[0] if reasons else "no grid of cube tops was seen"
         if debug:
@@ -352,6 +401,36 @@ def find_tray(image_bgr: np.ndarray, size: int | None = None, *,
         dbg["5_grid"] = draw_grid(work, corners * scale, n, centres * scale)
     timings["total"] = time.perf_counter() - t0
     return TrayResult(n, corners, conf, centres, dbg, timings)
+
+
+def _zoom_box(blobs: Blobs, lattices: list[Lattice], shape: tuple[int, int],
+              cfg: TrayConfig):
+    """((x0, y0, x1, y1), focus (2,) (x, y)) in working px: a crop around the
+    detector's evidence of a board and the evidence's centroid (the board found in
+    the crop must cover it), or None. Evidence: the members of the biggest lattice
+    (at least 3), else the peaks of at least zoom_peak x the highest; widened by zoom_margin median cube sides and to at least
+    zoom_min_side cube sides; None when no peaks or the crop covers more than
+    zoom_max_area of the image (shape (H, W))."""
+    if not len(blobs):
+        return None
+    big = [lat for lat in lattices if len(lat.members) >= 3]
+    if big:
+        lat = max(big, key=lambda la: len(la.members))
+        idx = np.array(list(lat.members.values()))
+    else:
+        idx = np.nonzero(blobs.quality >= cfg.zoom_peak * blobs.quality.max())[0]
+    pts = blobs.centres[idx]
+    side = float(np.median(blobs.sides[idx]))
+    lo = pts.min(axis=0) - cfg.zoom_margin * side
+    hi = pts.max(axis=0) + cfg.zoom_margin * side
+    mid, half = (lo + hi) / 2, np.maximum((hi - lo) / 2, cfg.zoom_min_side * side / 2)
+    lo, hi = mid - half, mid + half
+    h, w = shape
+    lo = np.maximum(lo, 0)
+    hi = np.minimum(hi, (w, h))
+    if np.any(hi - lo < 8) or (hi - lo).prod() > cfg.zoom_max_area * w * h:
+        return None
+    return (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])), pts.mean(axis=0)
 
 
 def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,

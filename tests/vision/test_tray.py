@@ -14,7 +14,7 @@ import pytest
 from boggle_cv.errors import NoBoardError
 from boggle_cv.vision.annotate import draw_tray
 from boggle_cv.vision.imageio import load_image
-from boggle_cv.vision.tray import TrayResult, find_tray
+from boggle_cv.vision.tray import TrayConfig, TrayResult, find_tray
 
 SHARED = Path(os.environ.get("BOGGLE_SHARED",
                              Path(__file__).resolve().parents[2].parent / "shared"))
@@ -89,6 +89,30 @@ def test_turned_and_shrunk_photo_still_found():
     res = find_tray(turned)
     assert res.size == truth["size"]
     assert corner_error(res.corners, corners.tolist()) < 0.06
+
+
+@pytest.mark.parametrize("deg", [40, 60])
+def test_small_turned_board_found_by_zoom_retry(deg):
+    """A small 4x4 (cubes ~20 px) turned on a grown canvas: the first pass refuses
+    it, the retry on a crop around the detector's partial grid finds it."""
+    name = "rfbb_4x4_RFB4-077_43d3d2e3.jpg"
+    truth = _truth(BOARDS)[name]
+    img = load_image(BOARDS / name)
+    h, w = img.shape[:2]
+    M = cv2.getRotationMatrix2D((w / 2, h / 2), deg, 1.0)
+    c, s = abs(M[0, 0]), abs(M[0, 1])
+    nw, nh = int(h * s + w * c), int(h * c + w * s)
+    M[0, 2] += nw / 2 - w / 2
+    M[1, 2] += nh / 2 - h / 2
+    turned = cv2.warpAffine(img, M, (nw, nh), flags=cv2.INTER_AREA, borderValue=(90, 90, 90))
+    corners = cv2.transform(np.array([truth["corners"]], np.float64), M)[0]
+    res = find_tray(turned)
+    assert "zoom_retry" in res.timings
+    assert res.size == 4
+    assert corner_error(res.corners, corners.tolist()) < 0.06
+    assert res.cell_centres.shape == (4, 4, 2)
+    with pytest.raises(NoBoardError):
+        find_tray(turned, config=TrayConfig(zoom_retry=False))
 
 
 def test_incomplete_product_shot_refused():
