@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 import time
@@ -30,20 +29,8 @@ import numpy as np
 from boggle_cv.errors import BoggleError, NoBoardError
 from boggle_cv.vision.annotate import draw_tray
 from boggle_cv.vision.imageio import load_image
+from boggle_cv.vision.metrics import corner_error
 from boggle_cv.vision.tray import TrayConfig, find_tray
-
-
-def corner_error(found, truth) -> float:
-    """Mean corner distance / mean side of the truth quad, best over 8 orderings."""
-    truth = [tuple(p) for p in truth]
-    found = [tuple(p) for p in found]
-    side = sum(math.dist(truth[i], truth[(i + 1) % 4]) for i in range(4)) / 4
-    best = float("inf")
-    for f in (found, found[::-1]):
-        for k in range(4):
-            g = f[k:] + f[:k]
-            best = min(best, sum(math.dist(a, b) for a, b in zip(g, truth)) / 4 / side)
-    return best
 
 
 def mosaic(image: np.ndarray, corners: np.ndarray, n: int, cell: int = 64) -> np.ndarray:

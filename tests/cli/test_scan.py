@@ -74,11 +74,8 @@ def test_sample_is_read_right(scanned_json):
 
 
 def test_tray_corners_close_to_truth(scanned_json):
-    t = np.array(truth_of(SAMPLE.name)["corners"], float)
-    f = np.array(scanned_json["tray"]["corners"], float)
-    side = np.mean([np.linalg.norm(t[i] - t[(i + 1) % 4]) for i in range(4)])
-    best = min(np.mean(np.linalg.norm(np.roll(f, k, 0) - t, axis=1)) for k in range(4))
-    assert best / side < 0.05
+    from boggle_cv.vision.metrics import corner_error
+    assert corner_error(scanned_json["tray"]["corners"], truth_of(SAMPLE.name)["corners"]) < 0.05
 
 
 def test_text_report_has_board_players_winner_and_missed():

@@ -57,3 +57,11 @@ def test_corners_start_at_the_reported_board_origin():
     d = res.to_dict()
     assert d["board"]["size"] == n and len(d["board"]["cells"]) == n * n
     assert d["marks"] == {"bonus_cells": [], "challenge_cell": None}
+
+
+def test_corner_error_ignores_order_and_scales_by_side():
+    from boggle_cv.vision.metrics import corner_error
+    truth = [[0, 0], [10, 0], [10, 10], [0, 10]]
+    assert corner_error(truth[2:] + truth[:2], truth) == 0.0      # another start
+    assert corner_error(truth[::-1], truth) == 0.0                 # other direction
+    assert abs(corner_error([[1, 0], [11, 0], [11, 10], [1, 10]], truth) - 0.1) < 1e-9

@@ -3,7 +3,6 @@ images that must be refused."""
 from __future__ import annotations
 
 import json
-import math
 import os
 from pathlib import Path
 
@@ -14,25 +13,13 @@ import pytest
 from boggle_cv.errors import NoBoardError
 from boggle_cv.vision.annotate import draw_tray
 from boggle_cv.vision.imageio import load_image
+from boggle_cv.vision.metrics import corner_error
 from boggle_cv.vision.tray import TrayConfig, TrayResult, find_tray
 
 SHARED = Path(os.environ.get("BOGGLE_SHARED",
                              Path(__file__).resolve().parents[2].parent / "shared"))
 BOARDS = SHARED / "boggle-boards"
 REAL = SHARED / "real-photos"
-
-
-def corner_error(found: np.ndarray, truth) -> float:
-    """Mean corner distance / mean side, best over the 8 orderings of a square."""
-    truth = [tuple(p) for p in truth]
-    found = [tuple(p) for p in np.asarray(found).tolist()]
-    side = sum(math.dist(truth[i], truth[(i + 1) % 4]) for i in range(4)) / 4
-    best = float("inf")
-    for f in (found, found[::-1]):
-        for k in range(4):
-            g = f[k:] + f[:k]
-            best = min(best, sum(math.dist(a, b) for a, b in zip(g, truth)) / 4 / side)
-    return best
 
 
 def _truth(folder: Path) -> dict:
