@@ -86,6 +86,13 @@ class TrayConfig:
         check of a board (empty cells, cube tops beyond the grid) applies inside it.
     zoom_peak: relative peak height (x the highest peak) of the peaks that frame
         the crop when no lattice of at least 3 members was grown.
+    stretch_retry / stretch_side / stretch_tries: when every source and the zoom
+        retry failed, find_tray runs again (with stretch_retry off) on copies of the
+        photo (first reduced to stretch_side px long side) stretched by a factor
+        along a direction, (angle in degrees on screen: 0 = x, 90 = y, factor), in
+        the order given; the first board found whose every cube-top centre lies in
+        the photo wins. A photo taken at a grazing angle squashes the cube tops along
+        the line of sight; this undoes it.
     """
 
     work_side: int = 800
@@ -119,6 +126,10 @@ class TrayConfig:
     zoom_min_side: float = 7.0
     zoom_max_area: float = 0.6
     zoom_peak: float = 0.5
+    stretch_retry: bool = True
+    stretch_side: int = 1000
+    stretch_tries: tuple[tuple[float, float], ...] = (
+        (90, 2.0), (0, 2.0), (45, 2.0), (135, 2.0), (90, 1.5), (0, 1.5))
     blobs: BlobConfig = field(default_factory=BlobConfig)
     detector: DetectorConfig = field(default_factory=DetectorConfig)
     lattice: LatticeConfig = field(default_factory=LatticeConfig)
@@ -350,36 +361,14 @@ def find_tray(image_bgr: np.ndarray, size: int | None = None, *,
         if best is not None:
             break
     if best is None and config.zoom_retry and det_evidence is not None:
-        box = _zoom_box(det_evidence[0], det_evidence[1], work.shape[:2], config)
-        if box is not None:
-            box, focus = box
-            x0, y0, x1, y1 = (np.array(box, np.float64) / scale).round().astype(int)
-            H0, W0 = image_bgr.shape[:2]
-            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W0, x1), min(H0, y1)
-            if min(x1 - x0, y1 - y0) >= 16:
-                t5 = time.perf_counter()
-                try:
-                    sub = find_tray(image_bgr[y0:y1, x0:x1], size,
-                                    config=replace(config, zoom_retry=False,
-                                                   sources=("detector",)))
-                except NoBoardError:
-                    sub = None
-                timings["zoom_retry"] = time.perf_counter() - t5
-                if sub is not None and cv2.pointPolygonTest(
-                        (sub.corners + (x0, y0)).astype(np.float32).reshape(-1, 1, 2),
-                        (float(focus[0] / scale), float(focus[1] / scale)), False) < 0:
-                    sub = None  # a grid beside the evidence (dots in the crop's margin?)
-                if sub is not None:
-                    off = np.array([x0, y0], np.float64)
-                    corners = sub.corners + off
-                    centres = sub.cell_centres + off
-                    if debug:
-                        from boggle_cv.vision.annotate import draw_grid
-                        dbg["5_grid"] = draw_grid(work, corners * scale, sub.size,
-                                                  centres * scale)
-                    timings["total"] = time.perf_counter() - t0
-                    return TrayResult(sub.size, corners, sub.confidence, centres, dbg,
-                                      timings)
+        sub = _zoom_retry(image_bgr, size, det_evidence, work.shape[:2], scale, config,
+                          timings)
+        if sub is not None:
+            return _finish_retry(sub, work, scale, dbg, debug, timings, t0)
+    if best is None and config.stretch_retry:
+        sub = _stretch_retry(image_bgr, size, config, timings)
+        if sub is not None:
+            return _finish_retry(sub, work, scale, dbg, debug, timings, t0)
     if best is None:
         why = reasons[0] if reasons else "no grid of cube tops was seen"
         if debug:
@@ -401,6 +390,112 @@ def find_tray(image_bgr: np.ndarray, size: int | None = None, *,
         dbg["5_grid"] = draw_grid(work, corners * scale, n, centres * scale)
     timings["total"] = time.perf_counter() - t0
     return TrayResult(n, corners, conf, centres, dbg, timings)
+
+
+def _finish_retry(sub: TrayResult, work: np.ndarray, scale: float, dbg: dict,
+                  debug: bool, timings: dict, t0: float) -> TrayResult:
+    """The TrayResult of a retry (already in the photo's pixels), with this call's
+    debug images and timings."""
+    if debug:
+        from boggle_cv.vision.annotate import draw_grid
+        dbg["5_grid"] = draw_grid(work, sub.corners * scale, sub.size,
+                                  sub.cell_centres * scale)
+    timings["total"] = time.perf_counter() - t0
+    return TrayResult(sub.size, sub.corners, sub.confidence, sub.cell_centres, dbg,
+                      timings)
+
+
+def _zoom_retry(image_bgr: np.ndarray, size: int | None, det_evidence, work_shape,
+                scale: float, cfg: TrayConfig, timings: dict) -> TrayResult | None:
+    """find_tray on a crop around the detector's evidence (see TrayConfig.zoom_retry);
+    the result in the photo's pixels, or None."""
+    box = _zoom_box(det_evidence[0], det_evidence[1], work_shape, cfg)
+    if box is None:
+        return None
+    box, focus = box
+    x0, y0, x1, y1 = (np.array(box, np.float64) / scale).round().astype(int)
+    H0, W0 = image_bgr.shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W0, x1), min(H0, y1)
+    if min(x1 - x0, y1 - y0) < 16:
+        return None
+    t5 = time.perf_counter()
+    try:
+        sub = find_tray(image_bgr[y0:y1, x0:x1], size,
+                        config=replace(cfg, zoom_retry=False, stretch_retry=False,
+                                       sources=("detector",)))
+    except NoBoardError:
+        sub = None
+    timings["zoom_retry"] = time.perf_counter() - t5
+    if sub is None:
+        return None
+    off = np.array([x0, y0], np.float64)
+    if cv2.pointPolygonTest((sub.corners + off).astype(np.float32).reshape(-1, 1, 2),
+                            (float(focus[0] / scale), float(focus[1] / scale)), False) < 0:
+        return None  # a grid beside the evidence (dots in the crop's margin?)
+    return TrayResult(sub.size, sub.corners + off, sub.confidence, sub.cell_centres + off)
+
+
+def _stretch_matrix(angle_deg: float, factor: float, shape: tuple[int, int]):
+    """(M (2, 3), (width, height)): the affine map that stretches an image of shape
+    (H, W) by `factor` along the direction angle_deg (0 = x, 90 = y, on screen),
+    translated so the whole stretched image has non-negative coordinates."""
+    a = np.deg2rad(angle_deg)
+    u = np.array([np.cos(a), np.sin(a)])
+    A = np.eye(2) + (factor - 1) * np.outer(u, u)
+    h, w = shape
+    box = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float64) @ A.T
+    lo, hi = box.min(axis=0), box.max(axis=0)
+    M = np.hstack([A, -lo[:, None]])
+    size = tuple(int(np.ceil(v - 1e-6)) for v in hi - lo)
+    return M, size
+
+
+def _stretch_retry(image_bgr: np.ndarray, size: int | None, cfg: TrayConfig,
+                   timings: dict) -> TrayResult | None:
+    """find_tray on copies of the photo stretched along one direction (see
+    TrayConfig.stretch_retry): a photo taken at a grazing angle squashes the cube
+    tops along the line of sight, below what the detector learnt; stretching that
+    direction back makes them squarish again. The first grid found wins; corners and
+    centres are mapped back into the photo's pixels. A board partly outside the
+    photo is not accepted here (a stretched lattice may skip every other row of
+    cubes and hang off the frame). None when no stretch helps."""
+    t5 = time.perf_counter()
+    h, w = image_bgr.shape[:2]
+    base = image_bgr
+    pre = cfg.stretch_side / max(h, w)
+    if pre < 1:
+        base = cv2.resize(image_bgr, (max(1, round(w * pre)), max(1, round(h * pre))),
+                          interpolation=cv2.INTER_AREA)
+    else:
+        pre = 1.0
+    sub_cfg = replace(cfg, stretch_retry=False)
+    found = None
+    for angle, factor in cfg.stretch_tries:
+        M, out_size = _stretch_matrix(angle, factor, base.shape[:2])
+        stretched = cv2.warpAffine(base, M, out_size, flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        try:
+            sub = find_tray(stretched, size, config=sub_cfg)
+        except NoBoardError:
+            continue
+        Minv = cv2.invertAffineTransform(M)
+        c = sub.corners
+        top, bottom = np.hypot(*(c[1] - c[0])), np.hypot(*(c[2] - c[3]))
+        left, right = np.hypot(*(c[3] - c[0])), np.hypot(*(c[2] - c[1]))
+
+
+        def back(pts: np.ndarray) -> np.ndarray:
+            flat = pts.reshape(-1, 2)
+            return ((flat @ Minv[:, :2].T + Minv[:, 2]) / pre).reshape(pts.shape)
+
+        corners, centres = _order_corners(back(sub.corners), back(sub.cell_centres))
+        flat = centres.reshape(-1, 2)
+        if (flat.min() < 0 or np.any(flat.max(axis=0) > (w - 1, h - 1))):
+            continue  # a last resort is trusted only for a board wholly in the photo
+        found = TrayResult(sub.size, corners, sub.confidence, centres)
+        break
+    timings["stretch_retry"] = time.perf_counter() - t5
+    return found
 
 
 def _zoom_box(blobs: Blobs, lattices: list[Lattice], shape: tuple[int, int],

@@ -102,6 +102,62 @@ def test_small_turned_board_found_by_zoom_retry(deg):
         find_tray(turned, config=TrayConfig(zoom_retry=False))
 
 
+@pytest.mark.parametrize("name,squash", [("rfbb_4x4_RFB4-011_35a8837e.jpg", 0.4),
+                                         ("rfbb_6x6_RFB6-001_259936dd.jpg", 0.5)])
+def test_grazing_view_found_by_stretch_retry(name, squash):
+    """A tuning photo squashed vertically (what a grazing camera angle does to the
+    cube tops): every source refuses it, the stretch retry finds it, and the corners
+    map back into the squashed photo."""
+    truth = _truth(BOARDS)[name]
+    img = load_image(BOARDS / name)
+    h, w = img.shape[:2]
+    squashed = cv2.resize(img, (w, round(h * squash)), interpolation=cv2.INTER_AREA)
+    corners = np.array(truth["corners"], np.float64) * (1, squash)
+    with pytest.raises(NoBoardError):
+        find_tray(squashed, config=TrayConfig(stretch_retry=False))
+    res = find_tray(squashed)
+    assert "stretch_retry" in res.timings
+    assert res.size == truth["size"]
+    assert corner_error(res.corners, corners.tolist()) < 0.05
+    assert res.cell_centres.shape == (res.size, res.size, 2)
+
+
+def test_real_grazing_photo_found_by_stretch_retry():
+    """A real 4x4 photographed at a grazing angle (tuning set)."""
+    name = "rfbb_4x4_RFB4-024_aa0e0454.jpg"
+    truth = _truth(BOARDS)[name]
+    res = find_tray(load_image(BOARDS / name))
+    assert "stretch_retry" in res.timings
+    assert res.size == 4
+    assert corner_error(res.corners, truth["corners"]) < 0.06
+
+
+def test_stretch_matrix_stretches_one_direction():
+    from boggle_cv.vision.tray import _stretch_matrix
+    M, (w, h) = _stretch_matrix(90, 2.0, (100, 300))
+    assert (w, h) == (300, 200)
+    np.testing.assert_allclose(M @ [10, 20, 1], [10, 40], atol=1e-9)
+    M, (w, h) = _stretch_matrix(45, 2.0, (100, 100))
+    d = M[:, :2] @ np.array([1.0, 1.0]) / np.sqrt(2)   # along the direction: x2
+    e = M[:, :2] @ np.array([1.0, -1.0]) / np.sqrt(2)  # across it: unchanged
+    assert np.isclose(np.hypot(*d), 2.0) and np.isclose(np.hypot(*e), 1.0)
+    assert w >= 150 and h >= 150
+
+
+def test_stretch_retry_keeps_drawn_partial_grid_refused():
+    """Two cells empty: stretching must not make a grid of every other row (it would
+    hang off the frame) out of the remaining cubes."""
+    img = np.full((600, 600, 3), (30, 120, 230), np.uint8)
+    for r in range(4):
+        for c in range(4):
+            if (r, c) in ((1, 2), (3, 0)):
+                continue
+            x, y = 110 + c * 100, 110 + r * 100
+            cv2.rectangle(img, (x - 40, y - 40), (x + 40, y + 40), (235, 235, 235), -1)
+            cv2.putText(img, "A", (x - 18, y + 18), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (20, 20, 20), 4)
+    with pytest.raises(NoBoardError):
+        find_tray(img, config=TrayConfig(stretch_tries=((0, 2.0),)))
+
 def test_incomplete_product_shot_refused():
     _truth(REAL)
     with pytest.raises(NoBoardError):
