@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..board import Board
+from ..board import BLANK, Board
 from .reader import Reading
 from .reader_model import FACES, TURNS
 
@@ -95,6 +95,26 @@ class BoardReading:
                 "flagged": [list(x) for x in self.flagged],
                 "sets": list(self.sets), "sets_with_challenge": list(self.sets_with_challenge)}
 
+
+def implausible(reading: BoardReading, max_blanks: int = 2,
+                min_mean_confidence: float = 0.0) -> str | None:
+    """Why a decoded board cannot be a photographed tray of cubes, or None.
+
+    A grid laid over something that is not a full tray (an empty tray's cells, a
+    tray with cubes missing, a grid beside the tray) reads as blanks or as faces
+    the reader is unsure of everywhere. Real cube sets carry at most one cube with
+    blank faces (RULES.md), so more than max_blanks blanks (default 2: one blank
+    and one misread) is refused, and so is a mean confidence below
+    min_mean_confidence (0..1; 0 = no bar: it suits only a calibrated reader).
+    """
+    n_blank = sum(c.face == BLANK for row in reading.cells for c in row)
+    if n_blank > max_blanks:
+        return (f"{n_blank} of the {reading.size}x{reading.size} cells read as blank "
+                "(an empty tray, or cubes missing?)")
+    if reading.mean_confidence < min_mean_confidence:
+        return (f"the cubes could not be read (mean confidence "
+                f"{reading.mean_confidence:.0%}; too blurred, or not a Boggle tray?)")
+    return None
 
 def choose_rotation(turns: np.ndarray) -> int:
     """Clockwise quarter turns r of the grid that make most faces upright.

@@ -18,12 +18,18 @@ import numpy as np
 
 from ..board import Board
 from .cells import cut_cells
-from .decode import BoardReading, DecodeConfig, decode
+from ..errors import NoBoardError
+from .decode import BoardReading, DecodeConfig, decode, implausible
 from .imageio import load_image
 from .marks import find_marks
 from .tray import TrayResult, find_tray
 
 CELL_PX = 96  # crop side handed to the reader (the reader resizes to its input)
+# A board whose cells the classifier reads at a mean confidence below this is refused
+# (no board): measured lowest on a real tray 0.40 (a blurred Boggle Boards photo),
+# grids over empty or broken trays from 0.25. Tesseract's confidences are not
+# calibrated the same way (real trays from 0.37), so it gets no bar.
+MIN_MEAN_CONFIDENCE = {"classifier": 0.3, "both": 0.3}
 
 
 @dataclass
@@ -118,6 +124,15 @@ class Scanner:
         reading = self.reader.read(crops.reshape(n * n, CELL_PX, CELL_PX, 3))
         t3 = time.perf_counter()
         board_reading = decode(reading, n, self.decode_config)
+        why = implausible(board_reading,
+                          min_mean_confidence=MIN_MEAN_CONFIDENCE.get(self.engine, 0.0))
+        if why:
+            err = NoBoardError(f"no board found: {why}",
+                               "photograph the whole tray, full of cubes, from above, in focus")
+            if debug:
+                from .cells import mosaic
+                err.debug = {**tray.debug, "7_cells": mosaic(crops)}
+            raise err
         t4 = time.perf_counter()
         bonus, challenge = board_marks(find_marks(crops), board_reading)
         t5 = time.perf_counter()

@@ -95,3 +95,27 @@ def test_flags_and_runner_up_and_json():
     d = json.loads(json.dumps(br.to_dict()))
     assert d["faces"][0] == ["P", "E", "R", "S"] and d["size"] == 4
     assert d["cells"][1][1]["flagged"] is True
+
+
+def test_implausible_board_of_blanks():
+    """Three blank faces: no cube set has that many (one cube with blank faces at
+    most), so the grid lies over an empty tray or a tray with cubes missing."""
+    from boggle_cv.vision.decode import implausible
+    ok = decode(_reading(Board.parse("PERS/LATG/SINE/TER#"), 0), 4, use_prior=False)
+    assert implausible(ok) is None
+    two = decode(_reading(Board.parse("PERS/LATG/SIN#/TER#"), 0), 4, use_prior=False)
+    assert implausible(two) is None
+    three = decode(_reading(Board.parse("PERS/LA#G/SIN#/TER#"), 0), 4, use_prior=False)
+    why = implausible(three)
+    assert why and "3 of the 4x4 cells read as blank" in why
+
+
+def test_implausible_board_read_without_confidence():
+    from boggle_cv.vision.decode import implausible
+    b = Board.parse("PERS/LATG/SINE/TERS")
+    unsure = decode(_reading(b, 0, conf=0.2), 4, use_prior=False)
+    assert implausible(unsure) is None  # no bar by default
+    why = implausible(unsure, min_mean_confidence=0.3)
+    assert why and "could not be read" in why
+    sure = decode(_reading(b, 0, conf=0.9), 4, use_prior=False)
+    assert implausible(sure, min_mean_confidence=0.3) is None

@@ -65,3 +65,40 @@ def test_corner_error_ignores_order_and_scales_by_side():
     assert corner_error(truth[2:] + truth[:2], truth) == 0.0      # another start
     assert corner_error(truth[::-1], truth) == 0.0                 # other direction
     assert abs(corner_error([[1, 0], [11, 0], [11, 10], [1, 10]], truth) - 0.1) < 1e-9
+
+
+class _FixedReader:
+    """A reader that reads every crop as the same face with the given confidence."""
+
+    def __init__(self, face: str, conf: float):
+        self.face, self.conf = face, conf
+
+    def read(self, crops):
+        k = len(crops)
+        f = np.full((k, len(FACES)), (1 - self.conf) / (len(FACES) - 1), np.float32)
+        f[:, FACES.index(self.face)] = self.conf
+        t = np.full((k, 4), 0.01, np.float32)
+        t[:, 0] = 0.97
+        return Reading(f, t)
+
+
+def _fake_tray(image, size=None):
+    n = 4
+    corners = np.array([[10, 10], [90, 10], [90, 90], [10, 90]], float)
+    centres = np.stack(np.meshgrid(np.arange(20, 100, 20), np.arange(20, 100, 20)), -1).astype(float)
+    return TrayResult(n, corners, 0.9, centres)
+
+
+def test_scan_refuses_a_grid_that_reads_as_blanks():
+    """A grid over an empty tray reads as blank cells: no board (exit code 5)."""
+    import pytest
+
+    from boggle_cv.errors import NoBoardError
+    from boggle_cv.vision.pipeline import Scanner
+    img = np.full((100, 100, 3), 200, np.uint8)
+    with pytest.raises(NoBoardError, match="read as blank"):
+        Scanner(reader=_FixedReader("#", 0.9), tray_finder=_fake_tray).scan_image(img)
+    with pytest.raises(NoBoardError, match="could not be read"):
+        Scanner(reader=_FixedReader("E", 0.1), tray_finder=_fake_tray).scan_image(img)
+    res = Scanner(reader=_FixedReader("E", 0.9), tray_finder=_fake_tray).scan_image(img)
+    assert res.board.size == 4
