@@ -135,8 +135,9 @@ def _board_lines(board: Board, scan) -> str:
             if fixed:
                 notes.append(f"  r{c.row + 1}c{c.col + 1}: {face} (corrected; read {c.face} {c.confidence:.0%})")
             elif c.flagged:
+                cut = " (partly outside the photo)" if c.outside_photo > 0.1 else ""
                 notes.append(f"  r{c.row + 1}c{c.col + 1}: {c.face} {c.confidence:.0%}, "
-                             f"or {c.runner_up} {c.runner_up_confidence:.0%}")
+                             f"or {c.runner_up} {c.runner_up_confidence:.0%}{cut}")
         lines.append(" ".join(parts).rstrip())
     if notes:
         lines.append("Check these cells (fix with --fix rRcC=FACE):")

@@ -167,6 +167,36 @@ def cut_cells(image_bgr: np.ndarray, corners: np.ndarray, size: int, cell_px: in
     return out
 
 
+def outside_fraction(corners: np.ndarray, size: int, image_shape: tuple[int, ...],
+                     centres: np.ndarray | None = None, half: float = 0.4) -> np.ndarray:
+    """Share of each cube top that lies outside the photo: float (N, N) in 0..1, [row, col].
+
+    The cube top is taken as the square of +-``half`` pitch around the cell's centre
+    (the grid position, or ``centres`` (N, N, 2) photo (x, y) when given), sampled on
+    a 9 x 9 grid and mapped into the photo with the grid's homography.
+    image_shape: (H, W, ...) of the photo.
+    """
+    c = np.asarray(corners, dtype=np.float64)
+    n = int(size)
+    h = grid_homography(c, n, 1)
+    hi = np.linalg.inv(h)
+    if centres is not None:
+        ctr = cv2.perspectiveTransform(np.asarray(centres, np.float64).reshape(-1, 1, 2),
+                                       h).reshape(n, n, 2)
+    else:
+        g = np.arange(n) + 0.5
+        xs, ys = np.meshgrid(g, g)
+        ctr = np.stack([xs, ys], -1)
+    off = np.linspace(-half, half, 9)
+    ox, oy = np.meshgrid(off, off)
+    offs = np.stack([ox, oy], -1).reshape(-1, 2)
+    pts = (ctr.reshape(-1, 1, 2) + offs[None]).reshape(-1, 1, 2)
+    photo = cv2.perspectiveTransform(pts, hi).reshape(n * n, -1, 2)
+    H, W = image_shape[:2]
+    inside = ((photo[..., 0] >= 0) & (photo[..., 0] <= W - 1)
+              & (photo[..., 1] >= 0) & (photo[..., 1] <= H - 1))
+    return (1.0 - inside.mean(axis=1)).reshape(n, n)
+
 def mosaic(crops: np.ndarray, gap: int = 2) -> np.ndarray:
     """Tile crops (N, M, H, W, 3) or (K, H, W, 3) into one BGR image for viewing."""
     a = np.asarray(crops)

@@ -52,13 +52,15 @@ class CellReading:
     flagged: bool
     changed_by_prior: bool = False
     photo_cell: tuple[int, int] = (0, 0)  # (row, col) in the photo's grid (corner order)
+    outside_photo: float = 0.0  # share of the cube top beyond the photo's edge (0..1)
 
     def to_dict(self) -> dict:
         return {"row": self.row, "col": self.col, "face": self.face,
                 "confidence": round(self.confidence, 4), "turn": self.turn,
                 "runner_up": self.runner_up, "runner_up_confidence": round(self.runner_up_confidence, 4),
                 "flagged": self.flagged, "changed_by_prior": self.changed_by_prior,
-                "photo_cell": list(self.photo_cell)}
+                "photo_cell": list(self.photo_cell),
+                "outside_photo": round(self.outside_photo, 3)}
 
 
 @dataclass
@@ -95,6 +97,16 @@ class BoardReading:
                 "flagged": [list(x) for x in self.flagged],
                 "sets": list(self.sets), "sets_with_challenge": list(self.sets_with_challenge)}
 
+
+def mark_cut_cells(reading: BoardReading, outside: np.ndarray, flag_above: float = 0.1) -> None:
+    """Record, per cell, the share of its cube top beyond the photo's edge
+    (outside: float (N, N) indexed by PHOTO cell [row, col]); a cell cut by more than
+    flag_above is flagged for the user to check (part of its letter is not seen)."""
+    for row in reading.cells:
+        for c in row:
+            c.outside_photo = float(outside[c.photo_cell[0], c.photo_cell[1]])
+            if c.outside_photo > flag_above:
+                c.flagged = True
 
 def implausible(reading: BoardReading, max_blanks: int = 2,
                 min_mean_confidence: float = 0.0) -> str | None:

@@ -78,3 +78,21 @@ def test_bad_corners_raise(bad):
 def test_bad_image_raises():
     with pytest.raises(UsageError):
         cut_cells(np.zeros((10, 10), np.uint8), np.zeros((4, 2)), 4)
+
+
+def test_outside_fraction_of_a_board_cut_by_the_frame():
+    """A 4x4 grid of 100 px pitch whose right column straddles the photo's edge."""
+    from boggle_cv.vision.cells import outside_fraction
+    corners = np.array([[0, 0], [400, 0], [400, 400], [0, 400]], float)
+    # photo 350 px wide: the last column's cube top (x 308..392 for half=0.42)
+    frac = outside_fraction(corners, 4, (400, 350, 3))
+    assert frac.shape == (4, 4)
+    assert np.all(frac[:, :3] == 0)
+    assert np.all((frac[:, 3] > 0.3) & (frac[:, 3] < 0.7))
+    # every cell inside a big enough photo
+    assert np.all(outside_fraction(corners, 4, (500, 500)) == 0)
+    # refined centres move a cell: cell (0, 0) centred on the photo's corner
+    centres = np.stack(np.meshgrid(np.arange(50, 400, 100), np.arange(50, 400, 100)), -1).astype(float)
+    centres[0, 0] = (0, 0)
+    f2 = outside_fraction(corners, 4, (500, 500), centres)
+    assert 0.6 < f2[0, 0] < 0.8 and f2[1, 1] == 0

@@ -119,3 +119,18 @@ def test_implausible_board_read_without_confidence():
     assert why and "could not be read" in why
     sure = decode(_reading(b, 0, conf=0.9), 4, use_prior=False)
     assert implausible(sure, min_mean_confidence=0.3) is None
+
+
+def test_cells_cut_by_the_photo_edge_are_flagged():
+    from boggle_cv.vision.decode import mark_cut_cells
+    b = Board.parse("PERS/LATG/SINE/TERS")
+    br = decode(_reading(b, 0), 4, use_prior=False)
+    outside = np.zeros((4, 4))
+    outside[2, 3] = 0.4
+    outside[0, 0] = 0.05
+    mark_cut_cells(br, outside)
+    cut = {(c.row, c.col): c for row in br.cells for c in row}
+    assert cut[(2, 3)].flagged and cut[(2, 3)].outside_photo == 0.4
+    assert not cut[(0, 0)].flagged
+    assert br.flagged == [(2, 3)]
+    assert br.to_dict()["cells"][2][3]["outside_photo"] == 0.4
