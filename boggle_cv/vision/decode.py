@@ -144,10 +144,20 @@ def _rot_grid(a: np.ndarray, r: int) -> np.ndarray:
 
 
 def decode(reading: Reading, size: int, config: DecodeConfig = DecodeConfig(),
-           use_prior: bool = True) -> BoardReading:
-    """Decode N*N per-cell probabilities (row-major, photo grid) into a BoardReading."""
+           use_prior: bool = True, outside: np.ndarray | None = None) -> BoardReading:
+    """Decode N*N per-cell probabilities (row-major, photo grid) into a BoardReading.
+
+    outside: optional float (N, N), photo grid: share of each cube top beyond the
+    photo's edge. Such a cell's probabilities are flattened (p ** (1 - share),
+    renormalised), so a letter seen in part weighs less against the cube sets, and
+    the cell is recorded and flagged (see mark_cut_cells).
+    """
     n = int(size)
     faces = np.asarray(reading.faces, np.float64)
+    if outside is not None and faces.shape == (n * n, len(FACES)):
+        w = 1.0 - np.clip(np.asarray(outside, np.float64).reshape(-1, 1), 0.0, 0.9)
+        faces = np.maximum(faces, 1e-12) ** w
+        faces = faces / faces.sum(axis=1, keepdims=True)
     turns = np.asarray(reading.turns, np.float64)
     if faces.shape != (n * n, len(FACES)) or turns.shape != (n * n, len(TURNS)):
         raise ValueError(f"decode: expected faces ({n * n}, {len(FACES)}) and turns ({n * n}, 4)")
@@ -176,7 +186,10 @@ def decode(reading: Reading, size: int, config: DecodeConfig = DecodeConfig(),
                                    bool(changed[i, j]), (int(src[i, j, 0]), int(src[i, j, 1]))))
         cells.append(row)
     board = Board(tuple(tuple(c.face for c in row) for row in cells))
-    return BoardReading(board, cells, r, sets, sets_ch)
+    result = BoardReading(board, cells, r, sets, sets_ch)
+    if outside is not None:
+        mark_cut_cells(result, np.asarray(outside, np.float64).reshape(n, n))
+    return result
 
 
 def _board(choice: np.ndarray) -> Board:

@@ -19,7 +19,7 @@ import numpy as np
 from ..board import Board
 from .cells import cut_cells, outside_fraction
 from ..errors import NoBoardError
-from .decode import BoardReading, DecodeConfig, decode, implausible, mark_cut_cells
+from .decode import BoardReading, DecodeConfig, decode, implausible
 from .imageio import load_image
 from .marks import find_marks
 from .tray import TrayResult, find_tray
@@ -123,9 +123,9 @@ class Scanner:
         t2 = time.perf_counter()
         reading = self.reader.read(crops.reshape(n * n, CELL_PX, CELL_PX, 3))
         t3 = time.perf_counter()
-        board_reading = decode(reading, n, self.decode_config)
-        mark_cut_cells(board_reading, outside_fraction(
-            tray.corners, n, image_bgr.shape, getattr(tray, "cell_centres", None)))
+        outside = outside_fraction(tray.corners, n, image_bgr.shape,
+                                   getattr(tray, "cell_centres", None))
+        board_reading = decode(reading, n, self.decode_config, outside=outside)
         why = implausible(board_reading,
                           min_mean_confidence=MIN_MEAN_CONFIDENCE.get(self.engine, 0.0))
         if why:

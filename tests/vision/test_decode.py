@@ -134,3 +134,19 @@ def test_cells_cut_by_the_photo_edge_are_flagged():
     assert not cut[(0, 0)].flagged
     assert br.flagged == [(2, 3)]
     assert br.to_dict()["cells"][2][3]["outside_photo"] == 0.4
+
+
+def test_decode_weighs_a_cut_cell_less():
+    """A cube half outside the photo: its probabilities are flattened (conf drops,
+    the runner-up gains) and the cell is flagged; other cells are untouched."""
+    b = Board.parse("PERS/LATG/SINE/TERS")
+    rd = _reading(b, 0, conf=0.95)
+    outside = np.zeros((4, 4))
+    outside[1, 2] = 0.5
+    plain = decode(rd, 4, use_prior=False)
+    cut = decode(rd, 4, use_prior=False, outside=outside)
+    assert cut.board == plain.board
+    c, p = cut.cells[1][2], plain.cells[1][2]
+    assert c.confidence < p.confidence and c.runner_up_confidence > p.runner_up_confidence
+    assert c.flagged and c.outside_photo == 0.5
+    assert cut.cells[0][0].confidence == plain.cells[0][0].confidence
