@@ -9,6 +9,13 @@ corners), e.g. ../shared/real-photos. For every photo with faces, OUT_FOLDER get
   *_tilt                a perspective warp as if shot 25-35 degrees off vertical
   *_small               shrunk so the long side is 480 px
   *_dim, *_warm         darker with a light gradient / a warm colour cast + noise
+With --harsh, harder ones instead:
+  *_turn_crop           turned 20-70 degrees on the SAME canvas (the photo's corners
+                        are lost: a tray near the edge loses cubes)
+  *_steep               a perspective warp as if shot 40-50 degrees off vertical
+  *_tiny                shrunk so the long side is 320 px
+  *_blur                defocused (Gaussian sigma 0.25% of the long side) + JPEG 40
+  *_night               dark (x0.3, gamma) with sensor noise
 and a truth.json with the faces and the corners moved with the photo. Then run
   python ../shared/tools/eval_photos.py OUT_FOLDER
 The outputs are derived from the source photos: write them outside the project.
@@ -50,6 +57,43 @@ def _tilt(img, rng):
     return cv2.getPerspectiveTransform(src, dst), (w, h)
 
 
+def _steep(img, rng):
+    """Like _tilt but much stronger: the far edge shrinks by 45-60%."""
+    h, w = img.shape[:2]
+    k = rng.uniform(0.22, 0.3)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    side = rng.integers(4)
+    dst = src.copy()
+    a, b = side, (side + 1) % 4
+    mid = (src[a] + src[b]) / 2
+    dst[a] = src[a] + (mid - src[a]) * 2 * k
+    dst[b] = src[b] + (mid - src[b]) * 2 * k
+    return cv2.getPerspectiveTransform(src, dst), (w, h)
+
+
+def _harsh_variants(img, rng):
+    """name -> (3x3 H, (w, h), effect or None) of the --harsh set."""
+    h, w = img.shape[:2]
+    M = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.choice([-1, 1]) * rng.uniform(20, 70)), 1.0)
+    out = {"turn_crop": (np.vstack([M, [0, 0, 1]]), (w, h), None)}
+    out["steep"] = (*_steep(img, rng), None)
+    s = 320 / max(h, w)
+    out["tiny"] = (np.diag([s, s, 1.0]), (int(w * s), int(h * s)), None)
+    out["blur"] = (np.eye(3), (w, h), "blur")
+    out["night"] = (np.eye(3), (w, h), "night")
+    return out
+
+
+def _effect(img, rng, name):
+    if name == "blur":
+        v = cv2.GaussianBlur(img, (0, 0), 0.0025 * max(img.shape[:2]))
+        ok, buf = cv2.imencode(".jpg", v, [cv2.IMWRITE_JPEG_QUALITY, 40])
+        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    f = (img.astype(np.float32) / 255.0) ** 1.3 * 255 * 0.3
+    f += rng.normal(0, 5, f.shape).astype(np.float32)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
 def _relight(img, rng, warm):
     h, w = img.shape[:2]
     f = img.astype(np.float32)
@@ -70,6 +114,7 @@ def main() -> None:
     ap.add_argument("src", type=Path)
     ap.add_argument("out", type=Path)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--harsh", action="store_true", help="the harder set (see the docstring)")
     a = ap.parse_args()
     if (Path(__file__).resolve().parents[1] in a.out.resolve().parents) or a.out.resolve() == Path(__file__).resolve().parents[1]:
         raise SystemExit("write variants outside the project")
@@ -86,6 +131,16 @@ def main() -> None:
         stem = Path(p["file"]).stem
         corners = np.array(p["corners"], np.float64).reshape(-1, 1, 2) if p.get("corners") else None
         variants = {}
+        if a.harsh:
+            for name, (H, size, eff) in _harsh_variants(img, rng).items():
+                v = _warp(img, H, size) if eff is None else _effect(img, rng, eff)
+                fname = f"{stem}_{name}.jpg"
+                cv2.imwrite(str(a.out / fname), v, [cv2.IMWRITE_JPEG_QUALITY, 90])
+                entry = {"file": fname, "size": p["size"], "faces": p["faces"]}
+                if corners is not None:
+                    entry["corners"] = cv2.perspectiveTransform(corners, H).reshape(-1, 2).round(1).tolist()
+                out.append(entry)
+            continue
         H, size = _rotation(img, 90)
         variants["rot90"] = (H, size, None)
         H, size = _rotation(img, float(rng.uniform(15, 75)))
