@@ -108,19 +108,22 @@ def mark_cut_cells(reading: BoardReading, outside: np.ndarray, flag_above: float
             if c.outside_photo > flag_above:
                 c.flagged = True
 
-def implausible(reading: BoardReading, max_blanks: int = 2,
+def implausible(reading: BoardReading, max_blanks: int = 2, max_blank_share: float = 0.25,
                 min_mean_confidence: float = 0.0) -> str | None:
     """Why a decoded board cannot be a photographed tray of cubes, or None.
 
     A grid laid over something that is not a full tray (an empty tray's cells, a
     tray with cubes missing, a grid beside the tray) reads as blanks or as faces
     the reader is unsure of everywhere. Real cube sets carry at most one cube with
-    blank faces (RULES.md), so more than max_blanks blanks (default 2: one blank
-    and one misread) is refused, and so is a mean confidence below
-    min_mean_confidence (0..1; 0 = no bar: it suits only a calibrated reader).
+    blank faces (RULES.md), but a blurred photo of a full tray can read a few
+    cubes as blank, so the bar is more than max(max_blanks, max_blank_share x N*N)
+    blanks (4x4: 5 or more; measured: grids over empty or broken synthetic trays
+    read 8-12 of 16 as blank, defocused real trays up to 3). A mean confidence
+    below min_mean_confidence (0..1; 0 = no bar: it suits only a calibrated
+    reader) is refused too.
     """
     n_blank = sum(c.face == BLANK for row in reading.cells for c in row)
-    if n_blank > max_blanks:
+    if n_blank > max(max_blanks, int(max_blank_share * reading.size ** 2)):
         return (f"{n_blank} of the {reading.size}x{reading.size} cells read as blank "
                 "(an empty tray, or cubes missing?)")
     if reading.mean_confidence < min_mean_confidence:
