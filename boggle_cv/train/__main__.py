@@ -48,12 +48,12 @@ def main(argv=None) -> int:
     ap.add_argument("--boards", type=Path, required=True, help="boggle-boards folder (truth.json + photos)")
     ap.add_argument("--out", type=Path, default=Path("models"))
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--n-synth", type=int, default=40000)
+    ap.add_argument("--n-synth", type=int, default=60000)
     ap.add_argument("--real-copies", type=int, default=5)
     ap.add_argument("--jitter", type=float, default=0.06, help="corner jitter, fraction of a pitch")
     ap.add_argument("--holdout", type=float, default=0.15, help="share of layouts held out")
-    ap.add_argument("--steps", type=int, default=1400, help="training steps (the LR schedule follows them)")
-    ap.add_argument("--minutes", type=float, default=24.0,
+    ap.add_argument("--steps", type=int, default=2800, help="training steps (the LR schedule follows them)")
+    ap.add_argument("--minutes", type=float, default=26.0,
                     help="safety cap on training time; when hit, the schedule is compressed (less reproducible)")
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--real-share", type=float, default=0.35)

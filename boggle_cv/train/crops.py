@@ -8,7 +8,8 @@ What it varies: font (bold and regular sans-serif families from Debian font
 packages; a few serif for Qu/old sets), ink colour, glyph size, twist, off-centre
 placement, underline bars (solid or dotted) under M/W/Z/N at random and rarely
 under other letters, cube colour, rounding, shading, visible cube sides, glare,
-neighbour cubes at the edges, tray colour, perspective, blur, noise, JPEG, and
+neighbour cubes at the edges, tray colour, perspective, defocus and camera-shake
+blur, noise, JPEG, cubes cut by the photo's edge, and
 very low resolution (a real cube can be 12 px wide).
 """
 from __future__ import annotations
@@ -60,6 +61,24 @@ def find_fonts() -> tuple[list[str], list[str]]:
         raise RuntimeError("no fonts found: install fonts-dejavu-core fonts-liberation")
     return sans, serif
 
+
+def _motion_blur(img: np.ndarray, length_px: float, angle_deg: float) -> np.ndarray:
+    """Blur along a line of length_px pixels at angle_deg (camera shake), same shape."""
+    n = max(3, int(round(length_px))) | 1
+    k = np.zeros((n, n), np.float32)
+    k[n // 2, :] = 1.0
+    rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), angle_deg, 1.0)
+    k = cv2.warpAffine(k, rot, (n, n))
+    return cv2.filter2D(img, -1, k / max(float(k.sum()), 1e-6), borderType=cv2.BORDER_REPLICATE)
+
+def _frame_cut(crop: np.ndarray, side: int, frac: float) -> np.ndarray:
+    """The crop of a cube cut by the photo's edge, as cut_cells fills it: the band of
+    `frac` x the crop beyond the edge on `side` (0 top, 1 right, 2 bottom, 3 left)
+    repeats the last row or column inside (BORDER_REPLICATE). Same shape."""
+    out = np.rot90(crop, side).copy()   # the cut side is now the top
+    k = max(1, int(round(frac * out.shape[0])))
+    out[:k] = out[k]
+    return np.ascontiguousarray(np.rot90(out, -side))
 
 @dataclass(frozen=True)
 class RenderConfig:
@@ -301,6 +320,8 @@ class CropRenderer:
         h = cv2.getPerspectiveTransform(src, dst)
         crop = cv2.warpPerspective(np.clip(img, 0, 255), h, (P, P), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
+        if rng.random() < 0.06:
+            crop = _frame_cut(crop, int(rng.integers(4)), rng.uniform(0.08, 0.4))
         crop = self._degrade(crop)
         return crop, fi, turn
 
@@ -308,7 +329,10 @@ class CropRenderer:
         rng = self.rng
         P = crop.shape[0]
         if rng.random() < 0.6:
-            crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 2.0))
+            # defocus: sigma up to ~0.05 pitch (a small tray in a soft phone photo)
+            crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 2.0 if rng.random() < 0.7 else 3.2))
+        if rng.random() < 0.15:
+            crop = _motion_blur(crop, rng.uniform(0.04, 0.22) * P, rng.uniform(0, 180))
         # brightness / contrast / colour cast
         crop = crop * rng.uniform(0.6, 1.25) + rng.uniform(-30, 30)
         crop = crop * (1 + rng.normal(0, 0.06, 3))
