@@ -103,5 +103,8 @@ def test_real_photo_cells_from_truth_corners(reader):
     truth = [f for row in p["faces"] for f in row]
     got = [FACES[i] for i in rd.faces.argmax(1)]
     assert sum(a == b for a, b in zip(got, truth)) >= 15
-    # every face on that photo is upright
-    assert (rd.turns.argmax(1) == 0).mean() >= 0.9
+    # every face on that photo is upright; faces that look the same after a half
+    # turn (S, I, H, N, O, X, Z) carry no turn evidence, so they are not counted
+    same_half_turned = {"S", "I", "H", "N", "O", "X", "Z"}
+    keep = np.array([f not in same_half_turned for f in truth])
+    assert (rd.turns.argmax(1)[keep] == 0).mean() >= 0.9
