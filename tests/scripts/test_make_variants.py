@@ -1,0 +1,64 @@
+"""scripts/make_variants.py: variants of labelled photos with their corners moved."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def labelled(tmp_path_factory) -> Path:
+    """Two drawn photos with a truth.json (faces and corners)."""
+    d = tmp_path_factory.mktemp("src")
+    photos = []
+    for i in range(2):
+        img = np.full((300, 400, 3), 90, np.uint8)
+        cv2.rectangle(img, (100, 50), (300, 250), (235, 235, 235), -1)
+        cv2.imwrite(str(d / f"p{i}.jpg"), img)
+        photos.append({"file": f"p{i}.jpg", "size": 4, "faces": [["A"] * 4] * 4,
+                       "corners": [[100, 50], [300, 50], [300, 250], [100, 250]]})
+    (d / "truth.json").write_text(json.dumps({"photos": photos}))
+    return d
+
+
+@pytest.mark.parametrize("harsh,names", [
+    (False, ("rot90", "rot_free", "tilt", "small", "dim", "warm")),
+    (True, ("turn_crop", "steep", "tiny", "blur", "night")),
+])
+def test_variants_are_written_with_moved_corners(labelled, tmp_path, harsh, names):
+    out = tmp_path / "out"
+    cmd = [sys.executable, str(ROOT / "scripts" / "make_variants.py"), str(labelled), str(out)]
+    subprocess.run(cmd + (["--harsh"] if harsh else []), check=True, capture_output=True)
+    truth = {p["file"]: p for p in json.loads((out / "truth.json").read_text())["photos"]}
+    assert len(truth) == 2 * len(names)
+    for name in names:
+        p = truth[f"p0_{name}.jpg"]
+        img = cv2.imread(str(out / p["file"]))
+        assert img is not None and p["faces"] == [["A"] * 4] * 4
+        c = np.array(p["corners"])
+        assert c.shape == (4, 2)
+        if name in ("tiny", "small"):
+            s = (320 if name == "tiny" else 480) / 400
+            assert max(img.shape[:2]) == (320 if name == "tiny" else 480)
+            np.testing.assert_allclose(c, np.array([[100, 50], [300, 50], [300, 250], [100, 250]]) * s,
+                                       atol=0.1)
+        if name in ("blur", "night", "dim", "warm"):
+            assert img.shape[:2] == (300, 400)
+            np.testing.assert_allclose(c, [[100, 50], [300, 50], [300, 250], [100, 250]])
+    if harsh:
+        turned = cv2.imread(str(out / "p0_turn_crop.jpg"))
+        assert turned.shape[:2] == (300, 400)  # same canvas: the photo's corners are lost
+
+
+def test_variants_refuse_to_write_inside_the_project(labelled):
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_variants.py"), str(labelled),
+                        str(ROOT / "variants_here")], capture_output=True, text=True)
+    assert r.returncode != 0 and "outside the project" in r.stderr
+    assert not (ROOT / "variants_here").exists()
