@@ -28,6 +28,22 @@ def _truth(folder: Path) -> dict:
     return {p["file"]: p for p in json.loads((folder / "truth.json").read_text())["photos"]}
 
 
+def _drawn_4x4(empty=(), letters="AAAA"):
+    """A 600 x 600 orange tray (BGR) with a 4x4 of white 80 px squares at a 100 px
+    pitch (cell centres at 110 + 100 k), column c lettered letters[c]; the cells in
+    `empty` (row, col) are left out."""
+    img = np.full((600, 600, 3), (30, 120, 230), np.uint8)
+    for r in range(4):
+        for c in range(4):
+            if (r, c) in empty:
+                continue
+            x, y = 110 + c * 100, 110 + r * 100
+            cv2.rectangle(img, (x - 40, y - 40), (x + 40, y + 40), (235, 235, 235), -1)
+            cv2.putText(img, letters[c], (x - 18, y + 18), cv2.FONT_HERSHEY_SIMPLEX, 1.5,
+                        (20, 20, 20), 4)
+    return img
+
+
 # A spread of sizes, tray colours and viewing angles from the tuning set.
 BOARD_FILES = [
     "rfbb_4x4_RFB4-011_35a8837e.jpg",
@@ -147,16 +163,10 @@ def test_stretch_matrix_stretches_one_direction():
 def test_stretch_retry_keeps_drawn_partial_grid_refused():
     """Two cells empty: stretching must not make a grid of every other row (it would
     hang off the frame) out of the remaining cubes."""
-    img = np.full((600, 600, 3), (30, 120, 230), np.uint8)
-    for r in range(4):
-        for c in range(4):
-            if (r, c) in ((1, 2), (3, 0)):
-                continue
-            x, y = 110 + c * 100, 110 + r * 100
-            cv2.rectangle(img, (x - 40, y - 40), (x + 40, y + 40), (235, 235, 235), -1)
-            cv2.putText(img, "A", (x - 18, y + 18), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (20, 20, 20), 4)
+    img = _drawn_4x4(empty=((1, 2), (3, 0)))
     with pytest.raises(NoBoardError):
         find_tray(img, config=TrayConfig(stretch_tries=((0, 2.0),)))
+
 
 def test_incomplete_product_shot_refused():
     _truth(REAL)
@@ -178,27 +188,14 @@ def test_noise_refused():
 
 def test_empty_cells_refused():
     """A synthetic 4x4 of white squares with letters, two cells left empty."""
-    img = np.full((600, 600, 3), (30, 120, 230), np.uint8)  # orange tray (BGR)
-    for r in range(4):
-        for c in range(4):
-            if (r, c) in ((1, 2), (3, 0)):
-                continue
-            x, y = 110 + c * 100, 110 + r * 100
-            cv2.rectangle(img, (x - 40, y - 40), (x + 40, y + 40), (235, 235, 235), -1)
-            cv2.putText(img, "A", (x - 18, y + 18), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (20, 20, 20), 4)
+    img = _drawn_4x4(empty=((1, 2), (3, 0)))
     with pytest.raises(NoBoardError):
         find_tray(img)
 
 
 def test_drawn_full_board_found():
     """The same drawing with every cell filled is a 4x4 board with exact corners."""
-    img = np.full((600, 600, 3), (30, 120, 230), np.uint8)
-    for r in range(4):
-        for c in range(4):
-            x, y = 110 + c * 100, 110 + r * 100
-            cv2.rectangle(img, (x - 40, y - 40), (x + 40, y + 40), (235, 235, 235), -1)
-            cv2.putText(img, "EWKM"[c], (x - 18, y + 18), cv2.FONT_HERSHEY_SIMPLEX, 1.5,
-                        (20, 20, 20), 4)
+    img = _drawn_4x4(letters="EWKM")
     res = find_tray(img)
     assert res.size == 4
     truth = [(60, 60), (460, 60), (460, 460), (60, 460)]
