@@ -29,6 +29,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from boggle_cv.synth.effects import jpeg_roundtrip
+
 
 def _warp(img, H, size):
     return cv2.warpPerspective(img, H, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT, borderValue=(90, 90, 90))
@@ -44,23 +46,12 @@ def _rotation(img, deg):
     return np.vstack([M, [0, 0, 1]]), (nw, nh)
 
 
-def _tilt(img, rng):
+def _keystone(img, rng, k_range):
+    """(3x3 H, (w, h)): a perspective warp that squeezes one random edge of the photo
+    towards its middle by 2k of its length, k drawn from k_range, as if that edge
+    were farther from the camera."""
     h, w = img.shape[:2]
-    k = rng.uniform(0.12, 0.2)
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    side = rng.integers(4)
-    dst = src.copy()
-    a, b = side, (side + 1) % 4   # squeeze one edge: that edge is farther from the camera
-    mid = (src[a] + src[b]) / 2
-    dst[a] = src[a] + (mid - src[a]) * 2 * k
-    dst[b] = src[b] + (mid - src[b]) * 2 * k
-    return cv2.getPerspectiveTransform(src, dst), (w, h)
-
-
-def _steep(img, rng):
-    """Like _tilt but much stronger: the far edge shrinks by 45-60%."""
-    h, w = img.shape[:2]
-    k = rng.uniform(0.22, 0.3)
+    k = rng.uniform(*k_range)
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     side = rng.integers(4)
     dst = src.copy()
@@ -71,24 +62,37 @@ def _steep(img, rng):
     return cv2.getPerspectiveTransform(src, dst), (w, h)
 
 
-def _harsh_variants(img, rng):
-    """name -> (3x3 H, (w, h), effect or None) of the --harsh set."""
+def _standard_variants(img, rng):
+    """name -> (3x3 H, (w, h), effect(img, rng) or None) of the default set."""
     h, w = img.shape[:2]
-    M = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.choice([-1, 1]) * rng.uniform(20, 70)), 1.0)
-    out = {"turn_crop": (np.vstack([M, [0, 0, 1]]), (w, h), None)}
-    out["steep"] = (*_steep(img, rng), None)
-    s = 320 / max(h, w)
-    out["tiny"] = (np.diag([s, s, 1.0]), (int(w * s), int(h * s)), None)
-    out["blur"] = (np.eye(3), (w, h), "blur")
-    out["night"] = (np.eye(3), (w, h), "night")
+    out = {"rot90": (*_rotation(img, 90), None),
+           "rot_free": (*_rotation(img, float(rng.uniform(15, 75))), None),
+           "tilt": (*_keystone(img, rng, (0.12, 0.2)), None)}
+    s = 480 / max(h, w)
+    out["small"] = (np.diag([s, s, 1.0]), (int(w * s), int(h * s)), None)
+    out["dim"] = (np.eye(3), (w, h), lambda v, r: _relight(v, r, False))
+    out["warm"] = (np.eye(3), (w, h), lambda v, r: _relight(v, r, True))
     return out
 
 
-def _effect(img, rng, name):
-    if name == "blur":
-        v = cv2.GaussianBlur(img, (0, 0), 0.0025 * max(img.shape[:2]))
-        ok, buf = cv2.imencode(".jpg", v, [cv2.IMWRITE_JPEG_QUALITY, 40])
-        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+def _harsh_variants(img, rng):
+    """name -> (3x3 H, (w, h), effect(img, rng) or None) of the --harsh set."""
+    h, w = img.shape[:2]
+    M = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.choice([-1, 1]) * rng.uniform(20, 70)), 1.0)
+    out = {"turn_crop": (np.vstack([M, [0, 0, 1]]), (w, h), None)}
+    out["steep"] = (*_keystone(img, rng, (0.22, 0.3)), None)
+    s = 320 / max(h, w)
+    out["tiny"] = (np.diag([s, s, 1.0]), (int(w * s), int(h * s)), None)
+    out["blur"] = (np.eye(3), (w, h), _defocus)
+    out["night"] = (np.eye(3), (w, h), _night)
+    return out
+
+
+def _defocus(img, rng):
+    return jpeg_roundtrip(cv2.GaussianBlur(img, (0, 0), 0.0025 * max(img.shape[:2])), 40)
+
+
+def _night(img, rng):
     f = (img.astype(np.float32) / 255.0) ** 1.3 * 255 * 0.3
     f += rng.normal(0, 5, f.shape).astype(np.float32)
     return np.clip(f, 0, 255).astype(np.uint8)
@@ -130,31 +134,10 @@ def main() -> None:
             continue
         stem = Path(p["file"]).stem
         corners = np.array(p["corners"], np.float64).reshape(-1, 1, 2) if p.get("corners") else None
-        variants = {}
-        if a.harsh:
-            for name, (H, size, eff) in _harsh_variants(img, rng).items():
-                v = _warp(img, H, size) if eff is None else _effect(img, rng, eff)
-                fname = f"{stem}_{name}.jpg"
-                cv2.imwrite(str(a.out / fname), v, [cv2.IMWRITE_JPEG_QUALITY, 90])
-                entry = {"file": fname, "size": p["size"], "faces": p["faces"]}
-                if corners is not None:
-                    entry["corners"] = cv2.perspectiveTransform(corners, H).reshape(-1, 2).round(1).tolist()
-                out.append(entry)
-            continue
-        H, size = _rotation(img, 90)
-        variants["rot90"] = (H, size, None)
-        H, size = _rotation(img, float(rng.uniform(15, 75)))
-        variants["rot_free"] = (H, size, None)
-        H, size = _tilt(img, rng)
-        variants["tilt"] = (H, size, None)
-        s = 480 / max(img.shape[:2])
-        variants["small"] = (np.diag([s, s, 1.0]), (int(img.shape[1] * s), int(img.shape[0] * s)), None)
-        variants["dim"] = (np.eye(3), (img.shape[1], img.shape[0]), False)
-        variants["warm"] = (np.eye(3), (img.shape[1], img.shape[0]), True)
-        for name, (H, size, light) in variants.items():
-            v = _warp(img, H, size) if name not in ("dim", "warm") else img
-            if light is not None:
-                v = _relight(v, rng, light)
+        variants = (_harsh_variants if a.harsh else _standard_variants)(img, rng)
+        for name, (H, size, effect) in variants.items():
+            # a variant either moves the photo (H) or changes its light (effect)
+            v = _warp(img, H, size) if effect is None else effect(img, rng)
             fname = f"{stem}_{name}.jpg"
             cv2.imwrite(str(a.out / fname), v, [cv2.IMWRITE_JPEG_QUALITY, 90])
             entry = {"file": fname, "size": p["size"], "faces": p["faces"]}
