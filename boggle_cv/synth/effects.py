@@ -91,13 +91,26 @@ def camera_effects(img: np.ndarray, rng: np.random.Generator, cfg: EffectsConfig
         out = cv2.GaussianBlur(out, (0, 0), sigma)
     if rng.random() < cfg.motion_p:
         n = max(3, int(rng.uniform(3, 9) * scale)) | 1
-        k = np.zeros((n, n), np.float32)
-        k[n // 2, :] = 1.0 / n
-        rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1.0)
-        k = cv2.warpAffine(k, rot, (n, n))
-        out = cv2.filter2D(out, -1, k / max(k.sum(), 1e-6))
+        out = motion_blur(out, n, rng.uniform(0, 180))
     noise = rng.standard_normal((h, w), dtype=np.float32) * rng.uniform(*cfg.noise_sigma)
     u8 = cv2.add(out, cv2.merge([noise] * 3), dtype=cv2.CV_8U)
     q = int(rng.integers(cfg.jpeg_quality[0], cfg.jpeg_quality[1] + 1))
-    ok, buf = cv2.imencode(".jpg", u8, [cv2.IMWRITE_JPEG_QUALITY, q])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else u8
+    return jpeg_roundtrip(u8, q)
+
+
+def motion_blur(img: np.ndarray, n: int, angle_deg: float,
+                border: int = cv2.BORDER_DEFAULT) -> np.ndarray:
+    """Camera shake: img blurred along a line n px long (odd) at angle_deg; same shape
+    and dtype. border: how cv2.filter2D extends the image (cv2.BORDER_*)."""
+    k = np.zeros((n, n), np.float32)
+    k[n // 2, :] = 1.0 / n
+    rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), angle_deg, 1.0)
+    k = cv2.warpAffine(k, rot, (n, n))
+    return cv2.filter2D(img, -1, k / max(k.sum(), 1e-6), borderType=border)
+
+
+def jpeg_roundtrip(img: np.ndarray, quality: int) -> np.ndarray:
+    """img (uint8 BGR) encoded as JPEG at quality (0-100) and decoded again: its
+    compression artefacts. img itself if encoding fails."""
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img

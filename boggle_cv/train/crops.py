@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from ..synth.effects import jpeg_roundtrip, motion_blur
 from ..vision.reader_model import FACES
 
 FONT_PATTERNS = (
@@ -61,15 +62,6 @@ def find_fonts() -> tuple[list[str], list[str]]:
         raise RuntimeError("no fonts found: install fonts-dejavu-core fonts-liberation")
     return sans, serif
 
-
-def _motion_blur(img: np.ndarray, length_px: float, angle_deg: float) -> np.ndarray:
-    """Blur along a line of length_px pixels at angle_deg (camera shake), same shape."""
-    n = max(3, int(round(length_px))) | 1
-    k = np.zeros((n, n), np.float32)
-    k[n // 2, :] = 1.0
-    rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), angle_deg, 1.0)
-    k = cv2.warpAffine(k, rot, (n, n))
-    return cv2.filter2D(img, -1, k / max(float(k.sum()), 1e-6), borderType=cv2.BORDER_REPLICATE)
 
 def _frame_cut(crop: np.ndarray, side: int, frac: float) -> np.ndarray:
     """The crop of a cube cut by the photo's edge, as cut_cells fills it: the band of
@@ -332,7 +324,8 @@ class CropRenderer:
             # defocus: sigma up to ~0.05 pitch (a small tray in a soft phone photo)
             crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 2.0 if rng.random() < 0.7 else 3.2))
         if rng.random() < 0.15:
-            crop = _motion_blur(crop, rng.uniform(0.04, 0.22) * P, rng.uniform(0, 180))
+            n = max(3, int(round(rng.uniform(0.04, 0.22) * P))) | 1
+            crop = motion_blur(crop, n, rng.uniform(0, 180), cv2.BORDER_REPLICATE)
         # brightness / contrast / colour cast
         crop = crop * rng.uniform(0.6, 1.25) + rng.uniform(-30, 30)
         crop = crop * (1 + rng.normal(0, 0.06, 3))
@@ -346,9 +339,7 @@ class CropRenderer:
             crop = crop + rng.normal(0, rng.uniform(0, 8), crop.shape)
         out = np.clip(crop, 0, 255).astype(np.uint8)
         if rng.random() < 0.4:
-            q = int(rng.integers(25, 90))
-            ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            out = jpeg_roundtrip(out, int(rng.integers(25, 90)))
         return out
 
     def batch(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

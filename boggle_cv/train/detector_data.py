@@ -16,6 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ..synth.effects import jpeg_roundtrip
+
 VAL_MOD = 5  # one layout in five is held out
 
 
@@ -218,9 +220,7 @@ def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         f = f + rng.normal(0, rng.uniform(2, 10), f.shape).astype(np.float32)
     out = np.clip(f, 0, 255).astype(np.uint8)
     if rng.random() < 0.4:
-        q = int(rng.integers(30, 90))
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        out = jpeg_roundtrip(out, int(rng.integers(30, 90)))
     return out
 
 
