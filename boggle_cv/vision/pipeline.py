@@ -119,12 +119,12 @@ class Scanner:
             tray = self.tray_finder(image_bgr, size)
         t1 = time.perf_counter()
         n = tray.size
-        crops = cut_cells(image_bgr, tray.corners, n, CELL_PX, centres=getattr(tray, "cell_centres", None))
+        centres = getattr(tray, "cell_centres", None)
+        crops = cut_cells(image_bgr, tray.corners, n, CELL_PX, centres=centres)
         t2 = time.perf_counter()
         reading = self.reader.read(crops.reshape(n * n, CELL_PX, CELL_PX, 3))
         t3 = time.perf_counter()
-        outside = outside_fraction(tray.corners, n, image_bgr.shape,
-                                   getattr(tray, "cell_centres", None))
+        outside = outside_fraction(tray.corners, n, image_bgr.shape, centres)
         board_reading = decode(reading, n, self.decode_config, outside=outside)
         why = implausible(board_reading,
                           min_mean_confidence=MIN_MEAN_CONFIDENCE.get(self.engine, 0.0))
