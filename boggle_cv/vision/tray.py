@@ -93,6 +93,16 @@ class TrayConfig:
         the order given; the first board found whose every cube-top centre lies in
         the photo wins. A photo taken at a grazing angle squashes the cube tops along
         the line of sight; this undoes it.
+    window_retry / window_frac / window_margin: after the stretches, find_tray (with
+        no stretch or window retry) on windows of the photo window_frac of its width
+        and height, on a 3 x 3 grid of positions, the centre first. The detector
+        sees the whole photo at 320 px, where a small tray far away (cube tops of
+        about 15 px) gives no peaks; in a window it is bigger. A board counts only
+        when its corners lie at least window_margin pitches inside every window edge
+        that is not the photo's edge, so the window cannot have cut off rows of a
+        bigger board. The last resort of all is the windows of each stretched copy
+        (a small tray far away at a grazing angle). Only photos without a board
+        pay for these searches (up to a few seconds).
     """
 
     work_side: int = 800
@@ -130,6 +140,9 @@ class TrayConfig:
     stretch_side: int = 1000
     stretch_tries: tuple[tuple[float, float], ...] = (
         (90, 2.0), (0, 2.0), (45, 2.0), (135, 2.0), (90, 1.5), (0, 1.5))
+    window_retry: bool = True
+    window_frac: float = 0.67
+    window_margin: float = 1.0
     blobs: BlobConfig = field(default_factory=BlobConfig)
     detector: DetectorConfig = field(default_factory=DetectorConfig)
     lattice: LatticeConfig = field(default_factory=LatticeConfig)
@@ -365,8 +378,15 @@ def find_tray(image_bgr: np.ndarray, size: int | None = None, *,
                           timings)
         if sub is not None:
             return _finish_retry(sub, work, scale, dbg, debug, timings, t0)
-    if best is None and config.stretch_retry:
-        sub = _stretch_retry(image_bgr, size, config, timings)
+    last_resorts = []
+    if config.stretch_retry:
+        last_resorts.append(lambda: _stretch_retry(image_bgr, size, config, timings, False))
+    if config.window_retry:
+        last_resorts.append(lambda: _window_retry(image_bgr, size, config, timings))
+    if config.stretch_retry and config.window_retry:
+        last_resorts.append(lambda: _stretch_retry(image_bgr, size, config, timings, True))
+    for retry in last_resorts if best is None else ():
+        sub = retry()
         if sub is not None:
             return _finish_retry(sub, work, scale, dbg, debug, timings, t0)
     if best is None:
@@ -451,14 +471,15 @@ def _stretch_matrix(angle_deg: float, factor: float, shape: tuple[int, int]):
 
 
 def _stretch_retry(image_bgr: np.ndarray, size: int | None, cfg: TrayConfig,
-                   timings: dict) -> TrayResult | None:
+                   timings: dict, windows: bool) -> TrayResult | None:
     """find_tray on copies of the photo stretched along one direction (see
     TrayConfig.stretch_retry): a photo taken at a grazing angle squashes the cube
     tops along the line of sight, below what the detector learnt; stretching that
     direction back makes them squarish again. The first grid found wins; corners and
     centres are mapped back into the photo's pixels. A board partly outside the
     photo is not accepted here (a stretched lattice may skip every other row of
-    cubes and hang off the frame). None when no stretch helps."""
+    cubes and hang off the frame). windows: search each stretched copy window by
+    window (_window_retry) instead of whole. None when no stretch helps."""
     t5 = time.perf_counter()
     h, w = image_bgr.shape[:2]
     base = image_bgr
@@ -468,21 +489,22 @@ def _stretch_retry(image_bgr: np.ndarray, size: int | None, cfg: TrayConfig,
                           interpolation=cv2.INTER_AREA)
     else:
         pre = 1.0
-    sub_cfg = replace(cfg, stretch_retry=False)
+    sub_cfg = replace(cfg, stretch_retry=False, window_retry=False)
     found = None
     for angle, factor in cfg.stretch_tries:
         M, out_size = _stretch_matrix(angle, factor, base.shape[:2])
         stretched = cv2.warpAffine(base, M, out_size, flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
-        try:
-            sub = find_tray(stretched, size, config=sub_cfg)
-        except NoBoardError:
+        if windows:
+            sub = _window_retry(stretched, size, cfg, {})
+        else:
+            try:
+                sub = find_tray(stretched, size, config=sub_cfg)
+            except NoBoardError:
+                sub = None
+        if sub is None:
             continue
         Minv = cv2.invertAffineTransform(M)
-        c = sub.corners
-        top, bottom = np.hypot(*(c[1] - c[0])), np.hypot(*(c[2] - c[3]))
-        left, right = np.hypot(*(c[3] - c[0])), np.hypot(*(c[2] - c[1]))
-
 
         def back(pts: np.ndarray) -> np.ndarray:
             flat = pts.reshape(-1, 2)
@@ -494,7 +516,47 @@ def _stretch_retry(image_bgr: np.ndarray, size: int | None, cfg: TrayConfig,
             continue  # a last resort is trusted only for a board wholly in the photo
         found = TrayResult(sub.size, corners, sub.confidence, centres)
         break
-    timings["stretch_retry"] = time.perf_counter() - t5
+    timings["stretch_window_retry" if windows else "stretch_retry"] = time.perf_counter() - t5
+    return found
+
+
+def _windows(shape: tuple[int, int], frac: float) -> list[tuple[int, int, int, int]]:
+    """(x0, y0, x1, y1) windows of frac x the photo's width and height (shape (H, W))
+    on a 3 x 3 grid of positions, the centre first, then the edges' middles, then the
+    corners."""
+    h, w = shape
+    ww, wh = max(1, round(w * frac)), max(1, round(h * frac))
+    pos = [((w - ww) * i // 2, (h - wh) * j // 2) for j in range(3) for i in range(3)]
+    order = (4, 1, 3, 5, 7, 0, 2, 6, 8)
+    return [(pos[k][0], pos[k][1], pos[k][0] + ww, pos[k][1] + wh) for k in order]
+
+
+def _window_retry(image_bgr: np.ndarray, size: int | None, cfg: TrayConfig,
+                  timings: dict) -> TrayResult | None:
+    """find_tray on windows of the photo (see TrayConfig.window_retry); the first
+    board found well inside its window, in the photo's pixels, or None."""
+    t5 = time.perf_counter()
+    h, w = image_bgr.shape[:2]
+    sub_cfg = replace(cfg, stretch_retry=False, window_retry=False, sources=("detector",))
+    found = None
+    for x0, y0, x1, y1 in _windows((h, w), cfg.window_frac):
+        if min(x1 - x0, y1 - y0) < 16:
+            break
+        try:
+            sub = find_tray(image_bgr[y0:y1, x0:x1], size, config=sub_cfg)
+        except NoBoardError:
+            continue
+        c = sub.corners
+        pitch = float(np.mean([np.hypot(*(c[(i + 1) % 4] - c[i])) for i in range(4)])) / sub.size
+        m = cfg.window_margin * pitch
+        lo, hi = c.min(axis=0), c.max(axis=0)
+        if ((x0 > 0 and lo[0] < m) or (y0 > 0 and lo[1] < m)
+                or (x1 < w and hi[0] > (x1 - x0) - m) or (y1 < h and hi[1] > (y1 - y0) - m)):
+            continue  # the window may have cut rows of a bigger board off
+        off = np.array([x0, y0], np.float64)
+        found = TrayResult(sub.size, c + off, sub.confidence, sub.cell_centres + off)
+        break
+    timings["window_retry"] = time.perf_counter() - t5
     return found
 
 

@@ -115,7 +115,7 @@ def test_small_turned_board_found_by_zoom_retry(deg):
     assert corner_error(res.corners, corners.tolist()) < 0.06
     assert res.cell_centres.shape == (4, 4, 2)
     with pytest.raises(NoBoardError):
-        find_tray(turned, config=TrayConfig(zoom_retry=False))
+        find_tray(turned, config=TrayConfig(zoom_retry=False, window_retry=False))
 
 
 @pytest.mark.parametrize("name,squash", [("rfbb_4x4_RFB4-011_35a8837e.jpg", 0.4),
@@ -146,6 +146,50 @@ def test_real_grazing_photo_found_by_stretch_retry():
     assert "stretch_retry" in res.timings
     assert res.size == 4
     assert corner_error(res.corners, truth["corners"]) < 0.06
+
+
+def test_small_far_grazing_photo_found_by_window_retry():
+    """A real 4x4 far away at a grazing angle (cube tops about 20 x 15 px in a 416 px
+    photo, held-out layout): the detector sees no cube tops in the whole photo, nor
+    in stretched copies; in a window of the photo it does."""
+    name = "rfbb_4x4_RFB4-069_40b2eb81.jpg"
+    truth = _truth(BOARDS)[name]
+    img = load_image(BOARDS / name)
+    with pytest.raises(NoBoardError):
+        find_tray(img, config=TrayConfig(window_retry=False))
+    res = find_tray(img)
+    assert "window_retry" in res.timings
+    assert res.size == 4
+    assert corner_error(res.corners, truth["corners"]) < 0.06
+
+
+def test_windows_centre_first_and_cover_the_photo():
+    from boggle_cv.vision.tray import _windows
+    wins = _windows((300, 600), 0.67)
+    assert len(wins) == 9
+    x0, y0, x1, y1 = wins[0]
+    assert abs((x0 + x1) / 2 - 300) <= 1 and abs((y0 + y1) / 2 - 150) <= 1
+    covered = np.zeros((300, 600), bool)
+    for x0, y0, x1, y1 in wins:
+        assert 0 <= x0 < x1 <= 600 and 0 <= y0 < y1 <= 300
+        assert (x1 - x0, y1 - y0) == (402, 201)
+        covered[y0:y1, x0:x1] = True
+    assert covered.all()
+
+
+def test_window_retry_never_returns_part_of_a_bigger_board():
+    """A 6x6 filling the photo: every window holds complete 4x4 and 5x5 sub-grids,
+    which must not be taken for a board (rows were cut off by the window)."""
+    from boggle_cv.vision.tray import _window_retry
+    img = np.full((640, 640, 3), (30, 120, 230), np.uint8)
+    for r in range(6):
+        for c in range(6):
+            x, y = 70 + c * 100, 70 + r * 100
+            cv2.rectangle(img, (x - 40, y - 40), (x + 40, y + 40), (235, 235, 235), -1)
+            cv2.putText(img, "ABCDEF"[c], (x - 18, y + 18), cv2.FONT_HERSHEY_SIMPLEX, 1.5,
+                        (20, 20, 20), 4)
+    res = _window_retry(img, None, TrayConfig(), {})
+    assert res is None or res.size == 6
 
 
 def test_stretch_matrix_stretches_one_direction():
