@@ -13,6 +13,10 @@ Method (all on a reduced working copy, long side ``TrayConfig.work_side`` px):
    with no cube tops just outside it;
 4. corners = the homography at the outer edges of the grid (half a pitch beyond the
    outer cube centres), scaled back to the original photo.
+When no board is seen, last resorts run in turn (only refusals pay for them): a
+zoomed crop around the detector's evidence, stretched copies of the photo (grazing
+views), windows of the photo (small trays far away), windows of the stretched
+copies. See TrayConfig and docs/tray.md.
 
 Raises NoBoardError when there is no complete 4x4, 5x5 or 6x6 grid.
 Coordinates: (x, y) pixels of the image passed in; corners ordered r0c0, r0c(N-1),
