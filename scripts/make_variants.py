@@ -14,6 +14,7 @@ With --harsh, harder ones instead:
                         are lost: a tray near the edge loses cubes)
   *_steep               a perspective warp as if shot 40-50 degrees off vertical
   *_tiny                shrunk so the long side is 320 px
+  *_half                shrunk to half its size (a 416 px photo: 208 px)
   *_blur                defocused (Gaussian sigma 0.25% of the long side) + JPEG 40
   *_night               dark (x0.3, gamma) with sensor noise
 and a truth.json with the faces and the corners moved with the photo. Then run
@@ -83,6 +84,7 @@ def _harsh_variants(img, rng):
     out["steep"] = (*_keystone(img, rng, (0.22, 0.3)), None)
     s = 320 / max(h, w)
     out["tiny"] = (np.diag([s, s, 1.0]), (int(w * s), int(h * s)), None)
+    out["half"] = (np.diag([0.5, 0.5, 1.0]), (w // 2, h // 2), None)
     out["blur"] = (np.eye(3), (w, h), _defocus)
     out["night"] = (np.eye(3), (w, h), _night)
     return out

@@ -51,6 +51,8 @@ def main(argv=None) -> int:
     ap.add_argument("--n-synth", type=int, default=60000)
     ap.add_argument("--real-copies", type=int, default=5)
     ap.add_argument("--jitter", type=float, default=0.06, help="corner jitter, fraction of a pitch")
+    ap.add_argument("--real-degrade", type=float, default=0.4,
+                    help="share of the real training crops given the synthetic camera damage")
     ap.add_argument("--holdout", type=float, default=0.15, help="share of layouts held out")
     ap.add_argument("--steps", type=int, default=2800, help="training steps (the LR schedule follows them)")
     ap.add_argument("--minutes", type=float, default=26.0,
@@ -86,7 +88,7 @@ def main(argv=None) -> int:
     photos = realdata.load_truth(a.boards)
     train_ids, held_ids = realdata.split_layouts(photos, a.holdout, a.seed)
     crop_px = 64
-    xr, fr = realdata.build(a.boards, train_ids, crop_px, a.real_copies, a.jitter, a.seed)
+    xr, fr = realdata.build(a.boards, train_ids, crop_px, a.real_copies, a.jitter, a.seed, a.real_degrade)
     xr = preprocess(xr)
     xh, fh = realdata.build(a.boards, held_ids, crop_px, 0, 0.0, a.seed)
     xh = preprocess(xh)

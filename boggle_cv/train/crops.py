@@ -9,8 +9,9 @@ packages; a few serif for Qu/old sets), ink colour, glyph size, twist, off-centr
 placement, underline bars (solid or dotted) under M/W/Z/N at random and rarely
 under other letters, cube colour, rounding, shading, visible cube sides, glare,
 neighbour cubes at the edges, tray colour, perspective, defocus and camera-shake
-blur, noise, JPEG, cubes cut by the photo's edge, and
-very low resolution (a real cube can be 12 px wide).
+blur, dim rooms, noise, JPEG, cubes cut by the photo's edge, and
+very low resolution (a real cube can be 12 px wide) (``degrade``, shared with
+the real training crops).
 """
 from __future__ import annotations
 
@@ -71,6 +72,40 @@ def _frame_cut(crop: np.ndarray, side: int, frac: float) -> np.ndarray:
     k = max(1, int(round(frac * out.shape[0])))
     out[:k] = out[k]
     return np.ascontiguousarray(np.rot90(out, -side))
+
+def degrade(crop: np.ndarray, rng: np.random.Generator, p_dim: float = 0.12) -> np.ndarray:
+    """A camera's damage to a crop (S, S, 3) of one pitch: uint8 or float in 0..255 -> uint8.
+
+    Defocus (sigma 0.3-3.2 px at S=64, about 0.05 pitch), camera shake (15%),
+    brightness / contrast / colour cast, a dim room (p_dim: x0.15-0.45 with a
+    gamma, then sensor noise that is large next to the signal), low resolution
+    (70%: down to 14-56 px and back), noise and JPEG (40%). Used for the synthetic
+    crops and for a share of the real training crops.
+    """
+    P = crop.shape[0]
+    crop = np.asarray(crop, np.float32)
+    if rng.random() < 0.6:
+        crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 2.0 if rng.random() < 0.7 else 3.2))
+    if rng.random() < 0.15:
+        n = max(3, int(round(rng.uniform(0.04, 0.22) * P))) | 1
+        crop = motion_blur(crop, n, rng.uniform(0, 180), cv2.BORDER_REPLICATE)
+    crop = crop * rng.uniform(0.6, 1.25) + rng.uniform(-30, 30)
+    crop = crop * (1 + rng.normal(0, 0.06, 3))
+    if rng.random() < p_dim:
+        crop = 255.0 * (np.clip(crop, 0, 255) / 255.0) ** rng.uniform(1.0, 1.5) * rng.uniform(0.15, 0.45)
+        crop = crop + rng.normal(0, rng.uniform(2, 7), crop.shape)
+    if rng.random() < 0.7:
+        lo = int(rng.integers(14, 56))
+        crop = cv2.resize(np.asarray(crop, np.float32), (lo, lo), interpolation=cv2.INTER_AREA)
+        crop = crop + rng.normal(0, rng.uniform(0, 8), crop.shape)
+        crop = cv2.resize(np.clip(crop, 0, 255).astype(np.float32), (P, P), interpolation=cv2.INTER_LINEAR)
+    else:
+        crop = crop + rng.normal(0, rng.uniform(0, 8), crop.shape)
+    out = np.clip(crop, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        out = jpeg_roundtrip(out, int(rng.integers(25, 90)))
+    return out
+
 
 @dataclass(frozen=True)
 class RenderConfig:
@@ -314,33 +349,8 @@ class CropRenderer:
                                    borderMode=cv2.BORDER_REPLICATE)
         if rng.random() < 0.06:
             crop = _frame_cut(crop, int(rng.integers(4)), rng.uniform(0.08, 0.4))
-        crop = self._degrade(crop)
+        crop = degrade(crop, self.rng)
         return crop, fi, turn
-
-    def _degrade(self, crop: np.ndarray) -> np.ndarray:
-        rng = self.rng
-        P = crop.shape[0]
-        if rng.random() < 0.6:
-            # defocus: sigma up to ~0.05 pitch (a small tray in a soft phone photo)
-            crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 2.0 if rng.random() < 0.7 else 3.2))
-        if rng.random() < 0.15:
-            n = max(3, int(round(rng.uniform(0.04, 0.22) * P))) | 1
-            crop = motion_blur(crop, n, rng.uniform(0, 180), cv2.BORDER_REPLICATE)
-        # brightness / contrast / colour cast
-        crop = crop * rng.uniform(0.6, 1.25) + rng.uniform(-30, 30)
-        crop = crop * (1 + rng.normal(0, 0.06, 3))
-        # low resolution: real cubes can be 12 px wide
-        if rng.random() < 0.7:
-            lo = int(rng.integers(14, 56))
-            crop = cv2.resize(crop, (lo, lo), interpolation=cv2.INTER_AREA)
-            crop = crop + rng.normal(0, rng.uniform(0, 8), crop.shape)
-            crop = cv2.resize(np.clip(crop, 0, 255), (P, P), interpolation=cv2.INTER_LINEAR)
-        else:
-            crop = crop + rng.normal(0, rng.uniform(0, 8), crop.shape)
-        out = np.clip(crop, 0, 255).astype(np.uint8)
-        if rng.random() < 0.4:
-            out = jpeg_roundtrip(out, int(rng.integers(25, 90)))
-        return out
 
     def batch(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """n samples: crops (n, S, S, 3) uint8, faces (n,) int64, turns (n,) int64."""

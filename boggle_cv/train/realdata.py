@@ -52,8 +52,13 @@ def photo_crops(boards_dir: Path, photo: dict, cell_px: int, rng: np.random.Gene
 
 
 def build(boards_dir: Path, layouts: set, cell_px: int, copies: int, jitter_frac: float,
-          seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """All crops of the photos whose layout is in ``layouts``; copies>0 adds jittered copies."""
+          seed: int, degrade_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """All crops of the photos whose layout is in ``layouts``; copies>0 adds jittered copies.
+
+    degrade_share: the share of the jittered crops that also go through the camera
+    damage of the synthetic crops (``crops.degrade``: blur, dim light, low
+    resolution, noise, JPEG), so that real cubes are also seen in bad photos.
+    """
     rng = np.random.default_rng(seed)
     xs, ys = [], []
     for p in load_truth(boards_dir):
@@ -64,5 +69,9 @@ def build(boards_dir: Path, layouts: set, cell_px: int, copies: int, jitter_frac
             xs.append(x); ys.append(y)
         for _ in range(copies):
             x, y = photo_crops(boards_dir, p, cell_px, rng, jitter_frac)
+            if degrade_share > 0:
+                from .crops import degrade
+                for i in np.flatnonzero(rng.random(len(x)) < degrade_share):
+                    x[i] = degrade(x[i], rng)
             xs.append(x); ys.append(y)
     return np.concatenate(xs), np.concatenate(ys)

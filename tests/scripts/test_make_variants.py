@@ -30,7 +30,7 @@ def labelled(tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize("harsh,names", [
     (False, ("rot90", "rot_free", "tilt", "small", "dim", "warm")),
-    (True, ("turn_crop", "steep", "tiny", "blur", "night")),
+    (True, ("turn_crop", "steep", "tiny", "half", "blur", "night")),
 ])
 def test_variants_are_written_with_moved_corners(labelled, tmp_path, harsh, names):
     out = tmp_path / "out"
@@ -48,6 +48,10 @@ def test_variants_are_written_with_moved_corners(labelled, tmp_path, harsh, name
             s = (320 if name == "tiny" else 480) / 400
             assert max(img.shape[:2]) == (320 if name == "tiny" else 480)
             np.testing.assert_allclose(c, np.array([[100, 50], [300, 50], [300, 250], [100, 250]]) * s,
+                                       atol=0.1)
+        if name == "half":
+            assert img.shape[:2] == (150, 200)
+            np.testing.assert_allclose(c, np.array([[100, 50], [300, 50], [300, 250], [100, 250]]) * 0.5,
                                        atol=0.1)
         if name in ("blur", "night", "dim", "warm"):
             assert img.shape[:2] == (300, 400)
