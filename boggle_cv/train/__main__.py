@@ -2,8 +2,9 @@
 
     python -m boggle_cv.train --boards ../shared/boggle-boards --out models/ --seed 0
 
-Data: synthetic crops (boggle_cv.train.crops) plus real crops cut from the Boggle
-Boards photos of the training layouts (corners jittered). Held out: a seeded share
+Data: synthetic crops (boggle_cv.train.crops), crops cut from whole synthetic tray
+photos (boggle_cv.train.scenedata, seed 50000 + --seed) and real crops cut from the
+Boggle Boards photos of the training layouts (corners jittered). Held out: a seeded share
 of the Boggle Boards layouts and a fresh synthetic set. Never reads real-photos/.
 Writes OUT/reader.onnx, OUT/reader.onnx.sha256 and OUT/reader_metrics.json.
 """
@@ -18,6 +19,11 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+
+#: scene renders for training use seed SCENE_SEED_BASE + --seed: away from the seeds
+#: of the held-out synthetic sets (90210, 777) and of the detector's renders (1234, 4321).
+SCENE_SEED_BASE = 50000
 
 
 def _synth_chunk(args):
@@ -59,6 +65,9 @@ def main(argv=None) -> int:
                     help="safety cap on training time; when hit, the schedule is compressed (less reproducible)")
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--real-share", type=float, default=0.35)
+    ap.add_argument("--scene-photos", type=int, default=1500,
+                    help="whole synthetic tray photos rendered for crops (boggle_cv.train.scenedata)")
+    ap.add_argument("--scene-share", type=float, default=0.25, help="share of each batch from those crops")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cache", type=Path, default=None, help="npz cache of the generated synthetic set")
     a = ap.parse_args(argv)
@@ -84,6 +93,10 @@ def main(argv=None) -> int:
             np.savez(a.cache, x=xs, f=fs, t=ts)
         log(f"synthetic set: {len(xs)} crops in {time.time() - t_start:.0f}s")
     xv, fv, tv = make_synth(3000, a.seed + 7919, 1)
+    t_scene = time.time()
+    from . import scenedata
+    xc, fc, tc = scenedata.build(a.scene_photos, SCENE_SEED_BASE + a.seed, workers=a.threads)
+    log(f"scene crops: {len(xc)} from {a.scene_photos} renders in {time.time() - t_scene:.0f}s")
 
     photos = realdata.load_truth(a.boards)
     train_ids, held_ids = realdata.split_layouts(photos, a.holdout, a.seed)
@@ -100,9 +113,11 @@ def main(argv=None) -> int:
     ce = nn.CrossEntropyLoss(label_smoothing=0.05, ignore_index=-1)
     budget = a.minutes * 60.0
     n_real = int(a.batch * a.real_share)
-    n_syn = a.batch - n_real
+    n_scene = int(a.batch * a.scene_share) if len(xc) else 0
+    n_syn = a.batch - n_real - n_scene
     Xs, Fs, Ts = torch.from_numpy(xs), torch.from_numpy(fs), torch.from_numpy(ts)
     Xr, Fr = torch.from_numpy(xr), torch.from_numpy(fr)
+    Xc, Fc, Tc = torch.from_numpy(xc), torch.from_numpy(fc), torch.from_numpy(tc)
 
     def evaluate(x, f, t=None):
         model.eval()
@@ -126,9 +141,10 @@ def main(argv=None) -> int:
             g["lr"] = lr
         i_s = torch.from_numpy(rng.integers(0, len(Xs), n_syn))
         i_r = torch.from_numpy(rng.integers(0, len(Xr), n_real))
-        x = torch.cat([Xs[i_s], Xr[i_r]])
-        f = torch.cat([Fs[i_s], Fr[i_r]])
-        t = torch.cat([Ts[i_s], torch.full((n_real,), -1, dtype=torch.int64)])
+        i_c = torch.from_numpy(rng.integers(0, max(1, len(Xc)), n_scene))
+        x = torch.cat([Xs[i_s], Xc[i_c], Xr[i_r]])
+        f = torch.cat([Fs[i_s], Fc[i_c], Fr[i_r]])
+        t = torch.cat([Ts[i_s], Tc[i_c], torch.full((n_real,), -1, dtype=torch.int64)])
         # four-turn augmentation: rotating a crop k quarter turns counter-clockwise
         # changes its turn from t to (t - k) mod 4
         k = torch.from_numpy(rng.integers(0, 4, len(x)))
@@ -178,7 +194,8 @@ def main(argv=None) -> int:
     metrics = {
         "seed": a.seed, "steps": step, "train_minutes": round((time.time() - t0) / 60, 2),
         "total_minutes": round((time.time() - t_start) / 60, 2),
-        "n_synth": int(len(xs)), "n_real_train_crops": int(len(xr)), "n_real_heldout_crops": int(len(xh)),
+        "n_synth": int(len(xs)), "n_scene_crops": int(len(xc)), "scene_seed": SCENE_SEED_BASE + a.seed,
+        "n_real_train_crops": int(len(xr)), "n_real_heldout_crops": int(len(xh)),
         "heldout_layouts": sorted(held_ids),
         "synth_heldout_face_acc": sa, "cv2_vs_torch_max_logit_diff": onnx_diff, "synth_heldout_turn_acc": st, "boards_heldout_face_acc": ra,
         "args": {k: str(v) for k, v in vars(a).items()},

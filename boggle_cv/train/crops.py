@@ -10,7 +10,7 @@ placement, underline bars (solid or dotted) under M/W/Z/N at random and rarely
 under other letters, cube colour, rounding, shading, visible cube sides, glare,
 neighbour cubes at the edges, tray colour, perspective, defocus and camera-shake
 blur, dim rooms, noise, JPEG, cubes cut by the photo's edge, and
-very low resolution (a real cube can be 12 px wide) (``degrade``, shared with
+very low resolution (a real cube can be 8-12 px wide) (``degrade``, shared with
 the real training crops).
 """
 from __future__ import annotations
@@ -79,8 +79,9 @@ def degrade(crop: np.ndarray, rng: np.random.Generator, p_dim: float = 0.12) -> 
     Defocus (sigma 0.3-3.2 px at S=64, about 0.05 pitch), camera shake (15%),
     brightness / contrast / colour cast, a dim room (p_dim: x0.15-0.45 with a
     gamma, then sensor noise that is large next to the signal), low resolution
-    (70%: down to 14-56 px and back), noise and JPEG (40%). Used for the synthetic
-    crops and for a share of the real training crops.
+    (70%: down to 8-56 px a pitch and back, a third of them below 16 px), noise
+    and JPEG (40%). Used for the synthetic crops and for a share of the real
+    training crops.
     """
     P = crop.shape[0]
     crop = np.asarray(crop, np.float32)
@@ -95,7 +96,8 @@ def degrade(crop: np.ndarray, rng: np.random.Generator, p_dim: float = 0.12) -> 
         crop = 255.0 * (np.clip(crop, 0, 255) / 255.0) ** rng.uniform(1.0, 1.5) * rng.uniform(0.15, 0.45)
         crop = crop + rng.normal(0, rng.uniform(2, 7), crop.shape)
     if rng.random() < 0.7:
-        lo = int(rng.integers(14, 56))
+        # a third of these at 8-16 px a pitch: a small tray in a small photo
+        lo = int(rng.integers(8, 16)) if rng.random() < 0.33 else int(rng.integers(14, 56))
         crop = cv2.resize(np.asarray(crop, np.float32), (lo, lo), interpolation=cv2.INTER_AREA)
         crop = crop + rng.normal(0, rng.uniform(0, 8), crop.shape)
         crop = cv2.resize(np.clip(crop, 0, 255).astype(np.float32), (P, P), interpolation=cv2.INTER_LINEAR)

@@ -1,0 +1,72 @@
+"""Training crops cut from whole synthetic tray photos (training only).
+
+The crop renderer (:mod:`.crops`) draws one cube top at a time, flat. The scene
+renderer behind ``boggle-cv synth`` (:func:`boggle_cv.synth.scene.render_photo`)
+draws whole trays in 3D: cube sides and their letters, cast shadows, wood and
+marble cubes, close-ups that leave the photo, perspective. Crops cut from its
+photos, through the run-time ``cut_cells`` from the truth corners (jittered like
+the real crops), teach the reader those too.
+
+Photo i is rendered with ``np.random.default_rng([seed, i])``, as ``boggle-cv synth
+--seed SEED`` does: keep ``seed`` away from the seeds of the held-out synthetic
+sets (90210 and 777 in the README).
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+
+import numpy as np
+
+from ..vision.cells import cut_cells
+from ..vision.reader_model import FACES
+
+CROP_PX = 64
+
+
+def photo_crops(seed: int, i: int, jitter_frac: float, degrade_share: float
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crops (K, 64, 64, 3) uint8, faces (K,) and turns (K,) int64 of photo i (K = N*N;
+    0 when the photo has no complete board). turns: quarter turns clockwise
+    (reader_model convention), from the truth's degrees."""
+    from ..synth.scene import render_photo
+    from .crops import degrade
+    rng = np.random.default_rng([seed, i])
+    img, truth = render_photo(rng)
+    if not truth.get("faces") or not truth.get("corners") or truth.get("no_board"):
+        return (np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8), np.zeros(0, np.int64),
+                np.zeros(0, np.int64))
+    n = truth["size"]
+    c = np.array(truth["corners"], np.float64)
+    aug = np.random.default_rng([seed, i, 2])
+    if jitter_frac > 0:
+        pitch = np.mean([np.linalg.norm(c[k] - c[(k + 1) % 4]) for k in range(4)]) / n
+        c = c + aug.normal(0, jitter_frac * pitch, (4, 2)) + aug.normal(0, jitter_frac * pitch * 0.7, (1, 2))
+    crops = cut_cells(img, c, n, CROP_PX).reshape(n * n, CROP_PX, CROP_PX, 3)
+    for k in np.flatnonzero(aug.random(len(crops)) < degrade_share):
+        crops[k] = degrade(crops[k], aug)
+    faces = np.array([FACES.index(f) for row in truth["faces"] for f in row], np.int64)
+    turns = (np.array(truth["turns"], np.int64).reshape(-1) // 90) % 4
+    return crops, faces, turns
+
+
+def _chunk(args):
+    seed, lo, hi, jitter_frac, degrade_share = args
+    from ..vision.reader_model import preprocess
+    parts = [photo_crops(seed, i, jitter_frac, degrade_share) for i in range(lo, hi)]
+    x = np.concatenate([p[0] for p in parts])
+    return (preprocess(x) if len(x) else np.zeros((0, 1, 48, 48), np.float32),
+            np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts]))
+
+
+def build(photos: int, seed: int, jitter_frac: float = 0.06, degrade_share: float = 0.2,
+          workers: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Preprocessed network input (K, 1, 48, 48) float32, faces (K,), turns (K,) of the
+    cells of `photos` scene renders (photos without a complete board give none)."""
+    step = 50
+    jobs = [(seed, lo, min(photos, lo + step), jitter_frac, degrade_share) for lo in range(0, photos, step)]
+    if workers > 1:
+        with mp.get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_chunk, jobs)
+    else:
+        parts = [_chunk(j) for j in jobs]
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
