@@ -397,10 +397,10 @@ def find_tray(image_bgr: np.ndarray, size: int | None = None, *,
         why = reasons[0] if reasons else "no grid of cube tops was seen"
         if debug:
             _attach_debug_error(dbg, why)
-        err = NoBoardError(f"no board found: {why}",
-                           "photograph the whole tray from above, in focus")
-        err.debug = dbg
-        raise err
+        # built in a helper so that no frame of the traceback holds the error: a
+        # frame <-> traceback cycle would keep this call's images alive until the
+        # garbage collector runs (the retries raise and catch dozens of these)
+        raise _no_board_error(why, dbg)
     n, corners_w, conf, centres_w = best
     if source == "detector" and config.snap_to_blobs:
         t4 = time.perf_counter()
@@ -414,6 +414,13 @@ def find_tray(image_bgr: np.ndarray, size: int | None = None, *,
         dbg["5_grid"] = draw_grid(work, corners * scale, n, centres * scale)
     timings["total"] = time.perf_counter() - t0
     return TrayResult(n, corners, conf, centres, dbg, timings)
+
+
+def _no_board_error(why: str, dbg: dict) -> NoBoardError:
+    """The NoBoardError of a refusal, with the debug images attached (``.debug``)."""
+    err = NoBoardError(f"no board found: {why}", "photograph the whole tray from above, in focus")
+    err.debug = dbg
+    return err
 
 
 def _finish_retry(sub: TrayResult, work: np.ndarray, scale: float, dbg: dict,
