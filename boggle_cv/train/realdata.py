@@ -34,6 +34,14 @@ def split_layouts(photos: list[dict], holdout_frac: float, seed: int) -> tuple[s
     return train, held
 
 
+def jitter_corners(corners: np.ndarray, n: int, frac: float, rng: np.random.Generator) -> np.ndarray:
+    """Grid corners (4, 2) moved as a tray finder's error would: each by Gaussian
+    noise of frac x the pitch, all by a common shift of 0.7 x that."""
+    c = np.asarray(corners, np.float64)
+    pitch = np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]) / n
+    return c + rng.normal(0, frac * pitch, (4, 2)) + rng.normal(0, frac * pitch * 0.7, (1, 2))
+
+
 def photo_crops(boards_dir: Path, photo: dict, cell_px: int, rng: np.random.Generator | None,
                 jitter_frac: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Crops (N*N, S, S, 3) uint8 and face indices (N*N,) of one photo.
@@ -44,8 +52,7 @@ def photo_crops(boards_dir: Path, photo: dict, cell_px: int, rng: np.random.Gene
     n = photo["size"]
     c = np.array(photo["corners"], np.float64)
     if rng is not None and jitter_frac > 0:
-        pitch = np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]) / n
-        c = c + rng.normal(0, jitter_frac * pitch, (4, 2)) + rng.normal(0, jitter_frac * pitch * 0.7, (1, 2))
+        c = jitter_corners(c, n, jitter_frac, rng)
     crops = cut_cells(img, c, n, cell_px).reshape(n * n, cell_px, cell_px, 3)
     faces = np.array([FACES.index(f) for row in photo["faces"] for f in row], np.int64)
     return crops, faces

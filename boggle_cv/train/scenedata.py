@@ -19,6 +19,7 @@ import numpy as np
 
 from ..vision.cells import cut_cells
 from ..vision.reader_model import FACES
+from .realdata import jitter_corners
 
 CROP_PX = 64
 
@@ -39,8 +40,7 @@ def photo_crops(seed: int, i: int, jitter_frac: float, degrade_share: float
     c = np.array(truth["corners"], np.float64)
     aug = np.random.default_rng([seed, i, 2])
     if jitter_frac > 0:
-        pitch = np.mean([np.linalg.norm(c[k] - c[(k + 1) % 4]) for k in range(4)]) / n
-        c = c + aug.normal(0, jitter_frac * pitch, (4, 2)) + aug.normal(0, jitter_frac * pitch * 0.7, (1, 2))
+        c = jitter_corners(c, n, jitter_frac, aug)
     crops = cut_cells(img, c, n, CROP_PX).reshape(n * n, CROP_PX, CROP_PX, 3)
     for k in np.flatnonzero(aug.random(len(crops)) < degrade_share):
         crops[k] = degrade(crops[k], aug)
