@@ -13,12 +13,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import multiprocessing as mp
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+
+from .parallel import map_concat
 
 
 #: scene renders for training use seed SCENE_SEED_BASE + --seed: away from the seeds
@@ -37,12 +38,7 @@ def _synth_chunk(args):
 def make_synth(n: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     chunk = 2000
     jobs = [(seed * 100003 + i, min(chunk, n - i * chunk)) for i in range((n + chunk - 1) // chunk)]
-    if workers > 1:
-        with mp.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_synth_chunk, jobs)
-    else:
-        parts = [_synth_chunk(j) for j in jobs]
-    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+    return map_concat(_synth_chunk, jobs, workers)
 
 
 def log(msg: str) -> None:

@@ -13,12 +13,11 @@ sets (90210 and 777 in the README).
 """
 from __future__ import annotations
 
-import multiprocessing as mp
-
 import numpy as np
 
 from ..vision.cells import cut_cells
 from ..vision.reader_model import FACES
+from .parallel import map_concat
 from .realdata import jitter_corners
 
 CROP_PX = 64
@@ -64,9 +63,4 @@ def build(photos: int, seed: int, jitter_frac: float = 0.06, degrade_share: floa
     cells of `photos` scene renders (photos without a complete board give none)."""
     step = 50
     jobs = [(seed, lo, min(photos, lo + step), jitter_frac, degrade_share) for lo in range(0, photos, step)]
-    if workers > 1:
-        with mp.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_chunk, jobs)
-    else:
-        parts = [_chunk(j) for j in jobs]
-    return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
+    return map_concat(_chunk, jobs, workers)
