@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..vision.cells import cut_cells
+from ..vision.cells import cut_cells, grid_pitch
 from ..vision.reader_model import FACES
 
 
@@ -38,7 +38,7 @@ def jitter_corners(corners: np.ndarray, n: int, frac: float, rng: np.random.Gene
     """Grid corners (4, 2) moved as a tray finder's error would: each by Gaussian
     noise of frac x the pitch, all by a common shift of 0.7 x that."""
     c = np.asarray(corners, np.float64)
-    pitch = np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]) / n
+    pitch = grid_pitch(c, n)
     return c + rng.normal(0, frac * pitch, (4, 2)) + rng.normal(0, frac * pitch * 0.7, (1, 2))
 
 

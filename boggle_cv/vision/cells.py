@@ -109,6 +109,13 @@ def rectify(image_bgr: np.ndarray, corners: np.ndarray, size: int, cell_px: int 
     return cv2.warpPerspective(img, h, (side, side), flags=cv2.INTER_LINEAR, borderMode=cfg.border_mode)
 
 
+def grid_pitch(corners: np.ndarray, size: int) -> float:
+    """Mean cell pitch (px) of an N x N grid: the mean side of its corners' quadrilateral
+    (4, 2) divided by N."""
+    c = np.asarray(corners, np.float64)
+    return float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]) / size)
+
+
 def cell_centres(corners: np.ndarray, size: int) -> np.ndarray:
     """Photo (x, y) of every cell centre implied by the corners: float64 (N, N, 2), [row, col]."""
     c = np.asarray(corners, dtype=np.float64)

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from .annotate import draw_grid
-from .cells import cell_centres
+from .cells import cell_centres, grid_pitch
 
 
 @dataclass(frozen=True)
@@ -45,12 +45,6 @@ def _photo_centres(scan) -> np.ndarray:
     return out
 
 
-def _pitch(corners: np.ndarray, n: int) -> float:
-    c = np.asarray(corners, np.float64)
-    side = np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)])
-    return float(side / n)
-
-
 def draw_scan(image: np.ndarray, scan, faces: Sequence[Sequence[str]] | None = None,
               paths: Sequence[Sequence[tuple[int, int]]] = (), style: OverlayStyle = OverlayStyle()) -> np.ndarray:
     """A copy of the photo with the scan drawn on it.
@@ -62,7 +56,7 @@ def draw_scan(image: np.ndarray, scan, faces: Sequence[Sequence[str]] | None = N
     n = scan.tray.size
     out = draw_grid(image, scan.tray.corners, n)
     centres = _photo_centres(scan)
-    pitch = _pitch(scan.tray.corners, n)
+    pitch = grid_pitch(scan.tray.corners, n)
     lw = max(2, int(round(style.path_width * pitch)))
     for k, path in enumerate(list(paths)[:style.max_paths]):
         pts = np.array([centres[r, c] for r, c in path])

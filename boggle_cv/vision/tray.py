@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from boggle_cv.errors import NoBoardError
+from boggle_cv.vision.cells import grid_pitch
 from boggle_cv.vision.tray_blobs import BlobConfig, Blobs, find_blobs, whiteness_map
 from boggle_cv.vision.tray_detector import DetectorConfig, run_detector
 from boggle_cv.vision.tray_lattice import Lattice, LatticeConfig, best_lattices
@@ -423,6 +424,13 @@ def _no_board_error(why: str, dbg: dict) -> NoBoardError:
     return err
 
 
+def _shifted(sub: TrayResult, x0: int, y0: int) -> TrayResult:
+    """A result found in a crop whose top-left is (x0, y0) of the photo, in the
+    photo's pixels (corners and centres moved; no debug images or timings)."""
+    off = np.array([x0, y0], np.float64)
+    return TrayResult(sub.size, sub.corners + off, sub.confidence, sub.cell_centres + off)
+
+
 def _finish_retry(sub: TrayResult, work: np.ndarray, scale: float, dbg: dict,
                   debug: bool, timings: dict, t0: float) -> TrayResult:
     """The TrayResult of a retry (already in the photo's pixels), with this call's
@@ -459,11 +467,11 @@ def _zoom_retry(image_bgr: np.ndarray, size: int | None, det_evidence, work_shap
     timings["zoom_retry"] = time.perf_counter() - t5
     if sub is None:
         return None
-    off = np.array([x0, y0], np.float64)
-    if cv2.pointPolygonTest((sub.corners + off).astype(np.float32).reshape(-1, 1, 2),
+    sub = _shifted(sub, x0, y0)
+    if cv2.pointPolygonTest(sub.corners.astype(np.float32).reshape(-1, 1, 2),
                             (float(focus[0] / scale), float(focus[1] / scale)), False) < 0:
         return None  # a grid beside the evidence (dots in the crop's margin?)
-    return TrayResult(sub.size, sub.corners + off, sub.confidence, sub.cell_centres + off)
+    return sub
 
 
 def _stretch_matrix(angle_deg: float, factor: float, shape: tuple[int, int]):
@@ -558,14 +566,12 @@ def _window_retry(image_bgr: np.ndarray, size: int | None, cfg: TrayConfig,
         except NoBoardError:
             continue
         c = sub.corners
-        pitch = float(np.mean([np.hypot(*(c[(i + 1) % 4] - c[i])) for i in range(4)])) / sub.size
-        m = cfg.window_margin * pitch
+        m = cfg.window_margin * grid_pitch(c, sub.size)
         lo, hi = c.min(axis=0), c.max(axis=0)
         if ((x0 > 0 and lo[0] < m) or (y0 > 0 and lo[1] < m)
                 or (x1 < w and hi[0] > (x1 - x0) - m) or (y1 < h and hi[1] > (y1 - y0) - m)):
             continue  # the window may have cut rows of a bigger board off
-        off = np.array([x0, y0], np.float64)
-        found = TrayResult(sub.size, c + off, sub.confidence, sub.cell_centres + off)
+        found = _shifted(sub, x0, y0)
         break
     timings["window_retry"] = time.perf_counter() - t5
     return found
