@@ -60,6 +60,7 @@ def main(argv=None) -> int:
     ap.add_argument("--minutes", type=float, default=26.0,
                     help="safety cap on training time; when hit, the schedule is compressed (less reproducible)")
     ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--width", type=int, default=24, help="channels of the first conv layer (FaceNet)")
     ap.add_argument("--real-share", type=float, default=0.35)
     ap.add_argument("--scene-photos", type=int, default=3000,
                     help="whole synthetic tray photos rendered for crops (boggle_cv.train.scenedata)")
@@ -103,7 +104,8 @@ def main(argv=None) -> int:
     xh = preprocess(xh)
     log(f"real: {len(xr)} training crops ({len(train_ids)} layouts), {len(xh)} held-out ({len(held_ids)} layouts)")
 
-    model = FaceNet(len(FACES))
+    # channels_last: the same network, about 30% faster per step on CPU (measured on 2 threads)
+    model = FaceNet(len(FACES), width=a.width).to(memory_format=torch.channels_last)
     nf = len(FACES)
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     ce = nn.CrossEntropyLoss(label_smoothing=0.05, ignore_index=-1)
@@ -152,7 +154,7 @@ def main(argv=None) -> int:
         t = torch.where(t >= 0, (t - k) % 4, t)
         # contrast jitter on the standardised input
         xa = xa * torch.empty(len(xa), 1, 1, 1).uniform_(0.8, 1.2)
-        out = model(xa)
+        out = model(xa.contiguous(memory_format=torch.channels_last))
         loss = ce(out[:, :nf], f) + 0.5 * ce(out[:, nf:], t)
         opt.zero_grad()
         loss.backward()
@@ -171,6 +173,7 @@ def main(argv=None) -> int:
     a.out.mkdir(parents=True, exist_ok=True)
     onnx_path = a.out / "reader.onnx"
     model.eval()
+    model.to(memory_format=torch.contiguous_format)
     spec = InputSpec()
     dummy = torch.zeros(1, 1, spec.px, spec.px)
     torch.onnx.export(model, dummy, str(onnx_path), input_names=["crops"], output_names=["logits"],
