@@ -56,15 +56,15 @@ def main(argv=None) -> int:
     ap.add_argument("--real-degrade", type=float, default=0.4,
                     help="share of the real training crops given the synthetic camera damage")
     ap.add_argument("--holdout", type=float, default=0.15, help="share of layouts held out")
-    ap.add_argument("--steps", type=int, default=3600, help="training steps (the LR schedule follows them)")
+    ap.add_argument("--steps", type=int, default=5200, help="training steps (the LR schedule follows them)")
     ap.add_argument("--minutes", type=float, default=26.0,
                     help="safety cap on training time; when hit, the schedule is compressed (less reproducible)")
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--width", type=int, default=24, help="channels of the first conv layer (FaceNet)")
     ap.add_argument("--real-share", type=float, default=0.35)
-    ap.add_argument("--scene-photos", type=int, default=3000,
+    ap.add_argument("--scene-photos", type=int, default=5000,
                     help="whole synthetic tray photos rendered for crops (boggle_cv.train.scenedata)")
-    ap.add_argument("--scene-share", type=float, default=0.25, help="share of each batch from those crops")
+    ap.add_argument("--scene-share", type=float, default=0.35, help="share of each batch from those crops")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cache", type=Path, default=None, help="npz cache of the generated synthetic set")
     a = ap.parse_args(argv)
