@@ -267,15 +267,19 @@ def _snap(work: np.ndarray, n: int, corners: np.ndarray, centres: np.ndarray,
     return new_corners, new.reshape(n, n, 2)
 
 
-def _lines_supported(lat: Lattice, c0: int, r0: int, n: int, state, cfg: TrayConfig) -> bool:
+def _lines_supported(lat: Lattice, c0: int, r0: int, n: int, state, cfg: TrayConfig,
+                     unsure: frozenset | set = frozenset()) -> bool:
     """True when every row and every column of the window (lattice cells c0..c0+n-1,
     r0..r0+n-1) that has a visible cell holds at least one lattice member (a
-    detected cube top), so a window never grows over the tray's rim."""
+    detected cube top) that is not unsure (unsure: lattice cells whose detector peak
+    is below weak_quality x the members' median, such as the polka dots of a table
+    cloth that happen to lie on the lattice), so a window never grows over the
+    tray's rim or the table."""
     for line in range(n):
         for cells in ([(c0 + i, r0 + line) for i in range(n)],
                       [(c0 + line, r0 + i) for i in range(n)]):
             visible = [k for k in cells if state(k)[1] < cfg.unknown_frac]
-            if visible and not any(k in lat.members for k in cells):
+            if visible and not any(k in lat.members and k not in unsure for k in cells):
                 return False
     return True
 
@@ -638,6 +642,7 @@ def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
     reason = (f"the cube tops form a {rmax - rmin + 1}x{cmax - cmin + 1} grid, "
               "not a full 4x4, 5x5 or 6x6 board")
     weak: set[tuple[int, int]] = set()
+    unsure: set[tuple[int, int]] = set()
     if heat is not None:
         # detector peaks that are neither confident nor white (a polka dot, a
         # tray's corner): they may lie outside the window
@@ -645,6 +650,7 @@ def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
         weak = {k for k, j in lat.members.items()
                 if blobs.whiteness[j] < cfg.cube_like * ref
                 and blobs.quality[j] < cfg.weak_quality * qref}
+        unsure = {k for k, j in lat.members.items() if blobs.quality[j] < cfg.weak_quality * qref}
     for n in sizes:
         for c0 in range(min(cmin, cmax - n + 1), max(cmin, cmax - n + 1) + 1):
             for r0 in range(min(rmin, rmax - n + 1), max(rmin, rmax - n + 1) + 1):
@@ -654,7 +660,7 @@ def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
                 strong_out = sum(1 for k in lat.members if k not in window and k not in weak)
                 if strong_out > 2:
                     continue  # members left outside the window
-                if heat is not None and not _lines_supported(lat, c0, r0, n, state, cfg):
+                if heat is not None and not _lines_supported(lat, c0, r0, n, state, cfg, unsure):
                     continue  # a row or column of the window without any cube top
                 n_vis = n_cube = 0
                 empty = doubtful = 0

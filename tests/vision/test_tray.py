@@ -268,3 +268,44 @@ def test_debug_images_and_annotation():
     ann = draw_tray(img, res)
     assert ann.shape == img.shape and not np.array_equal(ann, img)
     assert np.array_equal(img[0, 0], (130, 40, 20))  # input untouched
+
+
+def test_line_support_ignores_unsure_peaks():
+    """A row of the window whose only detected 'cube top' is an unsure detector peak
+    (a polka dot of the table cloth on the lattice) does not support the window; a
+    row wholly outside the photo needs no support."""
+    from types import SimpleNamespace
+
+    from boggle_cv.vision.tray import _lines_supported
+
+    cfg = TrayConfig()
+    members = {(c, r): 0 for c in range(3) for r in range(2)}
+    members[(1, 2)] = 0                     # the third row's only member
+    lat = SimpleNamespace(members=members)
+
+    def visible(k):
+        return (0.9, 0.0, 0.5, 0.5)         # (whiteness, share outside the photo, ink, heat)
+
+    assert _lines_supported(lat, 0, 0, 3, visible, cfg)
+    assert not _lines_supported(lat, 0, 0, 3, visible, cfg, unsure={(1, 2)})
+
+    def third_row_outside(k):
+        return (0.9, 1.0 if k[1] == 2 else 0.0, 0.5, 0.5)
+
+    lat.members = {k: 0 for k in members if k[1] < 2}
+    assert _lines_supported(lat, 0, 0, 3, third_row_outside, cfg)
+
+
+def test_close_up_on_polka_dots_keeps_its_size():
+    """Seed 2026, photo 25 of `boggle-cv synth`: a 5x5 close-up whose cut-off edge
+    leaves the photo and whose table cloth's dots line up with the cubes. The dots'
+    weak detector peaks once grew the board into a 6x6 (every cell then read wrong)."""
+    from boggle_cv.synth.scene import render_photo
+
+    img, truth = render_photo(np.random.default_rng([2026, 25]))
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    photo = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    assert truth["size"] == 5 and truth["background"] == "dots"
+    res = find_tray(photo)
+    assert res.size == 5
+    assert corner_error(res.corners, truth["corners"]) < 0.03
