@@ -644,13 +644,12 @@ def _board_from_lattice(lat: Lattice, blobs: Blobs, white: np.ndarray,
     weak: set[tuple[int, int]] = set()
     unsure: set[tuple[int, int]] = set()
     if heat is not None:
-        # detector peaks that are neither confident nor white (a polka dot, a
+        # unsure: detector peaks that are not confident; they never hold up a row or
+        # column of a window. weak: unsure and not white either (a polka dot, a
         # tray's corner): they may lie outside the window
         qref = float(np.median(blobs.quality[list(lat.members.values())]))
-        weak = {k for k, j in lat.members.items()
-                if blobs.whiteness[j] < cfg.cube_like * ref
-                and blobs.quality[j] < cfg.weak_quality * qref}
         unsure = {k for k, j in lat.members.items() if blobs.quality[j] < cfg.weak_quality * qref}
+        weak = {k for k in unsure if blobs.whiteness[lat.members[k]] < cfg.cube_like * ref}
     for n in sizes:
         for c0 in range(min(cmin, cmax - n + 1), max(cmin, cmax - n + 1) + 1):
             for r0 in range(min(rmin, rmax - n + 1), max(rmin, rmax - n + 1) + 1):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..vision.cells import cell_centres, grid_homography
+from ..vision.cells import cell_centres, grid_homography, grid_pitch
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,7 @@ def board_geometry(scan, config: ViewConfig = ViewConfig()) -> dict:
             centres[c.row][c.col] = _pt(photo_centres[pr, pc])
             quads[c.row][c.col] = [_pt(nodes[pr, pc]), _pt(nodes[pr, pc + 1]),
                                    _pt(nodes[pr + 1, pc + 1]), _pt(nodes[pr + 1, pc])]
-    side = np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)])
-    pitch = float(side / n)
+    pitch = grid_pitch(corners, n)
     h, w = scan.image_shape
     lo = np.maximum(corners.min(0) - config.margin * pitch, 0)
     hi_xy = np.minimum(corners.max(0) + config.margin * pitch, [w, h])
