@@ -25,10 +25,16 @@ class BoggleError(Exception):
         return f"{self.message}" + (f" ({self.hint})" if self.hint else "")
 
 
-class UsageError(BoggleError):
-    """Bad command-line input: an option, a board text, a word list."""
+class UsageError(BoggleError, ValueError):
+    """Bad input: an option, a board text, a word list, a library argument's value.
+    A ValueError, so library callers can catch it as one."""
 
     exit_code = 2
+
+
+class ArgumentTypeError(UsageError, TypeError):
+    """A library argument of the wrong type (a str where a list of words belongs,
+    None where a photo belongs). Also a TypeError."""
 
 
 class BoardTextError(UsageError):

@@ -23,7 +23,8 @@ import numpy as np
 
 from boggle_cv.vision.cells import cut_cells, mosaic
 from boggle_cv.vision.decode import decode
-from boggle_cv.vision.reader import ClassifierReader, make_reader
+from boggle_cv.vision.engines import make_reader
+from boggle_cv.vision.reader import ClassifierReader
 
 SPECIAL = ("M", "W", "Z", "N", "Qu")
 CELL_PX = 64

@@ -176,7 +176,7 @@ def register(app: typer.Typer) -> None:
         if size not in ("auto", "4", "5", "6"):
             raise UsageError(f"--size {size!r} is not auto, 4, 5 or 6")
         forced = None if size == "auto" else int(size)
-        from ..vision.reader import ENGINES
+        from ..vision.engines import ENGINES
         if engine not in ENGINES:
             raise UsageError(f"unknown engine {engine!r}", "use one of: " + ", ".join(ENGINES))
         corr = Corrections(Board.parse(board_text_opt) if board_text_opt else None, parse_fixes(fix or []))

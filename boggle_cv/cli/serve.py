@@ -75,7 +75,7 @@ def register(app: typer.Typer) -> None:
         """Serve the web page: players take the photo and type their words on their phones."""
         check_web_extra()
         from .. import store
-        from ..vision.reader import ENGINES
+        from ..vision.engines import ENGINES
         if engine not in ENGINES:
             raise UsageError(f"unknown engine {engine!r}", "use one of: " + ", ".join(ENGINES))
         db_path = db or store.default_db_path()

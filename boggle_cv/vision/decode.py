@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..board import BLANK, Board
-from .reader import Reading
+from .stages import Reading
 from .reader_model import FACES, TURNS
 
 

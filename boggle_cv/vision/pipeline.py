@@ -101,7 +101,7 @@ class Scanner:
                  tray_finder: Callable[..., TrayResult] | None = None,
                  decode_config: DecodeConfig = DecodeConfig(), model_path: str | Path | None = None):
         if reader is None:
-            from .reader import make_reader
+            from .engines import make_reader
             reader = make_reader(engine, model_path)
         self.engine = engine
         self.reader = reader

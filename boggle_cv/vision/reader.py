@@ -9,39 +9,24 @@ to K crops) and the result holds
     printed face appears rotated k * 90 degrees CLOCKWISE from upright in the crop
     (``np.rot90(crop, k)`` makes it read upright).
 
-Engines (``make_reader(name)``): ``classifier`` (the shipped ONNX network run by
-cv2.dnn), ``tesseract`` (pytesseract, a slow independent second opinion) and
-``both`` (the classifier's probabilities blended with tesseract's).
+This module holds the classifier (the shipped ONNX network run by cv2.dnn); the
+engines by name (classifier, tesseract, both) are in ``engines``.
 """
 from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from ..errors import EngineMissingError, UsageError
+from ..errors import EngineMissingError
 from .reader_model import FACES, TURNS, InputSpec, preprocess
+from .stages import Reading, check_crops
 
-ENGINES = ("classifier", "tesseract", "both")
 MODEL_ENV = "BOGGLE_CV_MODEL"
 MODEL_NAME = "reader.onnx"
-
-
-@dataclass
-class Reading:
-    """Per-crop probabilities: faces (K, len(FACES)) and turns (K, 4), float32, rows sum to 1."""
-
-    faces: np.ndarray
-    turns: np.ndarray
-
-    def top(self) -> list[tuple[str, float]]:
-        """(face, probability) of the best face of each crop."""
-        i = self.faces.argmax(1)
-        return [(FACES[j], float(self.faces[k, j])) for k, j in enumerate(i)]
 
 
 def default_model_path() -> Path:
@@ -51,15 +36,6 @@ def default_model_path() -> Path:
         return Path(env)
     from ..resources import model_file
     return model_file(MODEL_NAME)
-
-
-def _check_crops(crops: np.ndarray) -> np.ndarray:
-    a = np.asarray(crops)
-    if a.ndim == 3:
-        a = a[None]
-    if a.ndim != 4 or a.shape[-1] != 3 or a.dtype != np.uint8 or a.shape[1] < 8 or a.shape[2] < 8:
-        raise UsageError("reader: crops must be uint8 BGR (K, S, S, 3) with S >= 8")
-    return a
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -113,7 +89,7 @@ class ClassifierReader:
         return np.asarray(self._net.forward(), dtype=np.float32).reshape(len(x), -1)
 
     def read(self, crops: np.ndarray) -> Reading:
-        a = _check_crops(crops)
+        a = check_crops(crops)
         x = preprocess(a, self.spec)
         nf, nt = len(FACES), len(TURNS)
         z = self._logits(x)
@@ -138,31 +114,3 @@ class ClassifierReader:
         faces[doubt] = _softmax(logp / 4)
         turns[doubt] = td / 4
         return Reading(faces.astype(np.float32), turns.astype(np.float32))
-
-
-def make_reader(engine: str = "classifier", model_path: str | Path | None = None):
-    """The reader for an engine name: classifier | tesseract | both."""
-    if engine == "classifier":
-        return ClassifierReader(model_path)
-    if engine == "tesseract":
-        from .reader_tesseract import TesseractReader
-        return TesseractReader()
-    if engine == "both":
-        from .reader_tesseract import TesseractReader
-        return BlendedReader(ClassifierReader(model_path), TesseractReader())
-    raise UsageError(f"unknown engine {engine!r}", "use one of: " + ", ".join(ENGINES))
-
-
-class BlendedReader:
-    """Weighted mean of two readers' probabilities (first reader weighted ``weight``)."""
-
-    name = "both"
-
-    def __init__(self, first, second, weight: float = 0.75):
-        self.first, self.second, self.weight = first, second, float(weight)
-
-    def read(self, crops: np.ndarray) -> Reading:
-        a, b = self.first.read(crops), self.second.read(crops)
-        w = self.weight
-        return Reading((w * a.faces + (1 - w) * b.faces).astype(np.float32),
-                       (w * a.turns + (1 - w) * b.turns).astype(np.float32))

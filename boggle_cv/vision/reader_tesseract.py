@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from ..errors import EngineMissingError
-from .reader import Reading, _check_crops
+from .stages import Reading, check_crops
 from .reader_model import FACES, TURNS
 
 
@@ -93,7 +93,7 @@ class TesseractReader:
         return best, max(conf, 0.0) if best else 0.0
 
     def read(self, crops: np.ndarray) -> Reading:
-        a = _check_crops(crops)
+        a = check_crops(crops)
         nf = len(FACES)
         faces = np.full((len(a), nf), 0.0, np.float32)
         turns = np.full((len(a), len(TURNS)), 0.25, np.float32)

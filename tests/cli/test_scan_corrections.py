@@ -11,7 +11,7 @@ from boggle_cv.board import Board
 from boggle_cv.cli import scan as scan_cli
 from boggle_cv.errors import UsageError
 from boggle_cv.vision.decode import decode
-from boggle_cv.vision.reader import Reading
+from boggle_cv.vision.stages import Reading
 from boggle_cv.vision.reader_model import FACES
 
 

@@ -6,7 +6,7 @@ import numpy as np
 from boggle_cv import dice
 from boggle_cv.board import Board
 from boggle_cv.vision.decode import DecodeConfig, choose_rotation, decode
-from boggle_cv.vision.reader import Reading
+from boggle_cv.vision.stages import Reading
 from boggle_cv.vision.reader_model import FACES
 
 

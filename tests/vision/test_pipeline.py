@@ -6,7 +6,7 @@ import numpy as np
 from boggle_cv.vision.decode import decode
 from boggle_cv.vision.marks import CellMarks
 from boggle_cv.vision.pipeline import ScanResult, board_marks
-from boggle_cv.vision.reader import Reading
+from boggle_cv.vision.stages import Reading
 from boggle_cv.vision.reader_model import FACES
 from boggle_cv.vision.tray import TrayResult
 

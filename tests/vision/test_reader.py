@@ -9,7 +9,8 @@ import pytest
 
 from boggle_cv.errors import EngineMissingError, UsageError
 from boggle_cv.vision.cells import cut_cells
-from boggle_cv.vision.reader import ClassifierReader, default_model_path, make_reader
+from boggle_cv.vision.engines import make_reader
+from boggle_cv.vision.reader import ClassifierReader, default_model_path
 from boggle_cv.vision.reader_model import FACES
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"

@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boggle_cv.vision.reader import Reading, default_model_path
+from boggle_cv.vision.reader import default_model_path
+from boggle_cv.vision.stages import Reading
 from boggle_cv.vision.reader_model import FACES
 
 REPO = Path(__file__).resolve().parents[2]
