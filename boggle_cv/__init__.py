@@ -1,29 +1,67 @@
 """boggle-cv: a computer-vision referee for Boggle.
 
-Public API (imported lazily so that `import boggle_cv` stays cheap):
-  Board                      boggle_cv.board
-  solve(board, ...)          boggle_cv.solver
-  score_round(board, ...)    boggle_cv.scoring
-  read_board(image, ...)     boggle_cv.vision.pipeline
+The library (names are imported on first use, so `import boggle_cv` stays cheap):
+
+  Board, parse_board        a board: Board.parse("PERS/LATG/SINE/TERS")
+  solve(board, ...)         every word on it, best first, with points and best path
+  score_round(board, lists) the referee's sheet for players' lists
+  read_board(photo, ...)    read the board in a photo (path or BGR uint8 array)
+  Scanner                   a reusable photo reader (models loaded once)
+  referee, RoundRequest     one round: a scan or given board, corrections, rules,
+  RoundResult, ...          the players' lists -> one typed result (to_dict/from_dict)
+  Rules, load_dictionary    rules of scoring; the default or a custom word list
+  BoggleError, ...          every error a user can meet (UsageError is a ValueError)
+
+See README.md, "Use it as a library".
 """
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 __version__ = "0.1.0"
 
-__all__ = ["Board", "solve", "score_round", "read_board"]
+# public name -> the module that defines it
+_EXPORTS: dict[str, str] = {
+    "Board": "board",
+    "solve": "scoring",
+    "score_round": "scoring",
+    "Rules": "scoring",
+    "ScoreSheet": "scoring",
+    "read_board": "vision.pipeline",
+    "Scanner": "vision.pipeline",
+    "ScanResult": "vision.pipeline",
+    "load_image": "vision.imageio",
+    "referee": "referee",
+    "RoundRequest": "referee",
+    "RoundResult": "referee",
+    "RulesOptions": "referee",
+    "Corrections": "referee",
+    "MarksPolicy": "referee",
+    "Dictionary": "dictionary",
+    "load_default_dictionary": "dictionary",
+    "load_dictionary": "dictionary",
+    "BoggleError": "errors",
+    "UsageError": "errors",
+    "ArgumentTypeError": "errors",
+    "ImageReadError": "errors",
+    "NoBoardError": "errors",
+    "EngineMissingError": "errors",
+}
+_ALIASES = {"load_default_dictionary": "load_default", "load_dictionary": "load_word_list"}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
 
 
-def __getattr__(name: str):
-    if name == "Board":
-        from .board import Board
-        return Board
-    if name == "solve":
-        from .solver import solve
-        return solve
-    if name == "score_round":
-        from .scoring import score_round
-        return score_round
-    if name == "read_board":
-        from .vision.pipeline import read_board
-        return read_board
-    raise AttributeError(name)
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'boggle_cv' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), _ALIASES.get(name, name))
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    """The public API (and the module's own dunder attributes)."""
+    return sorted(set(__all__) | {n for n in globals() if n.startswith("__")})

@@ -13,8 +13,9 @@ Case-insensitive on input. Example: "PERS/LATG/SINE/TERS".
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from .errors import BoardTextError
 
@@ -23,6 +24,26 @@ TWO_LETTER_FACES = ("An", "Er", "He", "In", "Qu", "Th")
 SINGLE_LETTERS = tuple(c for c in "ABCDEFGHIJKLMNOPRSTUVWXYZ")  # no lone Q
 ALL_FACES = SINGLE_LETTERS + TWO_LETTER_FACES + (BLANK,)
 MIN_SIZE, MAX_SIZE = 3, 6
+#: The most letters a word on any board can have: every cell of a 6x6 board used,
+#: each a two-letter face. Word-length limits (minimum length, list tokens) use it.
+MAX_WORD_LETTERS = 2 * MAX_SIZE * MAX_SIZE
+
+#: A cell: (row, col), counted from 0 at the top-left of the reported board.
+Cell = tuple[int, int]
+_CELL_TEXT = re.compile(r"r(\d+)c(\d+)\Z", re.IGNORECASE)
+
+
+def cell_label(cell: Cell) -> str:
+    """(1, 2) -> "r2c3": the cell as players write it (rows and columns from 1)."""
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
+def parse_cell(text: str) -> Cell:
+    """"r2c3" (rows and columns from 1, any case) -> (1, 2). ValueError otherwise."""
+    m = _CELL_TEXT.match(text.strip())
+    if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+        raise ValueError(f"{text.strip()!r} is not a cell: write r<row>c<col> from 1, e.g. r2c3")
+    return int(m.group(1)) - 1, int(m.group(2)) - 1
 
 
 def normalise_face(text: str) -> str:

@@ -1,5 +1,6 @@
 """Formatting of referee results for the terminal and for `--json` (shared by
-`solve`, `score` and `scan`). Pure functions: data in, str / dict out; no printing.
+`solve`, `score` and `scan`; a round's JSON is RoundResult.to_dict()). Pure
+functions: data in, str / dict out; no printing.
 
 JSON (schema_version = boggle_cv.scoring.SCHEMA_VERSION):
   words[]   {word, points, path: [[row, col], ...], common}   best first
@@ -10,9 +11,13 @@ JSON (schema_version = boggle_cv.scoring.SCHEMA_VERSION):
 from __future__ import annotations
 
 from itertools import groupby
+from typing import TYPE_CHECKING, Any
 
-from .board import Board
-from .scoring import SCHEMA_VERSION, Rules, ScoredWord, ScoreSheet, rules_to_dict
+from .board import Board, cell_label
+from .scoring import SCHEMA_VERSION, Rules, ScoredWord, ScoreSheet
+
+if TYPE_CHECKING:
+    from .referee import RoundResult
 
 STATUS_TEXT = {
     "scored": "",
@@ -40,7 +45,7 @@ def solve_dict(board: Board, words: list[ScoredWord], rules: Rules, dictionary: 
     return {
         "schema_version": SCHEMA_VERSION,
         "board": board_dict(board),
-        "rules": rules_to_dict(rules),
+        "rules": rules.to_dict(),
         "dictionary": dictionary,
         "words": [w.to_dict() for w in words],
         "word_count": len(words),
@@ -103,4 +108,62 @@ def sheet_text(sheet: ScoreSheet, missed_limit: int = 40, with_board: bool = Tru
         out.append(words_text(shown, mark_common=True))
     if len(missed) > len(shown):
         out.append(f"... and {len(missed) - len(shown)} more (--json lists them all)")
+    return "\n".join(out)
+
+
+def round_header(result: RoundResult) -> str:
+    """The first lines of a round's report: how the board was obtained, the marks used."""
+    scan, board = result.scan, result.board
+    if scan is None:
+        return f"Board (given): {board.size}x{board.size}"
+    r = scan.reading
+    fits = ", ".join(r.sets) if r.sets else "no known cube set (check the doubtful cells)"
+    text = (f"Board read: {board.size}x{board.size}, mean confidence {r.mean_confidence:.0%}, "
+            f"{len(r.flagged)} doubtful cell(s); cube sets that fit: {fits}")
+    if "photo" in result.rules_why.get("bonus_cells", ""):
+        text += ("\nRed bonus rings seen at " + ", ".join(cell_label(c) for c in scan.bonus_cells)
+                 + " (words through them score double; --no-marks ignores them)")
+    if result.rules_why.get("challenge_cell") == "photo" and scan.challenge_cell is not None:
+        text += f"\nRed challenge cube seen at {cell_label(scan.challenge_cell)}: challenge scoring (+5 through it)"
+    return text
+
+
+def round_board_lines(result: RoundResult) -> str:
+    """The board as scored, doubtful cells marked '?' (runner-up listed below) and
+    corrected ones '!'; a given board is printed plain."""
+    scan, board = result.scan, result.board
+    if scan is None:
+        return board_text(board)
+    lines, notes = [], []
+    for row in scan.reading.cells:
+        parts = []
+        for c in row:
+            face = board.faces[c.row][c.col]
+            fixed = face != c.face
+            mark = "!" if fixed else ("?" if c.flagged else " ")
+            parts.append(f"{face:<2}{mark}")
+            where = cell_label((c.row, c.col))
+            if fixed:
+                notes.append(f"  {where}: {face} (corrected; read {c.face} {c.confidence:.0%})")
+            elif c.flagged:
+                cut = " (partly outside the photo)" if c.outside_photo > 0.1 else ""
+                notes.append(f"  {where}: {c.face} {c.confidence:.0%}, "
+                             f"or {c.runner_up} {c.runner_up_confidence:.0%}{cut}")
+        lines.append(" ".join(parts).rstrip())
+    if notes:
+        lines.append("Check these cells (fix with --fix rRcC=FACE):")
+        lines.extend(notes)
+    return "\n".join(lines)
+
+
+def round_text(result: RoundResult, heading: str | None = None) -> str:
+    """Terminal report of a refereed round: heading (e.g. "== photo.jpg"), header,
+    board, then the score sheet (or every word when nobody played), where stored."""
+    sheet = result.sheet
+    out = [heading] if heading else []
+    out += [round_header(result), round_board_lines(result), ""]
+    out.append(sheet_text(sheet, with_board=False) if sheet.players
+               else solve_text(result.board, sheet.words, with_board=False))
+    if result.game is not None:
+        out.append(f"\nStored as round {result.game.round} of game {result.game.name!r}.")
     return "\n".join(out)

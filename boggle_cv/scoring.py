@@ -14,23 +14,43 @@ When a word has several paths, the one worth most is used.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from enum import Enum
+from typing import Any
 
-from .board import Board
+from .board import MAX_SIZE, MAX_WORD_LETTERS, MIN_SIZE, Board, Cell
 from .dictionary import Dictionary, load_default, normalise_word
-from .errors import UsageError
-from .solver import FoundWord, default_min_length, find_paths, solve
+from .errors import ArgumentTypeError, UsageError
+from .solver import FoundWord, default_min_length, find_paths
+from .solver import solve as find_words
 
 SCHEMA_VERSION = 1
-VARIANTS = ("standard", "challenge")
-LONG_WORD_RULES = ("per-letter", "eleven-plus", "flat")
+
+
+class Variant(str, Enum):
+    """The scoring table: the standard one, or the challenge cube's (+5 through it)."""
+
+    standard = "standard"
+    challenge = "challenge"
+
+
+class LongWords(str, Enum):
+    """How 6x6 words above 8 letters score (RULES.md: sources disagree)."""
+
+    per_letter = "per-letter"     # 2 points a letter: 9 -> 18
+    eleven_plus = "eleven-plus"   # 11 + 2 per letter past 8: 9 -> 13
+    flat = "flat"                 # 11
+
+
+VARIANTS = tuple(v.value for v in Variant)
+LONG_WORD_RULES = tuple(v.value for v in LongWords)
 CHALLENGE_BONUS = 5
 
 STATUSES = ("scored", "crossed_off", "not_on_board", "not_in_dictionary", "too_short", "repeated", "not_a_word")
 _LETTERS_ONLY = re.compile(r"[a-z]+\Z")
-
-Cell = tuple[int, int]
+#: The shortest-word option's range (letters); the longest a board can spell.
+MIN_LENGTH_RANGE = (1, MAX_WORD_LETTERS)
 
 
 @dataclass(frozen=True)
@@ -45,10 +65,18 @@ class Rules:
     challenge_cell: Cell | None = None
 
     def __post_init__(self) -> None:
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or not MIN_SIZE <= self.size <= MAX_SIZE:
+            raise UsageError(f"rules for a board of size {self.size!r}: boards are {MIN_SIZE}x{MIN_SIZE} "
+                             f"to {MAX_SIZE}x{MAX_SIZE}")
         if self.variant not in VARIANTS:
             raise UsageError(f"unknown variant {self.variant!r}", "use " + " or ".join(VARIANTS))
         if self.long_words not in LONG_WORD_RULES:
             raise UsageError(f"unknown long-word rule {self.long_words!r}", "use " + ", ".join(LONG_WORD_RULES))
+        lo, hi = MIN_LENGTH_RANGE
+        if self.min_length is not None and (isinstance(self.min_length, bool) or not isinstance(self.min_length, int)
+                                            or not lo <= self.min_length <= hi):
+            raise UsageError(f"min_length {self.min_length!r} is out of range",
+                             f"the shortest word that counts: a whole number from {lo} to {hi}")
         for r, c in set(self.bonus_cells) | ({self.challenge_cell} if self.challenge_cell else set()):
             if not (0 <= r < self.size and 0 <= c < self.size):
                 raise UsageError(f"cell r{r + 1}c{c + 1} is outside a {self.size}x{self.size} board",
@@ -59,8 +87,28 @@ class Rules:
         return default_min_length(self.size) if self.min_length is None else self.min_length
 
     @classmethod
-    def for_board(cls, board: Board, **kw) -> "Rules":
+    def for_board(cls, board: Board, **kw: Any) -> Rules:
         return cls(size=board.size, **kw)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: size, variant, min_length (in force), long_words, bonus_cells, challenge_cell."""
+        return {
+            "size": self.size, "variant": self.variant, "min_length": self.min_letters,
+            "long_words": self.long_words,
+            "bonus_cells": [list(c) for c in sorted(self.bonus_cells)],
+            "challenge_cell": list(self.challenge_cell) if self.challenge_cell else None,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Rules:
+        """Inverse of to_dict (a min_length equal to the size's default comes back as None)."""
+        cc = d.get("challenge_cell")
+        size, min_length = int(d["size"]), int(d["min_length"])
+        return cls(size=size, variant=str(d["variant"]),
+                   min_length=None if min_length == default_min_length(size) else min_length,
+                   long_words=str(d["long_words"]),
+                   bonus_cells=frozenset((int(r), int(c)) for r, c in d.get("bonus_cells", [])),
+                   challenge_cell=(int(cc[0]), int(cc[1])) if cc else None)
 
 
 def table_points(length: int, rules: Rules) -> int:
@@ -116,13 +164,20 @@ class WordResult:
     path: tuple[Cell, ...] | None = None
     crossed_with: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict:
-        d = {"word": self.word or self.written, "status": self.status, "points": self.points}
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"word": self.word or self.written, "status": self.status, "points": self.points}
         if self.path is not None:
             d["path"] = [list(c) for c in self.path]
         if self.crossed_with:
             d["crossed_off_by"] = list(self.crossed_with)
         return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> WordResult:
+        """Inverse of to_dict (the word as written is not kept: it comes back normalised)."""
+        path = tuple((int(r), int(c)) for r, c in d["path"]) if d.get("path") is not None else None
+        return cls(str(d["word"]), str(d["word"]), str(d["status"]), int(d["points"]), path,
+                   tuple(str(n) for n in d.get("crossed_off_by", ())))
 
 
 @dataclass
@@ -134,8 +189,12 @@ class PlayerResult:
     def score(self) -> int:
         return sum(w.points for w in self.words)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "score": self.score, "words": [w.to_dict() for w in self.words]}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> PlayerResult:
+        return cls(str(d["name"]), [WordResult.from_dict(w) for w in d["words"]])
 
 
 @dataclass
@@ -147,9 +206,14 @@ class ScoredWord:
     path: tuple[Cell, ...]
     common: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"word": self.word, "points": self.points, "path": [list(c) for c in self.path],
                 "common": self.common}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ScoredWord:
+        return cls(str(d["word"]), int(d["points"]), tuple((int(r), int(c)) for r, c in d["path"]),
+                   bool(d["common"]))
 
 
 @dataclass
@@ -173,11 +237,11 @@ class ScoreSheet:
     def max_points(self) -> int:
         return sum(w.points for w in self.words)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "schema_version": SCHEMA_VERSION,
             "board": {"size": self.board.size, "faces": self.board.to_rows(), "text": self.board.to_text()},
-            "rules": rules_to_dict(self.rules),
+            "rules": self.rules.to_dict(),
             "dictionary": self.dictionary_source,
             "words": [w.to_dict() for w in self.words],
             "word_count": len(self.words),
@@ -187,25 +251,38 @@ class ScoreSheet:
             "missed": [w.to_dict() for w in self.missed],
         }
 
-
-def rules_to_dict(rules: Rules) -> dict:
-    return {
-        "size": rules.size, "variant": rules.variant, "min_length": rules.min_letters,
-        "long_words": rules.long_words,
-        "bonus_cells": [list(c) for c in sorted(rules.bonus_cells)],
-        "challenge_cell": list(rules.challenge_cell) if rules.challenge_cell else None,
-    }
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ScoreSheet:
+        """Rebuild a sheet from to_dict()'s document (extra keys are ignored)."""
+        return cls(Board.from_rows(d["board"]["faces"]), Rules.from_dict(d["rules"]),
+                   [ScoredWord.from_dict(w) for w in d["words"]],
+                   [PlayerResult.from_dict(p) for p in d["players"]],
+                   [ScoredWord.from_dict(w) for w in d["missed"]],
+                   str(d["dictionary"]), [str(w) for w in d["winners"]])
 
 
 def best_first(words: list[ScoredWord]) -> list[ScoredWord]:
+    """Most points first, then longer words, then alphabetical."""
     return sorted(words, key=lambda w: (-w.points, -len(w.word), w.word))
+
+
+def solve(board: Board, dictionary: Dictionary | None = None, *, rules: Rules | None = None,
+          min_length: int | None = None) -> list[ScoredWord]:
+    """Every word on the board, best first (most points, then longest, then A-Z), each
+    with its points and the path worth most under `rules` (default: the board size's
+    standard rules; `min_length` overrides the shortest word). The public solver."""
+    if rules is None:
+        rules = Rules.for_board(board, min_length=min_length)
+    elif min_length is not None:
+        raise ArgumentTypeError("give rules or min_length, not both", "put min_length in the Rules")
+    return board_words(board, dictionary, rules)
 
 
 def board_words(board: Board, dictionary: Dictionary | None = None,
                 rules: Rules | None = None) -> list[ScoredWord]:
     """Every word on the board with its best points under `rules`, best first."""
     rules = rules or Rules.for_board(board)
-    found: list[FoundWord] = solve(board, dictionary, rules.min_letters)
+    found: list[FoundWord] = find_words(board, dictionary, rules.min_letters)
     out = []
     for f in found:
         path, pts = best_path(board, f.word, rules, f.path)
@@ -213,7 +290,30 @@ def board_words(board: Board, dictionary: Dictionary | None = None,
     return best_first(out)
 
 
-def score_round(board: Board, players: Mapping[str, Iterable[str]],
+def check_players(players: object) -> dict[str, list[str]]:
+    """The players' lists as {name: [word, ...]} in order; ArgumentTypeError (a
+    TypeError) for anything else: a list given as one string ("pert last") would be
+    scored letter by letter, so it is refused with a hint."""
+    if not isinstance(players, Mapping):
+        raise ArgumentTypeError(f"players must be a mapping of name -> list of words, not {type(players).__name__}")
+    out: dict[str, list[str]] = {}
+    for name, words in players.items():
+        if not isinstance(name, str):
+            raise ArgumentTypeError(f"player names must be text, not {type(name).__name__}")
+        if isinstance(words, (str, bytes)):
+            raise ArgumentTypeError(f"{name}'s words are one string, not a list of words",
+                                    "split it first, e.g. boggle_cv.wordlists.parse_words(text.splitlines(), name)")
+        if not isinstance(words, Iterable):
+            raise ArgumentTypeError(f"{name}'s words must be a list of words, not {type(words).__name__}")
+        items = list(words)
+        bad = next((w for w in items if not isinstance(w, str)), None)
+        if bad is not None:
+            raise ArgumentTypeError(f"{name}'s words must be text, found {type(bad).__name__}")
+        out[name] = items
+    return out
+
+
+def score_round(board: Board, players: Mapping[str, Sequence[str]],
                 dictionary: Dictionary | None = None, rules: Rules | None = None) -> ScoreSheet:
     """Referee one round: each player's words get a status and points.
 
@@ -221,6 +321,9 @@ def score_round(board: Board, players: Mapping[str, Iterable[str]],
     repeated (second time in the same list), not_a_word (not only letters A-Z), too_short, not_in_dictionary,
     not_on_board, crossed_off (a valid word on 2+ lists: off every list), scored.
     """
+    if not isinstance(board, Board):
+        raise ArgumentTypeError(f"board must be a Board (Board.parse('PERS/LATG/SINE/TERS')), not {type(board).__name__}")
+    lists = check_players(players)
     d = dictionary if dictionary is not None else load_default()
     rules = rules or Rules.for_board(board)
     if rules.size != board.size:
@@ -229,7 +332,7 @@ def score_round(board: Board, players: Mapping[str, Iterable[str]],
     on_board = {w.word: w for w in words}
     results: list[PlayerResult] = []
     valid_by: dict[str, list[str]] = {}
-    for name, written_list in players.items():
+    for name, written_list in lists.items():
         seen: set[str] = set()
         res: list[WordResult] = []
         for written in written_list:

@@ -41,12 +41,6 @@ def _register_all() -> None:
 _register_all()
 
 
-def fail(err: BoggleError) -> "typer.Exit":
-    """Print one line for a user error on stderr and return the Exit to raise."""
-    typer.echo(f"boggle-cv: error: {err.one_line()}", err=True)
-    return typer.Exit(err.exit_code)
-
-
 def main() -> None:
     """Entry point of the console script: no traceback for user errors."""
     debug = "--debug" in sys.argv or os.environ.get("BOGGLE_CV_DEBUG") == "1"
@@ -71,22 +65,33 @@ def main() -> None:
         typer.echo("boggle-cv: aborted", err=True)
         sys.exit(130)
     except Exception as e:  # click usage errors and anything unexpected
-        import click
-        usage_errors: tuple = (click.exceptions.UsageError,)
-        click_errors: tuple = (click.exceptions.ClickException,)
-        try:  # typer >= 0.2x raises its vendored click's exceptions
-            from typer._click import exceptions as _tc
-            usage_errors += (_tc.UsageError,)
-            click_errors += (_tc.ClickException,)
-        except ImportError:
-            pass
-        if isinstance(e, usage_errors):
-            e.show()
-            sys.exit(2)
-        if isinstance(e, click_errors):
-            e.show()
-            sys.exit(e.exit_code)
+        code = _click_error(e)
+        if code is not None:
+            sys.exit(code)
         if debug:
             raise
         typer.echo(f"boggle-cv: internal error: {type(e).__name__}: {e} (rerun with --debug for details)", err=True)
         sys.exit(1)
+
+
+def _click_error(e: Exception) -> int | None:
+    """Print a click/Typer error (bad option, bad choice, out of range) as one line
+    on stderr and return its exit code (2 for usage); None for any other exception."""
+    import click
+    usage_errors: tuple[type[Exception], ...] = (click.exceptions.UsageError,)
+    click_errors: tuple[type[Exception], ...] = (click.exceptions.ClickException,)
+    try:  # typer >= 0.2x raises its vendored click's exceptions
+        from typer._click import exceptions as vendored  # type: ignore[import-not-found,unused-ignore]
+        usage_errors += (vendored.UsageError,)
+        click_errors += (vendored.ClickException,)
+    except ImportError:
+        pass
+    if isinstance(e, usage_errors):
+        ctx = getattr(e, "ctx", None)
+        where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        typer.echo(f"boggle-cv: error: {e.format_message()}{where}", err=True)  # type: ignore[attr-defined]
+        return 2
+    if isinstance(e, click_errors):
+        typer.echo(f"boggle-cv: error: {e.format_message()}", err=True)  # type: ignore[attr-defined]
+        return int(e.exit_code)  # type: ignore[attr-defined]
+    return None

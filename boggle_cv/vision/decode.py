@@ -19,6 +19,7 @@ Steps:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -62,6 +63,15 @@ class CellReading:
                 "photo_cell": list(self.photo_cell),
                 "outside_photo": round(self.outside_photo, 3)}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> CellReading:
+        """Inverse of to_dict (values as rounded there)."""
+        pc = d.get("photo_cell", (d["row"], d["col"]))
+        return cls(int(d["row"]), int(d["col"]), str(d["face"]), float(d["confidence"]), int(d["turn"]),
+                   str(d["runner_up"]), float(d["runner_up_confidence"]), bool(d["flagged"]),
+                   bool(d.get("changed_by_prior", False)), (int(pc[0]), int(pc[1])),
+                   float(d.get("outside_photo", 0.0)))
+
 
 @dataclass
 class BoardReading:
@@ -77,6 +87,9 @@ class BoardReading:
     rotation: int
     sets: list[str] = field(default_factory=list)
     sets_with_challenge: list[str] = field(default_factory=list)
+    #: the mean confidence as reported, when the reading was rebuilt from a document
+    #: (its cells' confidences are rounded there); None: computed from the cells
+    reported_mean: float | None = None
 
     @property
     def size(self) -> int:
@@ -88,6 +101,8 @@ class BoardReading:
 
     @property
     def mean_confidence(self) -> float:
+        if self.reported_mean is not None:
+            return self.reported_mean
         return float(np.mean([c.confidence for row in self.cells for c in row]))
 
     def to_dict(self) -> dict:

@@ -9,6 +9,8 @@ swapped (any object with the same call) for tests or other engines.
 """
 from __future__ import annotations
 
+import functools
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,11 +20,12 @@ import numpy as np
 
 from ..board import Board
 from .cells import cut_cells, outside_fraction
-from ..errors import NoBoardError
-from .decode import BoardReading, DecodeConfig, decode, implausible
+from ..errors import ArgumentTypeError, NoBoardError, UsageError
+from .decode import BoardReading, CellReading, DecodeConfig, decode, implausible
 from .imageio import load_image
 from .marks import find_marks
-from .tray import TrayResult, find_tray
+from .stages import check_image
+from .tray import SIZES, TrayResult, find_tray
 
 CELL_PX = 96  # crop side handed to the reader (the reader resizes to its input)
 # A board whose cells the classifier reads at a mean confidence below this is refused
@@ -88,6 +91,30 @@ class ScanResult:
             "tray": {"corners": self.corners_in_board_order().round(1).tolist(),
                      "confidence": round(float(self.tray.confidence), 3)},
         }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ScanResult:
+        """Rebuild a scan from to_dict()'s document (coordinates and confidences as
+        rounded there; timings are not part of it)."""
+        b = d["board"]
+        n, rotation = int(b["size"]), int(b["rotation"]) // 90
+        cells = [[None] * n for _ in range(n)]
+        centres = np.zeros((n, n, 2), np.float64)
+        for cd in b["cells"]:
+            c = CellReading.from_dict(cd)
+            cells[c.row][c.col] = c
+            centres[c.photo_cell] = cd["centre"]
+        if any(c is None for row in cells for c in row):
+            raise ValueError(f"the board's cells do not cover the {n}x{n} grid")
+        reading = BoardReading(Board.from_rows(b["faces"]), cells, rotation, list(d.get("sets", [])),
+                               reported_mean=float(b["mean_confidence"]))
+        corners = np.roll(np.asarray(d["tray"]["corners"], np.float64), -rotation, axis=0)
+        tray = TrayResult(n, corners, float(d["tray"]["confidence"]), centres)
+        marks = d.get("marks") or {}
+        cc = marks.get("challenge_cell")
+        return cls(d.get("photo"), (int(d["image"]["height"]), int(d["image"]["width"])), tray, reading,
+                   str(d["engine"]), {}, [(int(r), int(c)) for r, c in marks.get("bonus_cells", [])],
+                   (int(cc[0]), int(cc[1])) if cc else None)
 
 
 class Scanner:
@@ -173,6 +200,36 @@ def board_marks(marks, reading: BoardReading) -> tuple[list[tuple[int, int]], tu
     return sorted(bonus), (max(challenge)[1] if challenge else None)
 
 
-def read_board(image_bgr: np.ndarray, size: int | None = None, engine: str = "classifier") -> ScanResult:
-    """Public API: read the board in a BGR uint8 (H, W, 3) photo (see Scanner)."""
-    return Scanner(engine).scan_image(image_bgr, size)
+@functools.lru_cache(maxsize=4)
+def _shared_scanner(engine: str) -> Scanner:
+    """One Scanner per engine for read_board (the model is loaded and checked once)."""
+    return Scanner(engine)
+
+
+def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None = None,
+               engine: str = "classifier", colour: str = "bgr") -> ScanResult:
+    """Read the board in a photo: a file path, or a uint8 (H, W, 3) array.
+
+    An array is in OpenCV's BGR order (``cv2.imread``); pass ``colour="rgb"`` for an
+    RGB array (Pillow, imageio, matplotlib). size: 4, 5 or 6 when known, else found.
+    engine: "classifier" (default), "tesseract" or "both". The models are loaded once
+    per engine and reused by later calls; for several photos with other settings,
+    keep a ``Scanner``. Raises ArgumentTypeError (a TypeError) for something that is
+    neither, UsageError (a ValueError) for a bad size, engine, colour or array shape,
+    ImageReadError for an unreadable file, NoBoardError when no board is found.
+    """
+    if size is not None and (isinstance(size, bool) or size not in SIZES):
+        raise UsageError(f"size must be 4, 5, 6 or None, not {size!r}")
+    if colour not in ("bgr", "rgb"):
+        raise UsageError(f"colour must be 'bgr' or 'rgb', not {colour!r}")
+    if isinstance(photo, (str, os.PathLike)):
+        image = load_image(photo)
+        label: str | None = os.fspath(photo)
+    else:
+        image = check_image(photo, "photo")
+        if colour == "rgb":
+            image = np.ascontiguousarray(image[..., ::-1])
+        label = None
+    if not isinstance(engine, str):
+        raise ArgumentTypeError(f"engine must be a name (classifier, tesseract, both), not {type(engine).__name__}")
+    return _shared_scanner(engine).scan_image(image, size, photo=label)

@@ -21,6 +21,7 @@ token in the lists) and "game" for a stored round.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from typing import Any
@@ -32,10 +33,11 @@ from starlette.responses import JSONResponse, Response
 from .. import __version__, store
 from ..board import Board
 from ..errors import BoardTextError, UsageError, WordListError
-from ..scoring import Rules, score_round
+from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee, store_round
 from ..wordlists import parse_words, tokenise
 from .errors import NotFound
 from .geometry import board_geometry, preview_jpeg
+from ..vision.pipeline import ScanResult
 from .state import StoredScan, WebState
 from .uploads import UnsupportedType, read_photo
 
@@ -172,48 +174,57 @@ def _cell(value: Any, what: str) -> tuple[int, int]:
     raise UsageError(f"{what} must be [row, col] (0-based)")
 
 
-def parse_rules(value: Any, board: Board) -> Rules:
-    """The rules object (all keys optional) for this board's size."""
+def parse_rules(value: Any) -> RulesOptions:
+    """The rules object (all keys optional) -> the options the referee decides with;
+    values are checked by scoring.Rules (one place for every limit)."""
     value = value or {}
     if not isinstance(value, dict):
         raise UsageError("'rules' must be an object")
     unknown = set(value) - {"variant", "min_length", "long_words", "bonus_cells", "challenge_cell"}
     if unknown:
         raise UsageError(f"unknown rule(s): {', '.join(sorted(unknown))}")
-    min_length = value.get("min_length")
-    if min_length is not None and (not isinstance(min_length, int) or isinstance(min_length, bool)
-                                   or not 1 <= min_length <= 16):
-        raise UsageError("min_length must be a whole number from 1 to 16, or null")
     bonus = value.get("bonus_cells") or []
     if not isinstance(bonus, list):
         raise UsageError("bonus_cells must be a list of [row, col]")
     challenge = value.get("challenge_cell")
-    variant = value.get("variant", "standard")
+    variant = value.get("variant")
     long_words = value.get("long_words", "per-letter")
-    if not isinstance(variant, str) or not isinstance(long_words, str):
+    if not isinstance(variant, (str, type(None))) or not isinstance(long_words, str):
         raise UsageError("variant and long_words must be text")
     if variant == "challenge" and challenge is None:
         raise UsageError("the challenge variant needs challenge_cell", "tap the red cube's cell")
-    return Rules(size=board.size, variant=variant, min_length=min_length, long_words=long_words,
-                 bonus_cells=frozenset(_cell(b, "a bonus cell") for b in bonus),
-                 challenge_cell=_cell(challenge, "challenge_cell") if challenge is not None else None)
+    return RulesOptions(variant=variant, min_length=value.get("min_length"), long_words=long_words,
+                        bonus_cells=frozenset(_cell(b, "a bonus cell") for b in bonus),
+                        challenge_cell=_cell(challenge, "challenge_cell") if challenge is not None else None)
 
 
-def _sheet(st: WebState, doc: dict[str, Any]):
+def _referee(st: WebState, doc: dict[str, Any], scan: ScanResult | None = None) -> RoundResult:
+    """One referee call for a score or round request (runs in a worker thread).
+
+    The page sends the board as the players corrected it and the rules as set on
+    the page (marks already applied there), so marks seen in the photo are not
+    added again. With the photo's scan, the board is given as corrections of that
+    reading, so the stored round keeps what was read and which cells were changed."""
     if "board" not in doc:
         raise BoardTextError("the request has no 'board'")
-    board = parse_board(doc["board"])
     notes: list[str] = []
     players = parse_players(doc.get("players"), st.config.max_players, st.config.max_words, notes)
-    rules = parse_rules(doc.get("rules"), board)
-    return board, score_round(board, players, st.dictionary, rules), notes
+    board = parse_board(doc["board"])
+    if scan is not None and scan.board.size == board.size:
+        fixes = {(r, c): board.faces[r][c] for r, c in board.cells() if board.faces[r][c] != scan.board.faces[r][c]}
+        corrections = Corrections(cells=fixes)
+    else:
+        scan, corrections = None, Corrections(board=board)
+    result = referee(RoundRequest(scan, corrections, MarksPolicy.ignore, parse_rules(doc.get("rules")), players),
+                     st.dictionary)
+    return dataclasses.replace(result, notes=tuple(notes) + result.notes)
 
 
 async def score(request: Request) -> JSONResponse:
     st = _state(request)
     doc = await _json_body(request)
-    _board, sheet, notes = await anyio.to_thread.run_sync(_sheet, st, doc)
-    return _ok({**sheet.to_dict(), "notes": notes})
+    result = await anyio.to_thread.run_sync(_referee, st, doc)
+    return _ok(result.to_dict())
 
 
 async def save_round(request: Request) -> JSONResponse:
@@ -225,24 +236,15 @@ async def save_round(request: Request) -> JSONResponse:
     game = " ".join(game.split())
     if len(game) > _NAME_MAX:
         raise UsageError(f"game names are at most {_NAME_MAX} characters")
-    board, sheet, notes = await anyio.to_thread.run_sync(_sheet, st, doc)
-    if not sheet.players:
-        raise UsageError("a stored round needs at least one player")
-    out = sheet.to_dict()
-    report = {"source": "web", **out}
     scan_id = doc.get("scan_id")
     item = st.scans.get(scan_id) if isinstance(scan_id, str) else None
+    result = await anyio.to_thread.run_sync(_referee, st, doc, item.scan if item is not None else None)
+    if not result.sheet.players:
+        raise UsageError("a stored round needs at least one player")
     if item is not None:
-        s = item.scan.to_dict()
-        report.update({"read": s["board"], "tray": s["tray"], "sets": s["sets"], "engine": s["engine"]})
-    number = await anyio.to_thread.run_sync(
-        lambda: store.save_round(st.config.db_path, game, board.to_text(),
-                                 {p.name: p.score for p in sheet.players},
-                                 {p.name: [w.to_dict() for w in p.words] for p in sheet.players},
-                                 report, photo="web upload" if item is not None else None))
-    out["game"] = {"name": game, "round": number}
-    out["notes"] = notes
-    return _ok(out, 201)
+        result = dataclasses.replace(result, photo="web upload")
+    stored = await anyio.to_thread.run_sync(lambda: store_round(st.config.db_path, game, result))
+    return _ok(stored.to_dict(), 201)
 
 
 # ---- games ------------------------------------------------------------------

@@ -182,3 +182,19 @@ def test_timings_go_to_stderr():
     assert out.returncode == 0
     json.loads(out.stdout)
     assert "timings (ms):" in out.stderr and "tray" in out.stderr
+
+
+def test_the_document_rebuilds_into_the_same_round(scanned_json):
+    """RoundResult.from_dict(scan --json) gives back a result whose document is the same."""
+    from boggle_cv.referee import RoundResult
+    result = RoundResult.from_dict(scanned_json)
+    assert result.scan is not None and result.board.to_rows() == scanned_json["board"]["faces"]
+    assert result.to_dict() == scanned_json
+
+
+def test_a_fix_is_listed_as_corrected_and_no_longer_doubtful(tmp_path):
+    out = run("scan", SAMPLES / "sample-4x4-b.jpg", "--json", "--fix", "r1c1=Qu")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["board"]["faces"][0][0] == "Qu" and doc["corrected"] == [[0, 0]]
+    assert [0, 0] not in doc["unresolved"] and doc["rules_why"]["variant"] in ("default", "photo")

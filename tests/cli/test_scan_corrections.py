@@ -9,6 +9,8 @@ import pytest
 
 from boggle_cv.board import Board
 from boggle_cv.cli import scan as scan_cli
+from boggle_cv.cli.options import parse_fixes
+from boggle_cv.referee import apply_fixes
 from boggle_cv.errors import UsageError
 from boggle_cv.vision.decode import decode
 from boggle_cv.vision.stages import Reading
@@ -16,20 +18,26 @@ from boggle_cv.vision.reader_model import FACES
 
 
 def test_parse_fixes_is_one_based_and_normalises_faces():
-    assert scan_cli.parse_fixes(["r2c3=w", "R1C1=qu", "r4c4=#"]) == {(1, 2): "W", (0, 0): "Qu", (3, 3): "#"}
+    assert parse_fixes(["r2c3=w", "R1C1=qu", "r4c4=#"]) == {(1, 2): "W", (0, 0): "Qu", (3, 3): "#"}
 
 
 @pytest.mark.parametrize("bad", ["r0c1=A", "r1c0=A", "r2c3", "r2c3=12", "c3r2=A", "r2c3=Xy"])
 def test_parse_fixes_refuses_bad_items(bad):
     with pytest.raises(UsageError):
-        scan_cli.parse_fixes([bad])
+        parse_fixes([bad])
+
+
+def test_parse_fixes_refuses_two_faces_for_one_cell_but_not_a_repeat():
+    assert parse_fixes(["r1c1=W", "r1c1=w"]) == {(0, 0): "W"}
+    with pytest.raises(UsageError, match="r1c1 two faces"):
+        parse_fixes(["r1c1=W", "r1c1=M"])
 
 
 def test_apply_fixes_and_off_board_cell():
     b = Board.parse("ABCD/EFGH/IJKL/MNOP")
-    assert scan_cli.apply_fixes(b, {(0, 0): "Z"}).to_text() == "ZBCD/EFGH/IJKL/MNOP"
+    assert apply_fixes(b, {(0, 0): "Z"}).to_text() == "ZBCD/EFGH/IJKL/MNOP"
     with pytest.raises(UsageError, match="outside"):
-        scan_cli.apply_fixes(b, {(4, 0): "Z"})
+        apply_fixes(b, {(4, 0): "Z"})
 
 
 class _Scan:
@@ -57,8 +65,7 @@ def test_ask_doubtful_asks_once_per_flagged_cell(monkeypatch, capsys):
     br = _doubtful_reading()
     assert br.flagged == [(1, 2)]
     monkeypatch.setattr("sys.stdin", io.StringIO("w\n"))
-    board = scan_cli.ask_doubtful(br.board, _Scan(br))
-    assert board.faces[1][2] == "W"
+    assert scan_cli.ask_doubtful(_Scan(br), br.board) == {(1, 2): "W"}
     err = capsys.readouterr().err
     assert re.search(r"row 2, col 3: M \(6\d%\) or W \(3\d%\)\? \[M\]", err), err
 
@@ -66,12 +73,11 @@ def test_ask_doubtful_asks_once_per_flagged_cell(monkeypatch, capsys):
 def test_ask_doubtful_enter_keeps_the_reading_and_bad_answer_asks_again(monkeypatch, capsys):
     br = _doubtful_reading()
     monkeypatch.setattr("sys.stdin", io.StringIO("7\n\n"))
-    board = scan_cli.ask_doubtful(br.board, _Scan(br))
-    assert board.faces[1][2] == "M"
+    assert scan_cli.ask_doubtful(_Scan(br), br.board) == {}
     assert "a letter, Qu" in capsys.readouterr().err
 
 
 def test_ask_doubtful_end_of_input_keeps_the_reading(monkeypatch):
     br = _doubtful_reading()
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert scan_cli.ask_doubtful(br.board, _Scan(br)).faces[1][2] == "M"
+    assert scan_cli.ask_doubtful(_Scan(br), br.board) == {}

@@ -1,0 +1,125 @@
+"""Options shared by the commands: their types, choices and parsers.
+
+Choices are Enums and ranges are Typer's min/max, so `--help` lists them and a bad
+value is a usage error (exit 2) before any work starts. Parsers turn option text
+into the library's values (cells, corrections, word lists, the dictionary).
+"""
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..board import Cell, cell_label, normalise_face, parse_cell
+from ..dictionary import Dictionary
+from ..errors import UsageError
+from ..scoring import MIN_LENGTH_RANGE, LongWords
+
+
+class SizeChoice(str, Enum):
+    """--size: the board's side, or auto (found in the photo)."""
+
+    auto = "auto"
+    four = "4"
+    five = "5"
+    six = "6"
+
+    @property
+    def size(self) -> int | None:
+        return None if self is SizeChoice.auto else int(self.value)
+
+
+
+DictOption = Annotated[Optional[Path], typer.Option(
+    "--dict", help="One-word-per-line list to use instead of the built-in dictionary.")]
+MinLengthOption = Annotated[Optional[int], typer.Option(
+    "--min-length", min=MIN_LENGTH_RANGE[0], max=MIN_LENGTH_RANGE[1],
+    help="Shortest word that counts (default 3 on 4x4, 4 on 5x5/6x6).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")]
+LongWordsOption = Annotated[LongWords, typer.Option(
+    "--long-words", help="6x6 words above 8 letters: per-letter (2 a letter), eleven-plus, flat.")]
+BonusOption = Annotated[Optional[str], typer.Option("--bonus", help="Bonus cells that double a word, e.g. r1c1,r3c4.")]
+ChallengeCellOption = Annotated[Optional[str], typer.Option(
+    "--challenge-cell", help="Cell of the red challenge cube, e.g. r2c3 (challenge scoring).")]
+
+
+def parse_cells(text: str | None, option: str) -> list[Cell]:
+    """"r2c3,r1c1" (rows and columns from 1) -> [(1, 2), (0, 0)]; None -> [].
+    UsageError for a bad cell, an empty value or a cell given twice."""
+    if text is None:
+        return []
+    parts = [p.strip() for p in text.split(",")]
+    if not any(parts):
+        raise UsageError(f"{option} is empty", "give cells such as r1c1,r3c4, or leave the option out")
+    cells: list[Cell] = []
+    for part in parts:
+        try:
+            cell = parse_cell(part)
+        except ValueError:
+            raise UsageError(f"{option} {part!r} is not a cell", "write r<row>c<col> from 1, e.g. r2c3") from None
+        if cell in cells:
+            raise UsageError(f"{option} names {cell_label(cell)} twice")
+        cells.append(cell)
+    return cells
+
+
+def parse_one_cell(text: str | None, option: str) -> Cell | None:
+    """One cell ("r2c3") or None; UsageError for more than one."""
+    cells = parse_cells(text, option)
+    if len(cells) > 1:
+        raise UsageError(f"{option} takes one cell", f"e.g. {option} r2c3")
+    return cells[0] if cells else None
+
+
+def parse_fixes(items: list[str]) -> dict[Cell, str]:
+    """["r2c3=W", "r1c1=qu"] -> {(1, 2): "W", (0, 0): "Qu"} (rows and columns from 1).
+    UsageError for a bad item or two different faces for one cell."""
+    out: dict[Cell, str] = {}
+    for item in items:
+        where, sep, face_text = item.strip().partition("=")
+        try:
+            cell = parse_cell(where)
+        except ValueError:
+            cell = None
+        if not sep or cell is None:
+            raise UsageError(f"--fix {item!r} is not r<row>c<col>=FACE", "e.g. --fix r2c3=W (rows and columns from 1)")
+        try:
+            face = normalise_face(face_text)
+        except ValueError as e:
+            raise UsageError(f"--fix {item!r}: {e}", "a letter, Qu, An Er He In Th, or # for a blank") from None
+        if out.get(cell, face) != face:
+            raise UsageError(f"--fix gives {cell_label(cell)} two faces ({out[cell]} and {face})",
+                             "keep the one you mean")
+        out[cell] = face
+    return out
+
+
+def read_player_lists(options: list[str]) -> dict[str, list[str]]:
+    """--player NAME=FILE options -> {name: words}, in order; warnings on stderr.
+
+    Refuses two players with one name and more than one list on stdin."""
+    from ..wordlists import parse_player_option, read_word_list
+    specs = [parse_player_option(p) for p in options]
+    names = [n for n, _ in specs]
+    if len(set(names)) != len(names):
+        raise UsageError("two --player options have the same name", "give each player a different NAME")
+    if sum(1 for _, f in specs if f == "-") > 1:
+        raise UsageError("only one player's list can come from stdin", "give the others as files")
+    notes: list[str] = []
+    lists = {name: read_word_list(path, notes=notes) for name, path in specs}
+    for note in notes:
+        typer.echo(f"boggle-cv: warning: {note}", err=True)
+    return lists
+
+
+def load_dictionary(path: Optional[Path]) -> Dictionary:
+    """The --dict list (skipped lines reported on stderr) or the default dictionary."""
+    from ..dictionary import load_default, load_word_list
+    if path is None:
+        return load_default()
+    d = load_word_list(path, common_from=load_default())
+    if d.skipped:
+        typer.echo(f"boggle-cv: {d.skipped} line(s) of {path} are not words and were skipped", err=True)
+    return d
