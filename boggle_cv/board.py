@@ -89,7 +89,7 @@ class Board:
         return len(self.faces)
 
     @classmethod
-    def from_rows(cls, rows: list[list[str]] | tuple) -> "Board":
+    def from_rows(cls, rows: Sequence[Sequence[str]]) -> Board:
         """Build from rows of face strings in any accepted spelling."""
         try:
             return cls(tuple(tuple(normalise_face(f) for f in r) for r in rows))

@@ -77,3 +77,40 @@ class StorageError(BoggleError):
 
 class OutputError(StorageError):
     """An output file (annotated image, debug image) cannot be written."""
+
+
+class RoomError(BoggleError):
+    """A room request that cannot be done; `status` is its HTTP status."""
+
+    exit_code = 2
+    status = 400
+
+
+class RoomNotFound(RoomError):
+    """No room, player or round by that name (404): also what a guessed code gets."""
+
+    status = 404
+
+
+class NotAuthenticated(RoomError):
+    """No token, or a token this room does not know (401)."""
+
+    status = 401
+
+
+class NotAllowed(RoomError):
+    """A known token asking for what it may not do: another player's list, a host action (403)."""
+
+    status = 403
+
+
+class RoundStateError(RoomError):
+    """Not now: the lists are locked, the round has not started, it is already scored (409)."""
+
+    status = 409
+
+
+class LimitReached(RoomError):
+    """A room, player or list limit (429 for the server's rooms and guesses, else 409)."""
+
+    status = 409

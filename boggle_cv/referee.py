@@ -280,13 +280,18 @@ def referee(request: RoundRequest, dictionary: Dictionary | None = None) -> Roun
                        timings=dict(request.timings))
 
 
+def round_record(result: RoundResult) -> dict[str, Any]:
+    """What the games database keeps of a round (store.save_round's keyword arguments
+    besides the database and the game): board text, scores, words, the report, photo."""
+    sheet = result.sheet
+    return {"board_text": result.board.to_text(), "scores": {p.name: p.score for p in sheet.players},
+            "words": {p.name: [w.to_dict() for w in p.words] for p in sheet.players},
+            "report": result.to_dict(), "photo": result.photo}
+
+
 def store_round(db_path: Path | None, game: str, result: RoundResult) -> RoundResult:
     """Store the round in `game` of the games database (default location when
     db_path is None), one transaction; the result, recorded as stored."""
     from . import store
-    sheet = result.sheet
-    number = store.save_round(db_path or store.default_db_path(), game, result.board.to_text(),
-                              {p.name: p.score for p in sheet.players},
-                              {p.name: [w.to_dict() for w in p.words] for p in sheet.players},
-                              result.to_dict(), photo=result.photo)
+    number = store.save_round(db_path or store.default_db_path(), game, **round_record(result))
     return result.stored_as(GameRef(game, number))

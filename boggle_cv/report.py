@@ -30,7 +30,7 @@ STATUS_TEXT = {
 }
 
 
-def board_dict(board: Board) -> dict:
+def board_dict(board: Board) -> dict[str, Any]:
     """{size, faces (rows of face strings), text}."""
     return {"size": board.size, "faces": board.to_rows(), "text": board.to_text()}
 
@@ -40,7 +40,7 @@ def board_text(board: Board) -> str:
     return "\n".join(" ".join(f"{f:<2}" for f in row).rstrip() for row in board.faces)
 
 
-def solve_dict(board: Board, words: list[ScoredWord], rules: Rules, dictionary: str) -> dict:
+def solve_dict(board: Board, words: list[ScoredWord], rules: Rules, dictionary: str) -> dict[str, Any]:
     """The JSON document of `solve` (also the `words` part of `scan`)."""
     return {
         "schema_version": SCHEMA_VERSION,

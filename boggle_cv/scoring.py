@@ -46,6 +46,8 @@ class LongWords(str, Enum):
 VARIANTS = tuple(v.value for v in Variant)
 LONG_WORD_RULES = tuple(v.value for v in LongWords)
 CHALLENGE_BONUS = 5
+#: Points by length under the challenge cube's table (8 or more letters: 6).
+CHALLENGE_TABLE: dict[int, int] = {3: 1, 4: 2, 5: 3, 6: 4, 7: 5}
 
 STATUSES = ("scored", "crossed_off", "not_on_board", "not_in_dictionary", "too_short", "repeated", "not_a_word")
 _LETTERS_ONLY = re.compile(r"[a-z]+\Z")
@@ -116,7 +118,7 @@ def table_points(length: int, rules: Rules) -> int:
     if length < rules.min_letters:
         return 0
     if rules.variant == "challenge":
-        return {3: 1, 4: 2, 5: 3, 6: 4, 7: 5}.get(length, 6 if length >= 8 else 1)
+        return CHALLENGE_TABLE.get(length, 6 if length >= 8 else 1)
     if length <= 4:
         return 1
     if length <= 7:
@@ -136,7 +138,7 @@ def path_points(word: str, path: Iterable[Cell], rules: Rules) -> int:
     cells = set(path)
     if rules.variant == "challenge" and rules.challenge_cell in cells:
         pts += CHALLENGE_BONUS
-    return pts * (2 ** len(cells & set(rules.bonus_cells)))
+    return pts * (1 << len(cells & set(rules.bonus_cells)))
 
 
 def best_path(board: Board, word: str, rules: Rules,

@@ -122,18 +122,9 @@ def save_round(db_path: Path, game: str, board_text: str, scores: dict[str, int]
     conn = _connect(db_path, create=True)
     try:
         conn.execute("BEGIN IMMEDIATE")
-        conn.execute("INSERT OR IGNORE INTO games(name, created_at) VALUES (?, ?)", (game, time.time()))
-        game_id = conn.execute("SELECT id FROM games WHERE name = ?", (game,)).fetchone()[0]
-        cur = conn.execute(
-            "INSERT INTO rounds(game_id, created_at, photo, board, report) VALUES (?, ?, ?, ?, ?)",
-            (game_id, time.time(), photo, board_text, json.dumps(report, sort_keys=True)))
-        round_id = cur.lastrowid
-        for player, score in scores.items():
-            conn.execute("INSERT INTO round_players(round_id, player, score, words) VALUES (?, ?, ?, ?)",
-                         (round_id, player, int(score), json.dumps(words.get(player, []))))
-        number = conn.execute("SELECT COUNT(*) FROM rounds WHERE game_id = ?", (game_id,)).fetchone()[0]
+        number = insert_round(conn, game, board_text, scores, words, report, photo)
         conn.execute("COMMIT")
-        return int(number)
+        return number
     except sqlite3.OperationalError as e:
         _rollback(conn)
         if "locked" in str(e) or "busy" in str(e):
@@ -148,6 +139,27 @@ def save_round(db_path: Path, game: str, board_text: str, scores: dict[str, int]
         raise
     finally:
         conn.close()
+
+
+def ensure_schema(conn: sqlite3.Connection) -> None:
+    """Create the games tables in this connection's database if they are missing."""
+    conn.executescript(_SCHEMA)
+    conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+
+
+def insert_round(conn: sqlite3.Connection, game: str, board_text: str, scores: dict[str, int],
+                 words: dict[str, list[dict[str, Any]]], report: dict[str, Any], photo: str | None = None) -> int:
+    """Insert one round inside the caller's open transaction; its 1-based number in the game."""
+    conn.execute("INSERT OR IGNORE INTO games(name, created_at) VALUES (?, ?)", (game, time.time()))
+    game_id = conn.execute("SELECT id FROM games WHERE name = ?", (game,)).fetchone()[0]
+    cur = conn.execute(
+        "INSERT INTO rounds(game_id, created_at, photo, board, report) VALUES (?, ?, ?, ?, ?)",
+        (game_id, time.time(), photo, board_text, json.dumps(report, sort_keys=True)))
+    round_id = cur.lastrowid
+    for player, score in scores.items():
+        conn.execute("INSERT INTO round_players(round_id, player, score, words) VALUES (?, ?, ?, ?)",
+                     (round_id, player, int(score), json.dumps(words.get(player, []))))
+    return int(conn.execute("SELECT COUNT(*) FROM rounds WHERE game_id = ?", (game_id,)).fetchone()[0])
 
 
 def _rollback(conn: sqlite3.Connection) -> None:

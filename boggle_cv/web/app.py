@@ -105,10 +105,34 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
     state = WebState(config, dictionary, scanner_factory or _default_scanner_factory(config.engine))
 
     def limit_for(path: str) -> int:
-        return config.max_upload_bytes if path == "/api/scan" else config.max_json_bytes
+        photo = path == "/api/scan" or (path.startswith("/api/rooms/") and path.endswith("/photo"))
+        return config.max_upload_bytes if photo else config.max_json_bytes
 
+    from ..room.db import RoomDB
+    from ..room.service import RoomLimits, RoomService
+    from . import rooms
+    room_service = RoomService(RoomDB(config.db_path), dictionary,
+                               limits=RoomLimits(max_players=config.max_players, max_words=config.max_words))
+    r = "/api/rooms/{code:str}"
     routes = [
         Route("/", _index),
+        Route("/api/rooms", rooms.create_room, methods=["POST"]),
+        Route(r, rooms.get_room),
+        Route(r + "/qr.svg", rooms.qr_svg),
+        Route(r + "/events", rooms.events),
+        Route(r + "/standings", rooms.standings),
+        Route(r + "/settings", rooms.settings, methods=["PUT"]),
+        Route(r + "/players", rooms.join, methods=["POST"]),
+        Route(r + "/players/{player_id:str}", rooms.rename, methods=["PUT"]),
+        Route(r + "/players/{player_id:str}", rooms.remove_player, methods=["DELETE"]),
+        Route(r + "/players/{player_id:str}/words", rooms.put_words, methods=["PUT"]),
+        Route(r + "/rounds", rooms.start_round, methods=["POST"]),
+        Route(r + "/rounds/current/lock", rooms.lock, methods=["POST"]),
+        Route(r + "/rounds/current/reopen", rooms.reopen, methods=["POST"]),
+        Route(r + "/rounds/current/photo", rooms.post_photo, methods=["POST"]),
+        Route(r + "/rounds/current/photo", rooms.get_photo, methods=["GET"]),
+        Route(r + "/rounds/current/board", rooms.put_board, methods=["PUT"]),
+        Route(r + "/rounds/current/score", rooms.score, methods=["POST"]),
         Route("/api/health", api.health),
         Route("/api/scan", api.scan, methods=["POST"]),
         Route("/api/scans/{scan_id:str}/photo", api.scan_photo),
@@ -126,5 +150,8 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
                             Exception: _internal},
     )
     app.state.web = state
+    app.state.rooms = room_service
+    app.state.room_hub = rooms.RoomHub()
+    app.state.room_guard = rooms.GuessGuard()
     app.state.scan_limiter = anyio.Semaphore(max(1, config.scan_threads))
     return app

@@ -23,6 +23,8 @@ class ServeConfig:
         for the page; older ones are forgotten (never written to disk).
     scan_threads: photos read at the same time (the rest wait their turn).
     max_players / max_words: per request, to keep one request's work bounded.
+    public_url: the address players' phones use (e.g. http://192.168.1.20:8765) for
+        join links; None: the address the request came to.
     """
 
     db_path: Path
@@ -35,3 +37,4 @@ class ServeConfig:
     scan_threads: int = 1
     max_players: int = 12
     max_words: int = 2000
+    public_url: str | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse
 
-from ..errors import (BoggleError, EngineMissingError, ImageReadError, NoBoardError, StorageError,
+from ..errors import (BoggleError, EngineMissingError, ImageReadError, NoBoardError, RoomError, StorageError,
                       UsageError)
 
 _STATUS = ((UsageError, 400), (ImageReadError, 422), (NoBoardError, 422), (EngineMissingError, 503),
@@ -25,6 +25,8 @@ def status_of(err: BoggleError) -> int:
     """HTTP status for one of our errors."""
     if isinstance(err, NotFound):
         return 404
+    if isinstance(err, RoomError):
+        return err.status
     for cls, status in _STATUS:
         if isinstance(err, cls):
             return status

@@ -1,0 +1,9 @@
+"""Rooms: one table playing one game of rounds, every player on their own phone.
+
+  model    the room's state as data (players, settings, the current round)
+  db       rooms kept in SQLite (the games database file), one transaction a change
+  service  what can be done, by whom (host / player tokens), and when
+  view     what one viewer may see
+
+The web layer (boggle_cv.web.rooms) only turns HTTP into these calls.
+"""

@@ -1,0 +1,186 @@
+"""A room's state: one table playing one game of rounds, as plain data.
+
+A room holds its players (each with a secret token, kept only as a hash), the
+settings the host chose (timer, rules, target), and the current round: its phase,
+every player's list, the board (a photo's reading and/or typed text) with the
+players' corrections, and, once scored, the referee's report. The whole state
+is one JSON document (``Room.to_dict`` / ``Room.from_dict``) stored in SQLite, so a
+restarted server resumes every room where it was.
+
+Round phases, in order:  waiting -> playing -> locked -> scored
+(the host starts, the timer or the host locks, the host may reopen a locked round,
+the host scores; the next round starts from scored). Times are Unix seconds.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Room codes: 7 characters from an alphabet without look-alikes (0/O, 1/I/L):
+#: 31**7 = 2.75e10 codes, so a guess on a LAN (rate-limited) finds nothing.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 7
+PHASES = ("waiting", "playing", "locked", "scored")
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_token() -> str:
+    """A bearer token: 192 random bits, URL-safe text."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def token_matches(token: str | None, digest: str) -> bool:
+    return token is not None and hmac.compare_digest(token_hash(token), digest)
+
+
+def normalise_code(text: str) -> str:
+    """What a player typed as a code ("kq7 m2xp") -> "KQ7M2XP"."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+@dataclass
+class Player:
+    """A player of the room. id: public (in URLs); token_digest: SHA-256 of the token."""
+
+    id: str
+    name: str
+    token_digest: str
+    joined_at: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "token_digest": self.token_digest, "joined_at": self.joined_at}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Player:
+        return cls(str(d["id"]), str(d["name"]), str(d["token_digest"]), float(d["joined_at"]))
+
+
+@dataclass
+class Correction:
+    """One player's correction of one board cell: the face and who made it, when."""
+
+    face: str
+    by: str
+    at: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"face": self.face, "by": self.by, "at": self.at}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Correction:
+        return cls(str(d["face"]), str(d["by"]), float(d["at"]))
+
+
+@dataclass
+class BoardState:
+    """The round's board: a photo's scan document (ScanResult.to_dict plus the
+    overlay geometry) and/or a typed board, and the corrections keyed "r,c"
+    (0-based). A typed board replaces the reading; corrections apply on top."""
+
+    scan: dict[str, Any] | None = None
+    text: str | None = None
+    set_by: str | None = None
+    corrections: dict[str, Correction] = field(default_factory=dict)
+    photo_version: int = 0      # bumps with each new photo (the preview's cache key)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scan": self.scan, "text": self.text, "set_by": self.set_by, "photo_version": self.photo_version,
+                "corrections": {k: c.to_dict() for k, c in self.corrections.items()}}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BoardState:
+        return cls(d.get("scan"), d.get("text"), d.get("set_by"),
+                   {k: Correction.from_dict(v) for k, v in d.get("corrections", {}).items()},
+                   int(d.get("photo_version", 0)))
+
+
+@dataclass
+class Round:
+    """One round. lists: player id -> words as typed (in order); deadline: when the
+    timer ends (None: no timer); report: the referee's document once scored;
+    game_round: its number in the games database."""
+
+    number: int
+    phase: str = "waiting"
+    seconds: int | None = None
+    started_at: float | None = None
+    deadline: float | None = None
+    locked_at: float | None = None
+    locked_by: str | None = None
+    lists: dict[str, list[str]] = field(default_factory=dict)
+    board: BoardState = field(default_factory=BoardState)
+    report: dict[str, Any] | None = None
+    game_round: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "phase": self.phase, "seconds": self.seconds,
+                "started_at": self.started_at, "deadline": self.deadline, "locked_at": self.locked_at,
+                "locked_by": self.locked_by, "lists": self.lists, "board": self.board.to_dict(),
+                "report": self.report, "game_round": self.game_round}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Round:
+        return cls(int(d["number"]), str(d["phase"]), d.get("seconds"), d.get("started_at"), d.get("deadline"),
+                   d.get("locked_at"), d.get("locked_by"), {k: list(v) for k, v in d.get("lists", {}).items()},
+                   BoardState.from_dict(d.get("board") or {}), d.get("report"), d.get("game_round"))
+
+
+@dataclass
+class Settings:
+    """The host's choices. seconds: the timer (None: off); rules: the referee's
+    RulesOptions as JSON (variant, min_length, long_words); marks: "use" or
+    "ignore" red marks seen in photos; target: points that win the game."""
+
+    seconds: int | None = 180
+    target: int = 50
+    variant: str | None = None
+    min_length: int | None = None
+    long_words: str = "per-letter"
+    marks: str = "use"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Settings:
+        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
+
+
+@dataclass
+class Room:
+    """A table. version: bumps with every change (the live stream's cursor)."""
+
+    code: str
+    game: str
+    host_digest: str
+    created_at: float
+    settings: Settings = field(default_factory=Settings)
+    players: list[Player] = field(default_factory=list)
+    round: Round = field(default_factory=lambda: Round(1))
+    version: int = 1
+    last_change: dict[str, Any] = field(default_factory=dict)
+
+    def player(self, player_id: str) -> Player | None:
+        return next((p for p in self.players if p.id == player_id), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "game": self.game, "host_digest": self.host_digest,
+                "created_at": self.created_at, "settings": self.settings.to_dict(),
+                "players": [p.to_dict() for p in self.players], "round": self.round.to_dict(),
+                "version": self.version, "last_change": self.last_change}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Room:
+        return cls(str(d["code"]), str(d["game"]), str(d["host_digest"]), float(d["created_at"]),
+                   Settings.from_dict(d.get("settings") or {}), [Player.from_dict(p) for p in d.get("players", [])],
+                   Round.from_dict(d["round"]), int(d.get("version", 1)), dict(d.get("last_change") or {}))

@@ -1,0 +1,379 @@
+"""What can be done in a room, by whom, and when: every change is one function here.
+
+Tokens: the host's (returned when the room is made) allows the host actions
+(settings, start, lock, reopen, score, next round, remove a player); a player's
+(returned on joining) allows changing that player's own name and list. Either
+allows reading the room, sending a photo, typing the board and correcting cells.
+The functions run in worker threads (SQLite), raise boggle_cv.errors Room* errors
+(each with its HTTP status) and return the changed Room; `view` shapes what one
+viewer may see (other players' words only once the lists are locked).
+"""
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..board import Board, cell_label, normalise_face, parse_cell
+from ..dictionary import Dictionary
+from ..errors import (LimitReached, NotAllowed, NotAuthenticated, RoomNotFound, RoundStateError, UsageError)
+from ..referee import (Corrections, GameRef, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee,
+                       round_record)
+from ..scoring import Rules
+from .db import RoomDB
+from .model import (BoardState, Correction, Player, Room, Round, Settings, new_code, new_token,
+                    normalise_code, token_hash, token_matches)
+from .view import current_board, room_view
+
+
+@dataclass(frozen=True)
+class RoomLimits:
+    """max_rooms: rooms one server keeps; max_players per room; max_words per list;
+    max_name: characters of a name; seconds: the timer's range (s); grace_s: a list
+    saved this long after the timer's end still counts (the phone's last save in
+    flight); target: the game's winning total's range."""
+
+    max_rooms: int = 200
+    max_players: int = 12
+    max_words: int = 2000
+    max_name: int = 40
+    seconds: tuple[int, int] = (10, 3600)
+    grace_s: float = 3.0
+    target: tuple[int, int] = (1, 100_000)
+
+
+Saver = Callable[[sqlite3.Connection, str, RoundResult], int]
+
+
+def save_to_games(conn: sqlite3.Connection, game: str, result: RoundResult) -> int:
+    """The default Saver: the round into the games tables, inside the room's transaction."""
+    from .. import store
+    return store.insert_round(conn, game, **round_record(result))
+
+
+class RoomService:
+    """The rooms of one server. save_round(conn, game, result) -> round number
+    stores a scored round in the games database inside the room's transaction."""
+
+    def __init__(self, db: RoomDB, dictionary: Dictionary, save_round: Saver = save_to_games,
+                 limits: RoomLimits = RoomLimits(), clock: Callable[[], float] = time.time) -> None:
+        self.db, self.dictionary, self.save_round = db, dictionary, save_round
+        self.limits, self.clock = limits, clock
+
+    # ---- reading ---------------------------------------------------------------------------------
+    def room(self, code: str) -> Room:
+        room = self.db.load(normalise_code(code)) if code else None
+        if room is None:
+            raise RoomNotFound("no room with that code", "check the code, or ask the host for the link")
+        return room
+
+    def view(self, code: str, token: str | None) -> dict[str, Any]:
+        room = self.expire(code) or self.room(code)
+        host, player = self._who(room, token)
+        return room_view(room, host, player, self.clock())
+
+    # ---- the room and its players ----------------------------------------------------------------
+    def create(self, game: str | None = None, seconds: int | None = 180, target: int = 50) -> tuple[Room, str]:
+        """A new room (and its host token). LimitReached when the server is full."""
+        if self.db.count() >= self.limits.max_rooms:
+            raise LimitReached(f"this server already holds {self.limits.max_rooms} rooms",
+                               "ask whoever runs it to start a fresh database with --db")
+        settings = Settings(seconds=self._seconds(seconds), target=self._target(target))
+        token = new_token()
+        for _ in range(20):
+            code = new_code()
+            name = self._name(game, "game name") if game else f"room {code}"
+            room = Room(code, name, token_hash(token), self.clock(), settings)
+            if self.db.create(room):
+                return room, token
+        raise LimitReached("no free room code was found", "try again")
+
+    def join(self, code: str, name: str) -> tuple[Room, Player, str]:
+        token = new_token()
+        now = self.clock()
+
+        def add(room: Room, conn: sqlite3.Connection) -> Player:
+            clean = self._unique_name(room, name, None)
+            if len(room.players) >= self.limits.max_players:
+                raise LimitReached(f"the room is full ({self.limits.max_players} players)")
+            player = Player(f"p{len(room.players) + 1}{token_hash(token)[:6]}", clean, token_hash(token), now)
+            room.players.append(player)
+            room.last_change = {"what": "join", "by": clean, "at": now}
+            return player
+        room, player = self._update(code, add)
+        return room, player, token
+
+    def rename(self, code: str, player_id: str, token: str | None, name: str) -> Room:
+        def change(room: Room, conn: sqlite3.Connection) -> None:
+            player = self._own(room, player_id, token)
+            old, player.name = player.name, self._unique_name(room, name, player.id)
+            room.last_change = {"what": "rename", "by": player.name, "old": old, "at": self.clock()}
+        return self._update(code, change)[0]
+
+    def remove(self, code: str, token: str | None, player_id: str) -> Room:
+        def change(room: Room, conn: sqlite3.Connection) -> None:
+            self._host(room, token)
+            player = self._player(room, player_id)
+            room.players = [p for p in room.players if p.id != player.id]
+            room.round.lists.pop(player.id, None)
+            room.last_change = {"what": "remove", "by": "host", "player": player.name, "at": self.clock()}
+        return self._update(code, change)[0]
+
+    def settings(self, code: str, token: str | None, changes: dict[str, Any]) -> Room:
+        """Host: timer seconds (or null), target, rules (variant, min_length, long_words), marks."""
+        def change(room: Room, conn: sqlite3.Connection) -> None:
+            self._host(room, token)
+            s = Settings.from_dict({**room.settings.to_dict(), **changes})
+            unknown = set(changes) - set(Settings.__dataclass_fields__)
+            if unknown:
+                raise UsageError(f"unknown setting(s): {', '.join(sorted(unknown))}")
+            s.seconds, s.target = self._seconds(s.seconds), self._target(s.target)
+            if s.marks not in ("use", "ignore"):
+                raise UsageError(f"marks must be 'use' or 'ignore', not {s.marks!r}")
+            Rules(size=4, variant=s.variant or "standard", min_length=s.min_length,
+                  long_words=s.long_words)  # checks the rules' values
+            room.settings = s
+            room.last_change = {"what": "settings", "by": "host", "at": self.clock()}
+        return self._update(code, change)[0]
+
+    # ---- the round -------------------------------------------------------------------------------
+    def start(self, code: str, token: str | None, seconds: int | None | str = "default",
+              discard: bool = False) -> Room:
+        """Host: start the current round if it waits, else the next one (the current
+        must be scored, or discarded with discard=True). The players stay."""
+        def change(room: Room, conn: sqlite3.Connection) -> None:
+            self._host(room, token)
+            r = room.round
+            if r.phase in ("playing", "locked") and not discard:
+                raise RoundStateError(f"round {r.number} is not scored yet",
+                                      "score it first, or start again with discard")
+            secs = room.settings.seconds if seconds == "default" else self._seconds(seconds)
+            number = r.number if r.phase == "waiting" else r.number + 1
+            now = self.clock()
+            room.round = Round(number, "playing", secs, now, now + secs if secs else None)
+            room.last_change = {"what": "start", "by": "host", "at": now}
+        return self._update(code, change)[0]
+
+    def lock(self, code: str, token: str | None) -> Room:
+        def change(room: Room, conn: sqlite3.Connection) -> None:
+            self._host(room, token)
+            if room.round.phase != "playing":
+                raise RoundStateError(f"the lists cannot be locked: the round is {room.round.phase}")
+            self._lock(room, "host")
+        return self._update(code, change)[0]
+
+    def reopen(self, code: str, token: str | None) -> Room:
+        """Host: unlock the lists of a locked (not yet scored) round; the timer is off."""
+        def change(room: Room, conn: sqlite3.Connection) -> None:
+            self._host(room, token)
+            if room.round.phase != "locked":
+                raise RoundStateError(f"only locked lists can be reopened: the round is {room.round.phase}")
+            room.round.phase, room.round.deadline, room.round.locked_at = "playing", None, None
+            room.round.locked_by = None
+            room.last_change = {"what": "reopen", "by": "host", "at": self.clock()}
+        return self._update(code, change)[0]
+
+    def expire(self, code: str) -> Room | None:
+        """Lock the lists if the timer has run out (whoever notices first); the
+        changed room, or None when nothing was due."""
+        room = self.room(code)
+        if not self._due(room):
+            return None
+
+        def change(room: Room, conn: sqlite3.Connection) -> bool:
+            if self._due(room):
+                self._lock(room, "timer")
+                return True
+            return False
+        room, changed = self._update(code, change)
+        return room if changed else None
+
+    def put_words(self, code: str, player_id: str, token: str | None, words: Sequence[str]) -> Room:
+        def change(room: Room, conn: sqlite3.Connection) -> None:
+            player = self._own(room, player_id, token)
+            r, now = room.round, self.clock()
+            late_ok = (r.phase == "locked" and r.locked_by == "timer" and r.deadline is not None
+                       and now <= r.deadline + self.limits.grace_s)
+            if self._due(room) and now <= (r.deadline or 0) + self.limits.grace_s:
+                self._lock(room, "timer")
+                late_ok = True
+            if r.phase != "playing" and not late_ok:
+                raise RoundStateError("the lists are locked" if r.phase in ("locked", "scored")
+                                      else "the round has not started", "wait for the host")
+            if len(words) > self.limits.max_words:
+                raise LimitReached(f"{player.name}'s list has {len(words)} words; at most {self.limits.max_words}")
+            r.lists[player.id] = [str(w)[:72] for w in words]
+            room.last_change = {"what": "words", "by": player.name, "at": now}
+        return self._update(code, change)[0]
+
+    # ---- the board -------------------------------------------------------------------------------
+    def set_photo(self, code: str, token: str | None, scan_doc: dict[str, Any], preview: bytes) -> Room:
+        def change(room: Room, conn: sqlite3.Connection) -> None:
+            who = self._member(room, token)
+            self._board_open(room)
+            b = room.round.board
+            room.round.board = BoardState(scan_doc, None, who, {}, b.photo_version + 1)
+            self.db.put_photo(conn, room.code, room.round.number, b.photo_version + 1, preview)
+            room.last_change = {"what": "photo", "by": who, "at": self.clock()}
+        return self._update(code, change)[0]
+
+    def set_board(self, code: str, token: str | None, text: str | None = None,
+                  fixes: dict[str, str] | None = None) -> Room:
+        """A typed board (replaces the reading) and/or fixes {"r2c3": "W"}; a fix to the
+        face already read confirms the cell (it is no longer doubtful)."""
+        parsed = Board.parse(text) if text is not None else None
+        cells: dict[str, str] = {}
+        for where, face in (fixes or {}).items():
+            try:
+                r, c = parse_cell(where)
+                cells[f"{r},{c}"] = normalise_face(str(face))
+            except ValueError as e:
+                raise UsageError(f"fix {where!r}: {e}", "e.g. {\"fix\": {\"r2c3\": \"W\"}}") from None
+
+        def change(room: Room, conn: sqlite3.Connection) -> None:
+            who = self._member(room, token)
+            self._board_open(room)
+            b = room.round.board
+            if parsed is not None:
+                b.text, b.set_by, b.corrections = parsed.to_text(), who, {}
+            board = current_board(b)
+            if board is None and cells:
+                raise RoundStateError("there is no board to correct yet", "take a photo or type the board")
+            now = self.clock()
+            for key, face in cells.items():
+                r, c = (int(v) for v in key.split(","))
+                if board is not None and not (0 <= r < board.size and 0 <= c < board.size):
+                    raise UsageError(f"{cell_label((r, c))} is outside the {board.size}x{board.size} board")
+                b.corrections[key] = Correction(face, who, now)
+            room.last_change = {"what": "board" if parsed is not None else "fix", "by": who, "at": now,
+                                "cells": [cell_label(_cell_of(k)) for k in cells]}
+        return self._update(code, change)[0]
+
+    # ---- the report ------------------------------------------------------------------------------
+    def score(self, code: str, token: str | None) -> tuple[Room, dict[str, Any]]:
+        """Host: referee the round from every list and store it in the game, exactly
+        once; scoring again returns the stored report."""
+        def change(room: Room, conn: sqlite3.Connection) -> dict[str, Any]:
+            self._host(room, token)
+            r = room.round
+            if r.phase == "scored" and r.report is not None:
+                return r.report
+            if self._due(room):
+                self._lock(room, "timer")
+            if r.phase != "locked":
+                raise RoundStateError(f"the round is {r.phase}", "lock the lists first")
+            result = self._referee(room)
+            number = self.save_round(conn, room.game, result)
+            r.report = {**result.stored_as(GameRef(room.game, number)).to_dict(), "round": r.number}
+            r.phase, r.game_round = "scored", number
+            room.last_change = {"what": "score", "by": "host", "at": self.clock()}
+            return r.report
+        return self._update(code, change)
+
+    def _referee(self, room: Room) -> RoundResult:
+        b = room.round.board
+        board = current_board(b)
+        if board is None:
+            raise RoundStateError("there is no board yet", "take a photo of the tray or type the board")
+        players = {p.name: room.round.lists.get(p.id, []) for p in room.players}
+        fixes = {_cell_of(k): c.face for k, c in b.corrections.items()}
+        s = room.settings
+        options = RulesOptions(s.variant, s.min_length, s.long_words)
+        if b.scan is None or b.text is not None:
+            request = RoundRequest(corrections=Corrections(board, {}), options=options, players=players)
+        else:
+            from ..vision.pipeline import ScanResult
+            request = RoundRequest(ScanResult.from_dict(b.scan), Corrections(cells=fixes),
+                                   MarksPolicy(s.marks), options, players)
+        return referee(request, self.dictionary)
+
+    # ---- helpers ---------------------------------------------------------------------------------
+    def _update(self, code: str, change: Callable[[Room, sqlite3.Connection], Any]) -> tuple[Room, Any]:
+        try:
+            return self.db.update(normalise_code(code), change)
+        except LookupError:
+            raise RoomNotFound("no room with that code", "check the code, or ask the host for the link") from None
+
+    def _due(self, room: Room) -> bool:
+        r = room.round
+        return r.phase == "playing" and r.deadline is not None and self.clock() >= r.deadline
+
+    def _lock(self, room: Room, by: str) -> None:
+        r = room.round
+        r.phase, r.locked_at, r.locked_by = "locked", self.clock(), by
+        room.last_change = {"what": "lock", "by": by, "at": r.locked_at}
+
+    def _who(self, room: Room, token: str | None) -> tuple[bool, Player | None]:
+        if token is None:
+            raise NotAuthenticated("this needs the room's link on this phone", "join the room first")
+        if token_matches(token, room.host_digest):
+            return True, None
+        player = next((p for p in room.players if token_matches(token, p.token_digest)), None)
+        if player is None:
+            raise NotAuthenticated("this phone's pass for the room is not valid (removed, or another room)",
+                                   "join the room again")
+        return False, player
+
+    def _member(self, room: Room, token: str | None) -> str:
+        host, player = self._who(room, token)
+        return player.name if player is not None else "host"
+
+    def _host(self, room: Room, token: str | None) -> None:
+        host, _ = self._who(room, token)
+        if not host:
+            raise NotAllowed("only the host can do that", "ask the host")
+
+    def _player(self, room: Room, player_id: str) -> Player:
+        player = room.player(player_id)
+        if player is None:
+            raise RoomNotFound("no such player in this room", "they may have been removed")
+        return player
+
+    def _own(self, room: Room, player_id: str, token: str | None) -> Player:
+        target = self._player(room, player_id)
+        host, player = self._who(room, token)
+        if player is None or player.id != target.id:
+            raise NotAllowed(f"only {target.name} can change {target.name}'s name and words")
+        return target
+
+    def _board_open(self, room: Room) -> None:
+        if room.round.phase == "scored":
+            raise RoundStateError("this round is scored; its board can no longer change", "start the next round")
+
+    def _name(self, text: object, what: str = "name") -> str:
+        if not isinstance(text, str) or not " ".join(text.split()):
+            raise UsageError(f"the {what} is empty", f"type a {what}")
+        clean = " ".join(text.split())
+        if any(ord(ch) < 32 for ch in clean):
+            raise UsageError(f"the {what} holds control characters")
+        if len(clean) > self.limits.max_name:
+            raise UsageError(f"the {what} is longer than {self.limits.max_name} characters", "use a shorter one")
+        return clean
+
+    def _unique_name(self, room: Room, name: object, own_id: str | None) -> str:
+        clean = self._name(name)
+        if any(p.name.casefold() == clean.casefold() and p.id != own_id for p in room.players):
+            raise UsageError(f"{clean!r} is already playing in this room", "choose another name")
+        return clean
+
+    def _seconds(self, value: object) -> int | None:
+        if value is None:
+            return None
+        lo, hi = self.limits.seconds
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise UsageError(f"the timer must be {lo} to {hi} seconds, or off (null)")
+        return value
+
+    def _target(self, value: object) -> int:
+        lo, hi = self.limits.target
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise UsageError(f"the target must be a whole number from {lo} to {hi}")
+        return value
+
+
+def _cell_of(key: str) -> tuple[int, int]:
+    """A correction's key "r,c" -> (r, c)."""
+    r, c = key.split(",")
+    return int(r), int(c)
