@@ -14,13 +14,14 @@ When a word has several paths, the one worth most is used.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from .board import MAX_SIZE, MAX_WORD_LETTERS, MIN_SIZE, Board, Cell
-from .dictionary import Dictionary, load_default, normalise_word
+from .dictionary import Dictionary, load_default
 from .errors import ArgumentTypeError, UsageError
 from .solver import FoundWord, default_min_length, find_paths
 from .solver import solve as find_words
@@ -292,6 +293,18 @@ def board_words(board: Board, dictionary: Dictionary | None = None,
     return best_first(out)
 
 
+def spelled(written: str) -> str:
+    """A player's entry as it is compared: trimmed, lower case, and with accents
+    folded when that leaves only letters a-z ("Élan" -> "elan", "naïve" -> "naive":
+    what players mean; the board has no accents)."""
+    w = written.strip().lower()
+    if not _LETTERS_ONLY.match(w):
+        folded = "".join(ch for ch in unicodedata.normalize("NFKD", w) if not unicodedata.combining(ch))
+        if _LETTERS_ONLY.match(folded):
+            return folded
+    return w
+
+
 def check_players(players: object) -> dict[str, list[str]]:
     """The players' lists as {name: [word, ...]} in order; ArgumentTypeError (a
     TypeError) for anything else: a list given as one string ("pert last") would be
@@ -319,9 +332,13 @@ def score_round(board: Board, players: Mapping[str, Sequence[str]],
                 dictionary: Dictionary | None = None, rules: Rules | None = None) -> ScoreSheet:
     """Referee one round: each player's words get a status and points.
 
-    players: name -> words as written (any case). Order of checks per word:
-    repeated (second time in the same list), not_a_word (not only letters A-Z), too_short, not_in_dictionary,
-    not_on_board, crossed_off (a valid word on 2+ lists: off every list), scored.
+    players: name -> words as written (any case; accents folded, see `spelled`).
+    Order of checks per word: repeated (second time in the same list), not_a_word
+    (not only letters A-Z), too_short, then not_on_board for a word no path on the
+    board spells (what players check first, whether or not it is a word),
+    not_in_dictionary, not_on_board (a word whose only paths are shorter than the
+    rules allow cannot happen: the length check came first), crossed_off (a valid
+    word on 2+ lists: off every list), scored.
     """
     if not isinstance(board, Board):
         raise ArgumentTypeError(f"board must be a Board (Board.parse('PERS/LATG/SINE/TERS')), not {type(board).__name__}")
@@ -338,7 +355,7 @@ def score_round(board: Board, players: Mapping[str, Sequence[str]],
         seen: set[str] = set()
         res: list[WordResult] = []
         for written in written_list:
-            w = normalise_word(written) or written.strip().lower()
+            w = spelled(written)
             if w in seen:
                 res.append(WordResult(written, w, "repeated"))
                 continue
@@ -347,6 +364,8 @@ def score_round(board: Board, players: Mapping[str, Sequence[str]],
                 res.append(WordResult(written, w, "not_a_word"))
             elif len(w) < rules.min_letters:
                 res.append(WordResult(written, w, "too_short"))
+            elif w not in on_board and not find_paths(board, w, limit=1):
+                res.append(WordResult(written, w, "not_on_board"))
             elif w not in d:
                 res.append(WordResult(written, w, "not_in_dictionary"))
             elif w not in on_board:

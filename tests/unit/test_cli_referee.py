@@ -56,7 +56,7 @@ def test_score_json_and_stdin(tmp_path):
     st = {}
     for w in ann["words"]:
         st.setdefault(w["word"], w["status"])
-    assert st["last"] == "crossed_off" and st["xyzzy"] == "not_in_dictionary"
+    assert st["last"] == "crossed_off" and st["xyzzy"] == "not_on_board"  # no X on the board: said first
     assert [w["status"] for w in ann["words"]].count("repeated") == 1
     assert doc["winners"] == ["ann", "bob"] and ann["score"] == bob["score"] == 1
     assert all({"word", "points", "path", "common"} <= set(m) for m in doc["missed"])

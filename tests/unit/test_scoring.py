@@ -71,7 +71,7 @@ def test_bad_rules_are_usage_errors():
 
 def test_statuses_and_crossing_off():
     sheet = score_round(B4, {
-        "ann": ["CATS", "cats", "ox", "zebra", "apple", "dogs", "xyzzy", "oxen"],
+        "ann": ["CATS", "cats", "ox", "zebra", "apple", "dogs", "xyzzy", "oxen", "tacs"],
         "bob": ["dogs", "Rune", "eats"],
     }, D)
     ann = {w.written: w for w in sheet.players[0].words}
@@ -79,7 +79,8 @@ def test_statuses_and_crossing_off():
     assert ann["cats"].status == "repeated" and ann["cats"].points == 0
     assert ann["ox"].status == "too_short"
     assert ann["zebra"].status == "not_on_board"
-    assert ann["xyzzy"].status == "not_in_dictionary"
+    assert ann["xyzzy"].status == "not_on_board"       # no path spells it, word or not
+    assert ann["tacs"].status == "not_in_dictionary"   # the board spells it; not a word
     assert ann["dogs"].status == "crossed_off" and ann["dogs"].crossed_with == ("bob",)
     bob = {w.written: w for w in sheet.players[1].words}
     assert bob["dogs"].status == "crossed_off" and bob["dogs"].crossed_with == ("ann",)
@@ -146,3 +147,20 @@ def test_crossing_off_independent_of_player_order(lists):
         got = {p.name: (p.score, [(w.word, w.status, w.points) for w in p.words]) for p in sheet.players}
         assert got == expect
         assert sorted(sheet.winners) == sorted(base.winners)
+
+
+def test_a_word_the_board_cannot_spell_is_not_on_the_board_before_not_a_word_of_the_dictionary():
+    board = Board.parse("PERS/LATG/SINE/TERS")
+    sheet = score_round(board, {"a": ["xyzzy", "pers", "gats"]})
+    assert [(w.word, w.status) for w in sheet.players[0].words] == [
+        ("xyzzy", "not_on_board"),       # no X on the board: what players check first
+        ("pers", "not_in_dictionary"),   # the board spells it; it is not a word
+        ("gats", "not_on_board")]        # a word, but no path spells it
+
+
+def test_accents_are_folded_as_players_mean_them():
+    board = Board.parse("NAIX/XXVX/XXEX/XXXX")
+    sheet = score_round(board, {"a": ["naïve", "NAÏVE", "café!"]})
+    got = [(w.word, w.status) for w in sheet.players[0].words]
+    assert got[0] == ("naive", "scored") and got[1] == ("naive", "repeated")
+    assert got[2][1] in ("not_on_board", "not_a_word")
