@@ -71,7 +71,7 @@ def test_bad_rules_are_usage_errors():
 
 def test_statuses_and_crossing_off():
     sheet = score_round(B4, {
-        "ann": ["CATS", "cats", "ox", "zebra", "apple", "dogs", "xyzzy", "oxen", "tacs"],
+        "ann": ["CATS", "cats", "ox", "zebra", "apple", "dogs", "xyzzy", "oxen", "taco"],
         "bob": ["dogs", "Rune", "eats"],
     }, D)
     ann = {w.written: w for w in sheet.players[0].words}
@@ -80,7 +80,7 @@ def test_statuses_and_crossing_off():
     assert ann["ox"].status == "too_short"
     assert ann["zebra"].status == "not_on_board"
     assert ann["xyzzy"].status == "not_on_board"       # no path spells it, word or not
-    assert ann["tacs"].status == "not_in_dictionary"   # the board spells it; not a word
+    assert ann["taco"].status == "not_in_dictionary"   # the board spells it; not a word
     assert ann["dogs"].status == "crossed_off" and ann["dogs"].crossed_with == ("bob",)
     bob = {w.written: w for w in sheet.players[1].words}
     assert bob["dogs"].status == "crossed_off" and bob["dogs"].crossed_with == ("ann",)
