@@ -6,6 +6,9 @@ into the library's values (cells, corrections, word lists, the dictionary).
 """
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
@@ -123,3 +126,24 @@ def load_dictionary(path: Optional[Path]) -> Dictionary:
     if d.skipped:
         typer.echo(f"boggle-cv: {d.skipped} line(s) of {path} are not words and were skipped", err=True)
     return d
+
+
+@contextmanager
+def stderr_progress(what: str, total: int) -> Iterator[Callable[[int, int], None]]:
+    """A progress callback (done, total) drawing a rich progress bar on stderr when
+    stderr is a terminal (nothing otherwise: logs and pipes stay clean)."""
+    try:
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if not tty:
+        yield lambda done, total: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(what, total=total)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+        yield update

@@ -23,7 +23,8 @@ from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, Rules
 from ..scoring import LongWords, Variant
 from ..vision.engines import Engine
 from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, LongWordsOption, MinLengthOption,
-                      SizeChoice, load_dictionary, parse_cells, parse_fixes, parse_one_cell, read_player_lists)
+                      SizeChoice, load_dictionary, parse_cells, parse_fixes, parse_one_cell, read_player_lists,
+                      stderr_progress)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -142,15 +143,9 @@ def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: 
     progress bar shows on a terminal and a summary ends the run (exit code: the
     first failure's)."""
     failures: list[tuple[Path, BoggleError]] = []
-    progress = None
-    if len(photos) >= PROGRESS_MIN_PHOTOS and _interactive(("stderr",)):
-        from rich.console import Console
-        from rich.progress import Progress
-        progress = Progress(console=Console(stderr=True), transient=True)
-        progress.start()
-        task = progress.add_task("scanning", total=len(photos))
-    try:
-        for photo in photos:
+    shown = len(photos) if len(photos) >= PROGRESS_MIN_PHOTOS else 0
+    with stderr_progress("scanning", shown) as progress:
+        for i, photo in enumerate(photos, start=1):
             try:
                 _scan_one(photo, scanner, job, setup)
             except BoggleError as err:
@@ -158,11 +153,8 @@ def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: 
                     raise
                 typer.echo(f"boggle-cv: error: {photo}: {err.one_line()}", err=True)
                 failures.append((photo, err))
-            if progress is not None:
-                progress.update(task, advance=1, description=photo.name[:40])
-    finally:
-        if progress is not None:
-            progress.stop()
+            if shown:
+                progress(i, shown)
     if job.several:
         typer.echo(f"{len(photos)} photos: {len(photos) - len(failures)} read, {len(failures)} failed"
                    + "".join(f"\n  {p}: exit {e.exit_code}" for p, e in failures), err=True)

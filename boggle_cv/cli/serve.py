@@ -14,6 +14,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import EngineMissingError, StorageError, UsageError
+from ..vision.engines import Engine
 
 EXTRA_HINT = "install the web extra: pip install 'boggle-cv[web]'"
 _ANY_HOST = ("0.0.0.0", "::", "")
@@ -70,14 +71,11 @@ def register(app: typer.Typer) -> None:
         host: Annotated[str, typer.Option("--host", help="Address to listen on; 0.0.0.0 shares the page with the local network.")] = "127.0.0.1",
         port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port (0: any free port).")] = 8765,
         db: Annotated[Optional[Path], typer.Option("--db", help="Games database (default: the user's data folder, as for scan).")] = None,
-        engine: Annotated[str, typer.Option("--engine", help="Reader for photos: classifier, tesseract or both.")] = "classifier",
+        engine: Annotated[Engine, typer.Option("--engine", help="Reader for photos: classifier, tesseract or both.")] = Engine.classifier,
     ) -> None:
         """Serve the web page: players take the photo and type their words on their phones."""
         check_web_extra()
         from .. import store
-        from ..vision.engines import ENGINES
-        if engine not in ENGINES:
-            raise UsageError(f"unknown engine {engine!r}", "use one of: " + ", ".join(ENGINES))
         db_path = db or store.default_db_path()
         if db_path.is_dir():
             raise StorageError(f"games database {db_path} is a directory", "pass a file path with --db")
@@ -86,12 +84,12 @@ def register(app: typer.Typer) -> None:
         from ..vision.pipeline import Scanner
         from ..web import ServeConfig, create_app
         try:  # load the reader now, so that the first photo is quick and a missing model is said at once
-            scanner = Scanner(engine)
+            scanner = Scanner(engine.value)
         except EngineMissingError as err:
             scanner = None
             typer.echo(f"boggle-cv: warning: photos cannot be read: {err.one_line()}; "
                        "boards can still be typed on the page", err=True)
-        config = ServeConfig(db_path=db_path, engine=engine)
+        config = ServeConfig(db_path=db_path, engine=engine.value)
         web = create_app(config, (lambda: scanner) if scanner is not None else None)
         sock = open_socket(host, port)
         bound = sock.getsockname()[1]

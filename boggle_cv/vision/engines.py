@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
-from .reader import ClassifierReader
-from .stages import ImageU8, Reader, Reading
+
+if TYPE_CHECKING:  # importing the engines' names stays cheap (no OpenCV): the CLI parses with them
+    from .stages import ImageU8, Reader, Reading
 
 
 class Engine(str, Enum):
@@ -27,6 +27,7 @@ ENGINES: tuple[str, ...] = tuple(e.value for e in Engine)
 def make_reader(engine: str = "classifier", model_path: str | Path | None = None) -> Reader:
     """The reader for an engine name; UsageError (a ValueError) for an unknown name,
     EngineMissingError when its model or program is not installed."""
+    from .reader import ClassifierReader
     name = engine.value if isinstance(engine, Engine) else engine
     if name == "classifier":
         return ClassifierReader(model_path)
@@ -48,6 +49,9 @@ class BlendedReader:
         self.first, self.second, self.weight = first, second, float(weight)
 
     def read(self, crops: ImageU8) -> Reading:
+        import numpy as np
+
+        from .stages import Reading
         a, b = self.first.read(crops), self.second.read(crops)
         w = self.weight
         return Reading((w * a.faces + (1 - w) * b.faces).astype(np.float32),
