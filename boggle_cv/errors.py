@@ -20,6 +20,10 @@ class BoggleError(Exception):
         self.message = message
         self.hint = hint
 
+    def __reduce__(self) -> tuple[type[BoggleError], tuple[str, str | None]]:
+        # keeps the hint when the error crosses processes (scan --jobs)
+        return type(self), (self.message, self.hint)
+
     def one_line(self) -> str:
         """The single line printed on stderr: what is wrong, then what to do."""
         return f"{self.message}" + (f" ({self.hint})" if self.hint else "")

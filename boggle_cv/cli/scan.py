@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ PROGRESS_MIN_PHOTOS = 4
 class ScanJob:
     """What every photo of one `scan` command shares (the parsed command line)."""
 
+    engine: str
     size: int | None
     corrections: Corrections
     options: RulesOptions
@@ -113,6 +115,7 @@ def register(app: typer.Typer) -> None:
         strict: Annotated[bool, typer.Option("--strict", help="Exit 6 when a cell reads below the confidence bar (and was not fixed).")] = False,
         no_ask: Annotated[bool, typer.Option("--no-ask", help="Never ask about doubtful cells, even on a terminal.")] = False,
         no_marks: Annotated[bool, typer.Option("--no-marks", help="Ignore red bonus rings and the red challenge cube seen in the photo.")] = False,
+        jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, max=64, help="Worker processes for several photos (default: the number of cores).")] = None,
     ) -> None:
         """Read the board in a photo, then solve it and score the players' lists."""
         start = time.perf_counter()
@@ -129,25 +132,34 @@ def register(app: typer.Typer) -> None:
         dictionary = load_dictionary(dict_path)
         dictionary_s = time.perf_counter() - t0
         scanner = None
-        if given is None or annotate is not None:
+        workers = (jobs or os.cpu_count() or 1) if len(photos) > 1 else 1
+        if (given is None or annotate is not None) and workers == 1:
             from ..vision.pipeline import Scanner
             scanner = Scanner(engine.value)
-        job = ScanJob(size.size, corrections, options, MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,
+        job = ScanJob(engine.value, size.size, corrections, options, MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,
                       dictionary, as_json, annotate, debug_dir, game, db, timings, strict,
                       not (as_json or no_ask) and _interactive() and len(photos) == 1, len(photos) > 1, start)
-        _scan_all(photos, scanner, job, {"dictionary": dictionary_s})
+        _scan_all(photos, scanner, job, {"dictionary": dictionary_s}, workers)
 
 
-def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: dict[str, float]) -> None:
-    """Each photo in turn; with several, a bad photo does not stop the others, a
-    progress bar shows on a terminal and a summary ends the run (exit code: the
-    first failure's)."""
+def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: dict[str, float],
+              jobs: int = 1) -> None:
+    """Each photo in turn (or read by `jobs` worker processes, reported in the same
+    order); with several, a bad photo does not stop the others, a progress bar shows
+    on a terminal and a summary ends the run (exit code: the first failure's)."""
     failures: list[tuple[Path, BoggleError]] = []
     shown = len(photos) if len(photos) >= PROGRESS_MIN_PHOTOS else 0
+    if jobs > 1 and len(photos) > 1:
+        from .scan_jobs import read_in_workers
+        outcomes = read_in_workers(photos, job, setup, jobs)
+    else:
+        outcomes = ((photo, _outcome(photo, scanner, job, setup)) for photo in photos)
     with stderr_progress("scanning", shown) as progress:
-        for i, photo in enumerate(photos, start=1):
+        for i, (photo, outcome) in enumerate(outcomes, start=1):
             try:
-                _scan_one(photo, scanner, job, setup)
+                if isinstance(outcome, BoggleError):
+                    raise outcome
+                _report(photo, *outcome, job)
             except BoggleError as err:
                 if not job.several:
                     raise
@@ -162,8 +174,23 @@ def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: 
             raise typer.Exit(failures[0][1].exit_code)
 
 
-def _scan_one(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str, float]) -> None:
-    """Read one photo (unless --board replaces it), referee, draw, store, print."""
+Outcome = tuple["RoundResult", "ScanResult | None", "np.ndarray | None"]
+
+
+def _outcome(photo: Path, scanner: Scanner | None, job: ScanJob,
+             setup: dict[str, float]) -> Outcome | BoggleError:
+    """A photo's refereed round (or the error that stopped it), for _report."""
+    if job.several:
+        try:
+            return referee_photo(photo, scanner, job, setup)
+        except BoggleError as err:
+            return err
+    return referee_photo(photo, scanner, job, setup)
+
+
+def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str, float]) -> Outcome:
+    """Read one photo (unless --board replaces it), ask about doubtful cells on a
+    terminal, referee the round: (result, scan, image). Runs in a worker with --jobs."""
     scan, image, stages = _read(photo, scanner, job)
     corrections = job.corrections
     if job.ask and scan is not None and corrections.board is None and scan.reading.flagged:
@@ -172,6 +199,13 @@ def _scan_one(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[st
     t0 = time.perf_counter()
     result = referee(RoundRequest(scan, corrections, job.marks, job.options, job.lists, str(photo)), job.dictionary)
     stages = {**setup, **stages, "solve+score": time.perf_counter() - t0}
+    return dataclasses.replace(result, timings=stages), scan, image
+
+
+def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np.ndarray | None,
+            job: ScanJob) -> None:
+    """Draw (--annotate), store (--game), print, and apply --strict."""
+    stages = dict(result.timings)
     if job.annotate is not None:
         stages["annotate"] = _annotate(job.annotate, photo, scan, image, result)
     if job.game is not None:

@@ -172,6 +172,26 @@ def test_several_photos_one_bad_does_not_stop_the_others(tmp_path):
     assert "3 photos: 2 read, 1 failed" in out.stderr
 
 
+def test_jobs_give_the_same_reports_in_the_same_order_and_the_same_exit_code(tmp_path):
+    """--jobs 2 reads in worker processes; stdout, the summary, stored rounds and the
+    exit code are those of --jobs 1."""
+    bad = tmp_path / "bad.jpg"
+    bad.write_text("not an image")
+    photos = [SAMPLE, bad, SAMPLES / "sample-5x5-a.jpg", SAMPLES / "sample-6x6-b.jpg"]
+    outs = {}
+    for jobs in ("1", "2"):
+        db = tmp_path / f"games{jobs}.sqlite3"
+        out = run("scan", *photos, "--json", "--jobs", jobs, "--game", "g", "--db", db, *players(SAMPLE.name))
+        docs = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+        for d in docs:
+            d.pop("timings_ms")
+        outs[jobs] = (out.returncode, docs, out.stderr.splitlines()[-3:])
+    assert outs["1"] == outs["2"]
+    rc, docs, summary = outs["2"]
+    assert rc == 4 and [d["board"]["size"] for d in docs] == [4, 5, 6]
+    assert [d["game"]["round"] for d in docs] == [1, 2, 3] and summary[-2] == "4 photos: 3 read, 1 failed"
+
+
 def test_size_option_is_checked():
     out = run("scan", SAMPLE, "--size", "7")
     assert out.returncode == 2
