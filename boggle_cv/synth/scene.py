@@ -337,7 +337,7 @@ def render_photo(rng: np.random.Generator, size: int | None = None, set_name: st
             raise UsageError(f"cube set {set_name} makes {n}x{n} boards, not {size}x{size}")
     else:
         n = size or int(rng.choice([4, 5, 6], p=np.array(cfg.size_weights) / sum(cfg.size_weights)))
-        set_name = _pick(rng, cubesets.SETS_BY_SIZE[n])
+        set_name = _pick(rng, cubesets.sets_of_size(n))
 
     ls = long_side or cfg.long_side
     ls = int(rng.integers(ls[0], ls[1] + 1)) if isinstance(ls, tuple) else int(ls)
