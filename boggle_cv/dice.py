@@ -4,6 +4,9 @@ A cube is a tuple of 6 canonical faces (boggle_cv.board: "A".."Z", "Qu", "An", "
 "He", "In", "Th", BLANK "#"). A set is N*N cubes for an N x N tray. Editions
 differ and some lists are unconfirmed, so use these as a soft prior
 (`unmatched_cells`), never to overrule a confident reading.
+
+A new set is one more `_set(...)` entry in CUBE_SETS: the decoder weighs it and the
+synthetic renderer (boggle_cv.synth.cubesets) draws it, with no other change.
 """
 from __future__ import annotations
 
@@ -84,6 +87,11 @@ def get_set(name: str) -> CubeSet:
         return CUBE_SETS[name]
     except KeyError:
         raise UsageError(f"unknown cube set {name!r}", "known: " + ", ".join(CUBE_SETS)) from None
+
+
+def sets_of_size(size: int) -> tuple[str, ...]:
+    """Names of the sets for an N x N tray (N = size), in CUBE_SETS order; () for none."""
+    return tuple(name for name, cs in CUBE_SETS.items() if cs.size == size)
 
 
 def _cubes(cube_set: CubeSet, challenge: bool) -> list[tuple[str, ...]]:

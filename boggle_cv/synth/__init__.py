@@ -35,9 +35,20 @@ truth keys (the format of ../shared/real-photos/truth.json, plus training fields
 
 Drawing letters needs Pillow (extra `train`) and system fonts (fonts-dejavu-core,
 fonts-liberation, ...); without them render_photo raises EngineMissingError.
-Modules: cubesets (sets, roll), fonts, tiles (cube faces), camera (3-D camera,
-warps), backgrounds (table), effects (light, blur, noise, JPEG), scene
-(render_photo), dataset (write_dataset, contact sheets, players' word lists).
+Modules, one job each (cube sets themselves are boggle_cv.dice's):
+  scene        render_photo, SynthConfig: what to draw, in which order
+  cubesets     the dice sets as drawn (set names, pocket, underline editions), roll
+  geometry     the tray's shape in pitches, world points
+  looks        colours of trays, cubes and inks; a render's FaceStyle
+  framing      a random camera that sees the board
+  backgrounds  table textures, clutter, a hand
+  tray         the tray's shadow, walls and top (or a Pocket Boggle frame)
+  cubes        cubes in the wells or loose; drawing their sides and tops
+  tiles        one cube face as a BGRA tile; fonts: fonts and letter masks
+  camera       the pinhole camera, warping tiles and canvases into the photo
+  effects      light, blur, noise, JPEG
+  truth        the truth dict (PhotoTruth), the upright frame
+  dataset      write_dataset, contact sheets, players' word lists
 """
 from __future__ import annotations
 

@@ -9,27 +9,32 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import numpy.typing as npt
+
+F32 = npt.NDArray[np.float32]
+U8 = npt.NDArray[np.uint8]
 
 KINDS = ("wood", "wood", "wood", "cloth", "checks", "stripes", "dots", "paper", "carpet", "tiles",
          "plain", "plain", "plain", "plain", "dark")
 
 
-def _noise(rng: np.random.Generator, w: int, h: int, cells: float) -> np.ndarray:
+def _noise(rng: np.random.Generator, w: int, h: int, cells: float) -> F32:
     """Smooth value noise (h, w) float32 in about -1..1 with `cells` blobs across."""
     gw, gh = max(2, int(cells * w / max(w, h)) + 2), max(2, int(cells * h / max(w, h)) + 2)
     g = rng.standard_normal((gh, gw)).astype(np.float32)
-    return cv2.resize(g, (w, h), interpolation=cv2.INTER_CUBIC)
+    return np.asarray(cv2.resize(g, (w, h), interpolation=cv2.INTER_CUBIC), np.float32)
 
 
-def _rand_colour(rng: np.random.Generator, lo: float = 40, hi: float = 230) -> np.ndarray:
+def _rand_colour(rng: np.random.Generator, lo: float = 40, hi: float = 230) -> F32:
     """A random BGR colour, mostly muted (real tables and cloths are rarely vivid)."""
     c = rng.uniform(lo, hi, 3)
     sat = rng.uniform(0.15, 0.7) if rng.random() < 0.85 else 1.0
-    return (c.mean() + (c - c.mean()) * sat).astype(np.float32)
+    bgr: F32 = (c.mean() + (c - c.mean()) * sat).astype(np.float32)
+    return bgr
 
 
 def table_texture(rng: np.random.Generator, w: int, h: int, px_per_unit: float,
-                  kind: str | None = None) -> tuple[np.ndarray, str]:
+                  kind: str | None = None) -> tuple[U8, str]:
     """A table surface (h, w, 3) uint8 BGR and the name of its kind."""
     kind = kind or str(rng.choice(KINDS))
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -81,7 +86,7 @@ def table_texture(rng: np.random.Generator, w: int, h: int, px_per_unit: float,
     elif kind == "carpet":
         c = _rand_colour(rng, 60, 200)
         speck = rng.standard_normal((h, w)).astype(np.float32)
-        speck = cv2.GaussianBlur(speck, (0, 0), max(0.6, u * 0.01))
+        speck = np.asarray(cv2.GaussianBlur(speck, (0, 0), max(0.6, u * 0.01)), np.float32)
         img = (1 + 0.18 * speck + 0.06 * _noise(rng, w, h, 12))[..., None] * c
     elif kind == "tiles":
         c = _rand_colour(rng, 150, 245)
@@ -97,7 +102,7 @@ def table_texture(rng: np.random.Generator, w: int, h: int, px_per_unit: float,
     return np.clip(img, 0, 255).astype(np.uint8), kind
 
 
-def add_clutter(rng: np.random.Generator, img: np.ndarray, px_per_unit: float,
+def add_clutter(rng: np.random.Generator, img: U8, px_per_unit: float,
                 keep_out: tuple[float, float, float, float]) -> None:
     """Draw papers, pencils and coasters on a table texture, in place.
 
@@ -114,6 +119,7 @@ def add_clutter(rng: np.random.Generator, img: np.ndarray, px_per_unit: float,
         else:
             continue
         ang = rng.uniform(0, 180)
+        col: tuple[float, ...]
         if kind == "paper":
             size = (u * rng.uniform(4, 8), u * rng.uniform(5, 10))
             col = (rng.uniform(225, 252),) * 3
@@ -144,7 +150,7 @@ def add_clutter(rng: np.random.Generator, img: np.ndarray, px_per_unit: float,
                          (120, 110, 100), 1, cv2.LINE_AA)
 
 
-def draw_hand(rng: np.random.Generator, img: np.ndarray, anchor: tuple[float, float],
+def draw_hand(rng: np.random.Generator, img: U8, anchor: tuple[float, float],
               direction: float, scale: float) -> None:
     """A flat hand (palm and four fingers, skin tone) reaching from `anchor`, in place.
 

@@ -11,45 +11,52 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import numpy.typing as npt
+
+F64 = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
 class Camera:
     """K: intrinsics (3, 3); R: world-to-camera rotation (3, 3); C: centre (3,)."""
 
-    K: np.ndarray
-    R: np.ndarray
-    C: np.ndarray
+    K: F64
+    R: F64
+    C: F64
     width: int
     height: int
 
-    def project(self, pts: np.ndarray) -> np.ndarray:
+    def project(self, pts: npt.ArrayLike) -> F64:
         """World points (..., 3) -> photo pixels (..., 2) float64 (x, y)."""
         p = np.asarray(pts, np.float64)
         pc = (p - self.C) @ self.R.T
         z = np.maximum(pc[..., 2:3], 1e-6)
         uv = pc[..., :2] / z
-        return uv * self.K[0, 0] + self.K[:2, 2]
+        focal: float = self.K[0, 0]
+        pix: F64 = uv * focal + self.K[:2, 2]
+        return pix
 
-    def depth(self, pts: np.ndarray) -> np.ndarray:
+    def depth(self, pts: npt.ArrayLike) -> F64:
         """Distance along the optical axis of world points (...,) ."""
-        return ((np.asarray(pts, np.float64) - self.C) @ self.R.T)[..., 2]
+        d: F64 = ((np.asarray(pts, np.float64) - self.C) @ self.R.T)[..., 2]
+        return d
 
-    def plane_homography(self, height: float) -> np.ndarray:
+    def plane_homography(self, height: float) -> F64:
         """3x3 map from world (X, Y, 1) on the plane at `height` to photo pixels."""
         z = -height
         M = np.column_stack([self.R[:, 0], self.R[:, 1], self.R[:, 2] * z - self.R @ self.C])
         return self.K @ M
 
-    def back_project(self, xy: np.ndarray, height: float) -> np.ndarray:
+    def back_project(self, xy: F64, height: float) -> F64:
         """Photo pixels (K, 2) -> world (X, Y) (K, 2) on the plane at `height`."""
-        H = np.linalg.inv(self.plane_homography(height))
+        H = np.asarray(np.linalg.inv(self.plane_homography(height)), np.float64)
         p = np.column_stack([xy, np.ones(len(xy))]) @ H.T
-        return p[:, :2] / p[:, 2:3]
+        out: F64 = p[:, :2] / p[:, 2:3]
+        return out
 
 
 def look_at_camera(width: int, height: int, focal: float, tilt_deg: float, azimuth_deg: float,
-                   roll_deg: float, target: np.ndarray, distance: float) -> Camera:
+                   roll_deg: float, target: F64, distance: float) -> Camera:
     """A camera `distance` away from world point `target`, looking at it.
 
     tilt_deg: angle between the optical axis and the table's normal (0 = top-down);
@@ -72,8 +79,8 @@ def look_at_camera(width: int, height: int, focal: float, tilt_deg: float, azimu
     return Camera(K, R, C, width, height)
 
 
-def paste_quad(dst: np.ndarray, tile_bgra: np.ndarray, quad: np.ndarray,
-               src_quad: np.ndarray | None = None, opacity: float = 1.0) -> None:
+def paste_quad(dst: npt.NDArray[np.uint8], tile_bgra: npt.NDArray[np.uint8], quad: F64,
+               src_quad: npt.NDArray[np.float32] | None = None, opacity: float = 1.0) -> None:
     """Warp a BGRA tile onto the photo so that its corners land on `quad`.
 
     dst: uint8 (H, W, 3) BGR, changed in place. quad: (4, 2) photo (x, y) of the
@@ -94,10 +101,10 @@ def paste_quad(dst: np.ndarray, tile_bgra: np.ndarray, quad: np.ndarray,
                                     (quad - [x0, y0]).astype(np.float32))
     warped = cv2.warpPerspective(tile_bgra, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
-    blend(dst[y0:y1, x0:x1], warped, opacity)
+    blend(dst[y0:y1, x0:x1], np.asarray(warped, np.uint8), opacity)
 
 
-def blend(roi: np.ndarray, bgra: np.ndarray, opacity: float = 1.0) -> None:
+def blend(roi: npt.NDArray[np.uint8], bgra: npt.NDArray[np.uint8], opacity: float = 1.0) -> None:
     """Alpha-composite uint8 BGRA over uint8 BGR `roi` in place."""
     a = bgra[..., 3:4].astype(np.float32) * (opacity / 255.0)
     roi[:] = (roi.astype(np.float32) * (1 - a) + bgra[..., :3].astype(np.float32) * a + 0.5).astype(np.uint8)

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, TypedDict
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import StorageError
 from .scene import SynthConfig, render_photo
+from .truth import PhotoTruth
+
+if TYPE_CHECKING:
+    from ..dictionary import Dictionary
 
 SCHEMA_VERSION = 1
 JPEG_QUALITY = 90
@@ -28,7 +33,19 @@ ABOUT = ("Synthetic tray photos rendered by boggle-cv synth. faces: rows of face
          "complete board, else why there is none (empty-tray, incomplete, spilled).")
 
 
+class DatasetDoc(TypedDict):
+    """truth.json of a dataset: each photo is {"file": name, **PhotoTruth} (plus
+    "players": [word-list file names] when asked for)."""
+
+    schema_version: int
+    about: str
+    generator: str
+    seed: int
+    photos: list[dict[str, object]]
+
+
 def photo_name(i: int) -> str:
+    """File name of photo i of a dataset."""
     return f"synth_{i:05d}.jpg"
 
 
@@ -37,7 +54,7 @@ def write_dataset(out_dir: Path | str, count: int, seed: int, size: int | None =
                   config: SynthConfig = SynthConfig(), sheet: bool = False,
                   progress: Callable[[int, int], None] | None = None,
                   kind: str | None = None, players: int = 0,
-                  jpeg_quality: int = JPEG_QUALITY) -> dict:
+                  jpeg_quality: int = JPEG_QUALITY) -> DatasetDoc:
     """Render `count` photos into out_dir with truth.json (and sheet.jpg); returns the truth.
 
     size: 4, 5, 6 or None (mixed); set_name: a cube set name (see cubesets.set_names);
@@ -51,7 +68,9 @@ def write_dataset(out_dir: Path | str, count: int, seed: int, size: int | None =
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise StorageError(f"cannot create {out}: {e.strerror}") from None
-    photos, thumbs = [], []
+    photos: list[dict[str, object]] = []
+    names: list[str] = []
+    thumbs: list[npt.NDArray[np.uint8]] = []
     for i in range(count):
         rng = np.random.default_rng([seed, i])
         img, truth = render_photo(rng, size=size, set_name=set_name, long_side=long_side, kind=kind,
@@ -62,48 +81,51 @@ def write_dataset(out_dir: Path | str, count: int, seed: int, size: int | None =
             (out / name).write_bytes(buf.tobytes())
         except OSError as e:
             raise StorageError(f"cannot write {out / name}: {e.strerror}") from None
-        entry = {"file": name, **truth}
+        entry: dict[str, object] = {"file": name, **truth}
         if players and truth["faces"]:
             lists = player_lists(truth["faces"], np.random.default_rng([seed, i, 1]), players)
-            entry["players"] = []
+            list_files: list[str] = []
+            entry["players"] = list_files
             for k, words in enumerate(lists, start=1):
                 lname = f"{Path(name).stem}.player{k}.txt"
                 (out / lname).write_text("".join(w + "\n" for w in words), encoding="utf-8")
-                entry["players"].append(lname)
+                list_files.append(lname)
         photos.append(entry)
+        names.append(name)
         if sheet:
             thumbs.append(annotate(img, truth))
         if progress:
             progress(i + 1, count)
-    doc = {"schema_version": SCHEMA_VERSION, "about": ABOUT, "generator": "boggle-cv synth",
-           "seed": seed, "photos": photos}
+    doc = DatasetDoc(schema_version=SCHEMA_VERSION, about=ABOUT, generator="boggle-cv synth",
+                     seed=seed, photos=photos)
     (out / "truth.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     if sheet:
-        cv2.imwrite(str(out / "sheet.jpg"), contact_sheet(thumbs, [p["file"] for p in photos]),
+        cv2.imwrite(str(out / "sheet.jpg"), contact_sheet(thumbs, names),
                     [cv2.IMWRITE_JPEG_QUALITY, 85])
     return doc
 
 
-def annotate(img: np.ndarray, truth: dict) -> np.ndarray:
-    """A copy of the photo with its truth drawn: grid corners (green, row 0 col 0 red)
-    and each cube's face and turn at its centre."""
-    out = img.copy()
+def annotate(img: npt.NDArray[np.uint8], truth: PhotoTruth) -> npt.NDArray[np.uint8]:
+    """A copy of the photo (uint8 (H, W, 3) BGR) with its truth drawn: grid corners
+    (green, row 0 col 0 red) and each cube's face and quarter turns at its centre."""
+    out: npt.NDArray[np.uint8] = img.copy()
     s = max(1, int(max(img.shape[:2]) / 500))
     if truth.get("corners"):
         c = np.array(truth["corners"], np.float32)
         cv2.polylines(out, [c.astype(np.int32)], True, (0, 220, 0), s, cv2.LINE_AA)
         cv2.circle(out, tuple(int(v) for v in c[0]), 4 * s, (0, 0, 255), -1)
-    if truth.get("centres"):
-        for r, row in enumerate(truth["centres"]):
+    faces, turns, centres = truth.get("faces"), truth.get("turns"), truth.get("centres")
+    if centres and faces and turns:
+        for r, row in enumerate(centres):
             for col, (x, y) in enumerate(row):
-                label = f"{truth['faces'][r][col]}{truth['turns'][r][col] // 90}"
+                label = f"{faces[r][col]}{turns[r][col] // 90}"
                 cv2.putText(out, label, (int(x) - 6 * s, int(y) + 14 * s), cv2.FONT_HERSHEY_SIMPLEX,
                             0.4 * s, (255, 0, 255), s, cv2.LINE_AA)
     return out
 
 
-def contact_sheet(images: list[np.ndarray], labels: list[str] | None = None, cell: int = 300,
-                  cols: int = 6) -> np.ndarray:
+def contact_sheet(images: list[npt.NDArray[np.uint8]], labels: list[str] | None = None, cell: int = 300,
+                  cols: int = 6) -> npt.NDArray[np.uint8]:
     """Thumbnails (cell x cell, letterboxed) in a grid with labels; uint8 BGR."""
     cols = max(1, min(cols, len(images)))
     rows = max(1, -(-len(images) // cols))
@@ -121,7 +143,7 @@ def contact_sheet(images: list[np.ndarray], labels: list[str] | None = None, cel
 
 
 def player_lists(faces: list[list[str]], rng: np.random.Generator, players: int = 3,
-                 dictionary=None) -> list[list[str]]:
+                 dictionary: Dictionary | None = None) -> list[list[str]]:
     """Plausible players' word lists for a board: mostly common words that are on it
     (some found by two players), a few misspellings or words not on the board.
 

@@ -8,9 +8,15 @@ over the full-size image.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
 import cv2
 import numpy as np
+import numpy.typing as npt
+
+F32 = npt.NDArray[np.float32]
+U8 = npt.NDArray[np.uint8]
+Pixel = TypeVar("Pixel", np.uint8, np.float32)
 
 
 @dataclass(frozen=True)
@@ -31,7 +37,7 @@ class EffectsConfig:
     low_res: int = 48                 # side of the low-resolution light fields
 
 
-def _field(rng: np.random.Generator, cfg: EffectsConfig, w: int, h: int) -> np.ndarray:
+def _field(rng: np.random.Generator, cfg: EffectsConfig, w: int, h: int) -> F32:
     """Multiplicative brightness (h, w) float32 at low resolution."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     xx, yy = xx / w - 0.5, yy / h - 0.5
@@ -51,12 +57,13 @@ def _field(rng: np.random.Generator, cfg: EffectsConfig, w: int, h: int) -> np.n
         poly = (pts * [w, h]).astype(np.int32)
         cv2.fillPoly(mask, [cv2.convexHull(poly)], 1.0)
         soft = rng.uniform(0.3, 6.0)
-        mask = cv2.GaussianBlur(mask, (0, 0), soft)
+        mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), soft), np.float32)
         f = f * (1 - rng.uniform(*cfg.shadow_depth) * mask)
-    return f.astype(np.float32)
+    out: F32 = f.astype(np.float32)
+    return out
 
 
-def _glare(rng: np.random.Generator, cfg: EffectsConfig, w: int, h: int) -> np.ndarray:
+def _glare(rng: np.random.Generator, cfg: EffectsConfig, w: int, h: int) -> F32:
     """Additive glare (h, w) float32 grey levels at low resolution."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     xx, yy = xx / w, yy / h
@@ -71,7 +78,7 @@ def _glare(rng: np.random.Generator, cfg: EffectsConfig, w: int, h: int) -> np.n
     return g
 
 
-def camera_effects(img: np.ndarray, rng: np.random.Generator, cfg: EffectsConfig = EffectsConfig()) -> np.ndarray:
+def camera_effects(img: U8, rng: np.random.Generator, cfg: EffectsConfig = EffectsConfig()) -> U8:
     """Apply light, blur, noise and JPEG to a uint8 BGR photo; returns a new array."""
     h, w = img.shape[:2]
     lw = cfg.low_res
@@ -95,22 +102,24 @@ def camera_effects(img: np.ndarray, rng: np.random.Generator, cfg: EffectsConfig
     noise = rng.standard_normal((h, w), dtype=np.float32) * rng.uniform(*cfg.noise_sigma)
     u8 = cv2.add(out, cv2.merge([noise] * 3), dtype=cv2.CV_8U)
     q = int(rng.integers(cfg.jpeg_quality[0], cfg.jpeg_quality[1] + 1))
-    return jpeg_roundtrip(u8, q)
+    return jpeg_roundtrip(np.asarray(u8, np.uint8), q)
 
 
-def motion_blur(img: np.ndarray, n: int, angle_deg: float,
-                border: int = cv2.BORDER_DEFAULT) -> np.ndarray:
+def motion_blur(img: npt.NDArray[Pixel], n: int, angle_deg: float,
+                border: int = cv2.BORDER_DEFAULT) -> npt.NDArray[Pixel]:
     """Camera shake: img blurred along a line n px long (odd) at angle_deg; same shape
     and dtype. border: how cv2.filter2D extends the image (cv2.BORDER_*)."""
     k = np.zeros((n, n), np.float32)
     k[n // 2, :] = 1.0 / n
     rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), angle_deg, 1.0)
-    k = cv2.warpAffine(k, rot, (n, n))
-    return cv2.filter2D(img, -1, k / max(k.sum(), 1e-6), borderType=border)
+    k = np.asarray(cv2.warpAffine(k, rot, (n, n)), np.float32)
+    # ddepth -1: the result has img's dtype
+    return cast(npt.NDArray[Pixel], cv2.filter2D(img, -1, k / max(k.sum(), 1e-6), borderType=border))
 
 
-def jpeg_roundtrip(img: np.ndarray, quality: int) -> np.ndarray:
-    """img (uint8 BGR) encoded as JPEG at quality (0-100) and decoded again: its
-    compression artefacts. img itself if encoding fails."""
+def jpeg_roundtrip(img: U8, quality: int) -> U8:
+    """img (uint8 (H, W, 3) BGR) encoded as JPEG at quality (0-100) and decoded again:
+    its compression artefacts. img itself if encoding or decoding fails."""
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
+    out = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return img if out is None else np.asarray(out, np.uint8)

@@ -12,8 +12,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from PIL.ImageFont import FreeTypeFont
 
 from ..errors import EngineMissingError
 
@@ -56,13 +61,13 @@ def find_fonts(extra_dirs: tuple[str, ...] = ()) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=64)
-def _font(path: str, px: int):
+def _font(path: str, px: int) -> FreeTypeFont:
     from PIL import ImageFont
     return ImageFont.truetype(path, px)
 
 
 @lru_cache(maxsize=4096)
-def glyph_mask(font_path: str, text: str, px: int) -> np.ndarray:
+def glyph_mask(font_path: str, text: str, px: int) -> npt.NDArray[np.float32]:
     """Anti-aliased ink mask of `text` drawn at `px` pixels em size.
 
     Returns float32 (H, W) in 0..1, cropped to the ink; read-only (cached). "Qu" is

@@ -12,9 +12,11 @@ from functools import lru_cache
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from .fonts import glyph_mask
 
+F32 = npt.NDArray[np.float32]
 GLYPH_EM_BUCKETS = (24, 40, 64, 96, 144, 220, 320)
 
 
@@ -46,7 +48,7 @@ class TileExtras:
 
 
 @lru_cache(maxsize=256)
-def _shape_maps(s: int, radius_q: int, bevel_q: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _shape_maps(s: int, radius_q: int, bevel_q: int) -> tuple[F32, F32, F32]:
     """(alpha, edge, (gx, gy)) maps of a rounded square of side s (float32 (s, s)).
 
     edge is 0 deep inside and 1 at the border (over the bevel width); gx, gy point
@@ -70,7 +72,7 @@ def _shape_maps(s: int, radius_q: int, bevel_q: int) -> tuple[np.ndarray, np.nda
     return alpha, edge, grad
 
 
-def _letter_mask(s: int, face: str, style: FaceStyle, rng: np.random.Generator) -> np.ndarray:
+def _letter_mask(s: int, face: str, style: FaceStyle, rng: np.random.Generator) -> F32:
     """Ink coverage (s, s) float32 of the face's letter(s) and underline, upright."""
     mask = np.zeros((s, s), np.float32)
     if face == "#":
@@ -86,7 +88,8 @@ def _letter_mask(s: int, face: str, style: FaceStyle, rng: np.random.Generator) 
     else:
         scale = min(scale * 0.9, max_w / max(gw, 1))
     nh, nw = max(1, int(round(gh * scale))), max(1, int(round(gw * scale)))
-    g = cv2.resize(g, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    g = np.asarray(cv2.resize(g, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR),
+                   np.float32)
     bar = face in style.underline and len(face) == 1
     bar_h = max(1, int(round(0.065 * s)))
     gap = max(1, int(round(0.05 * s)))
@@ -103,7 +106,7 @@ def _letter_mask(s: int, face: str, style: FaceStyle, rng: np.random.Generator) 
     return mask
 
 
-def _wood(s: int, rng: np.random.Generator) -> np.ndarray:
+def _wood(s: int, rng: np.random.Generator) -> F32:
     """Multiplicative wood-grain pattern (s, s) float32 around 1."""
     yy, xx = np.mgrid[0:s, 0:s].astype(np.float32) / s
     ang = rng.uniform(0, np.pi)
@@ -111,11 +114,12 @@ def _wood(s: int, rng: np.random.Generator) -> np.ndarray:
     v = -xx * np.sin(ang) + yy * np.cos(ang)
     freq = rng.uniform(8, 20)
     wob = 0.015 * np.sin(v * rng.uniform(3, 9) + rng.uniform(0, 6))
-    return (1.0 + 0.05 * np.sin((u + wob) * freq * 2 * np.pi) + 0.03 * np.sin(u * freq * 5.3)).astype(np.float32)
+    grain: F32 = (1.0 + 0.05 * np.sin((u + wob) * freq * 2 * np.pi) + 0.03 * np.sin(u * freq * 5.3)).astype(np.float32)
+    return grain
 
 
 def face_tile(s: int, face: str, turn: int, style: FaceStyle, rng: np.random.Generator,
-              extras: TileExtras | None = None, inked: bool = True) -> np.ndarray:
+              extras: TileExtras | None = None, inked: bool = True) -> npt.NDArray[np.uint8]:
     """Draw one cube face as a BGRA uint8 (s, s, 4) tile.
 
     face: a canonical face ("A", "Qu", "Th", "#"); turn: 0/90/180/270 degrees the

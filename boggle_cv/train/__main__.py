@@ -2,206 +2,113 @@
 
     python -m boggle_cv.train --boards ../shared/boggle-boards --out models/ --seed 0
 
-Data: synthetic crops (boggle_cv.train.crops), crops cut from whole synthetic tray
-photos (boggle_cv.train.scenedata, seed 50000 + --seed) and real crops cut from the
-Boggle Boards photos of the training layouts (corners jittered). Held out: a seeded share
-of the Boggle Boards layouts and a fresh synthetic set. Never reads real-photos/.
-Writes OUT/reader.onnx, OUT/reader.onnx.sha256 and OUT/reader_metrics.json.
+The recipe and its data: boggle_cv.train.reader_training. This module only parses
+the options (Typer), runs the training and turns failures into one stderr line and
+an exit code: 0 done, 1 the export check failed, 2 a bad option, 3 torch or onnx
+missing.
 """
 from __future__ import annotations
 
-import argparse
-import hashlib
-import json
 import sys
 import time
 from pathlib import Path
+from typing import Annotated, Optional
 
-import numpy as np
+import typer
 
-from .parallel import map_concat
+PROG = "python -m boggle_cv.train"
+EXIT_EXPORT, EXIT_USAGE, EXIT_MISSING = 1, 2, 3
 
-
-#: scene renders for training use seed SCENE_SEED_BASE + --seed: away from the seeds
-#: of the held-out synthetic sets (90210, 777) and of the detector's renders (1234, 4321).
-SCENE_SEED_BASE = 50000
-
-
-def _synth_chunk(args):
-    seed, n = args
-    from .crops import CropRenderer
-    from ..vision.reader_model import preprocess
-    x, f, t = CropRenderer(seed).batch(n)
-    return preprocess(x), f, t
-
-
-def make_synth(n: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    chunk = 2000
-    jobs = [(seed * 100003 + i, min(chunk, n - i * chunk)) for i in range((n + chunk - 1) // chunk)]
-    return map_concat(_synth_chunk, jobs, workers)
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False,
+                  help="Train the face/turn classifier and export it to ONNX (needs torch and onnx).")
 
 
 def log(msg: str) -> None:
-    print(f"[train {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+    """One progress line on stderr, time-stamped."""
+    sys.stderr.write(f"[train {time.strftime('%H:%M:%S')}] {msg}\n")
+    sys.stderr.flush()
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m boggle_cv.train")
-    ap.add_argument("--boards", type=Path, required=True, help="boggle-boards folder (truth.json + photos)")
-    ap.add_argument("--out", type=Path, default=Path("models"))
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--n-synth", type=int, default=60000)
-    ap.add_argument("--real-copies", type=int, default=5)
-    ap.add_argument("--jitter", type=float, default=0.06, help="corner jitter, fraction of a pitch")
-    ap.add_argument("--real-degrade", type=float, default=0.4,
-                    help="share of the real training crops given the synthetic camera damage")
-    ap.add_argument("--holdout", type=float, default=0.15, help="share of layouts held out")
-    ap.add_argument("--steps", type=int, default=5200, help="training steps (the LR schedule follows them)")
-    ap.add_argument("--minutes", type=float, default=26.0,
-                    help="safety cap on training time; when hit, the schedule is compressed (less reproducible)")
-    ap.add_argument("--batch", type=int, default=128)
-    ap.add_argument("--width", type=int, default=24, help="channels of the first conv layer (FaceNet)")
-    ap.add_argument("--real-share", type=float, default=0.35)
-    ap.add_argument("--scene-photos", type=int, default=5000,
-                    help="whole synthetic tray photos rendered for crops (boggle_cv.train.scenedata)")
-    ap.add_argument("--scene-share", type=float, default=0.35, help="share of each batch from those crops")
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--cache", type=Path, default=None, help="npz cache of the generated synthetic set")
-    a = ap.parse_args(argv)
+@app.command()
+def train(
+    boards: Annotated[Path, typer.Option(
+        "--boards", exists=True, file_okay=False, help="boggle-boards folder (truth.json + photos).")],
+    out: Annotated[Path, typer.Option(
+        "--out", help="Folder for reader.onnx, its .sha256 and reader_metrics.json.")] = Path("models"),
+    seed: Annotated[int, typer.Option(
+        "--seed", help="Random seed of the data, the split and the training.")] = 0,
+    n_synth: Annotated[int, typer.Option(
+        "--n-synth", min=1, help="Synthetic crops (boggle_cv.train.crops).")] = 60000,
+    real_copies: Annotated[int, typer.Option(
+        "--real-copies", min=0, help="Jittered copies of each real training crop.")] = 5,
+    jitter: Annotated[float, typer.Option(
+        "--jitter", min=0.0, help="Corner jitter, fraction of a pitch.")] = 0.06,
+    real_degrade: Annotated[float, typer.Option(
+        "--real-degrade", min=0.0, max=1.0,
+        help="Share of the real training crops given the synthetic camera damage.")] = 0.4,
+    holdout: Annotated[float, typer.Option(
+        "--holdout", min=0.0, max=1.0, help="Share of layouts held out.")] = 0.15,
+    steps: Annotated[int, typer.Option(
+        "--steps", min=1, help="Training steps (the LR schedule follows them).")] = 5200,
+    minutes: Annotated[float, typer.Option(
+        "--minutes", min=0.0,
+        help="Safety cap on training time; when hit, the schedule is compressed (less reproducible).")] = 26.0,
+    batch: Annotated[int, typer.Option("--batch", min=1, help="Crops per training step.")] = 128,
+    width: Annotated[int, typer.Option(
+        "--width", min=1, help="Channels of the first conv layer (FaceNet).")] = 24,
+    real_share: Annotated[float, typer.Option(
+        "--real-share", min=0.0, max=1.0, help="Share of each batch from real crops.")] = 0.35,
+    scene_photos: Annotated[int, typer.Option(
+        "--scene-photos", min=0,
+        help="Whole synthetic tray photos rendered for crops (boggle_cv.train.scenedata).")] = 5000,
+    scene_share: Annotated[float, typer.Option(
+        "--scene-share", min=0.0, max=1.0, help="Share of each batch from those crops.")] = 0.35,
+    threads: Annotated[int, typer.Option(
+        "--threads", min=1, help="Torch threads and data-generation processes.")] = 2,
+    cache: Annotated[Optional[Path], typer.Option(
+        "--cache", help="npz cache of the generated synthetic set.")] = None,
+) -> None:
+    """Train the reader on synthetic, scene and real crops; write OUT/reader.onnx,
+    OUT/reader.onnx.sha256 and OUT/reader_metrics.json."""
+    if real_share + scene_share > 1.0:
+        raise typer.BadParameter(
+            f"--real-share {real_share} and --scene-share {scene_share} add up to more than 1",
+            param_hint="'--real-share' / '--scene-share'")
+    try:
+        import onnx  # noqa: F401  (torch.onnx.export needs it)
+        import torch  # noqa: F401
+    except ImportError as e:
+        typer.echo(f"{PROG}: error: training needs {e.name} (pip install 'boggle-cv[train]')", err=True)
+        raise typer.Exit(EXIT_MISSING) from None
+    from .reader_training import ExportMismatchError, TrainOptions, train_reader
+    opts = TrainOptions(boards=boards, out=out, seed=seed, n_synth=n_synth, real_copies=real_copies,
+                        jitter=jitter, real_degrade=real_degrade, holdout=holdout, steps=steps,
+                        minutes=minutes, batch=batch, width=width, real_share=real_share,
+                        scene_photos=scene_photos, scene_share=scene_share, threads=threads, cache=cache)
+    try:
+        train_reader(opts, log)
+    except ExportMismatchError as e:
+        typer.echo(f"{PROG}: error: {e}", err=True)
+        raise typer.Exit(EXIT_EXPORT) from None
 
-    import torch
-    from torch import nn
-    from .model import FaceNet
-    from . import realdata
-    from ..vision.reader_model import FACES, InputSpec, preprocess
 
-    torch.set_num_threads(a.threads)
-    torch.manual_seed(a.seed)
-    rng = np.random.default_rng(a.seed)
-    t_start = time.time()
-
-    if a.cache and a.cache.exists():
-        z = np.load(a.cache)
-        xs, fs, ts = z["x"], z["f"], z["t"]
-        log(f"synthetic set from cache {a.cache}: {len(xs)}")
-    else:
-        xs, fs, ts = make_synth(a.n_synth, a.seed, a.threads)
-        if a.cache:
-            np.savez(a.cache, x=xs, f=fs, t=ts)
-        log(f"synthetic set: {len(xs)} crops in {time.time() - t_start:.0f}s")
-    xv, fv, tv = make_synth(3000, a.seed + 7919, 1)
-    t_scene = time.time()
-    from . import scenedata
-    xc, fc, tc = scenedata.build(a.scene_photos, SCENE_SEED_BASE + a.seed, workers=a.threads)
-    log(f"scene crops: {len(xc)} from {a.scene_photos} renders in {time.time() - t_scene:.0f}s")
-
-    photos = realdata.load_truth(a.boards)
-    train_ids, held_ids = realdata.split_layouts(photos, a.holdout, a.seed)
-    crop_px = 64
-    xr, fr = realdata.build(a.boards, train_ids, crop_px, a.real_copies, a.jitter, a.seed, a.real_degrade)
-    xr = preprocess(xr)
-    xh, fh = realdata.build(a.boards, held_ids, crop_px, 0, 0.0, a.seed)
-    xh = preprocess(xh)
-    log(f"real: {len(xr)} training crops ({len(train_ids)} layouts), {len(xh)} held-out ({len(held_ids)} layouts)")
-
-    # channels_last: the same network, about 30% faster per step on CPU (measured on 2 threads)
-    model = FaceNet(len(FACES), width=a.width).to(memory_format=torch.channels_last)
-    nf = len(FACES)
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
-    ce = nn.CrossEntropyLoss(label_smoothing=0.05, ignore_index=-1)
-    budget = a.minutes * 60.0
-    n_real = int(a.batch * a.real_share)
-    n_scene = int(a.batch * a.scene_share) if len(xc) else 0
-    n_syn = a.batch - n_real - n_scene
-    Xs, Fs, Ts = torch.from_numpy(xs), torch.from_numpy(fs), torch.from_numpy(ts)
-    Xr, Fr = torch.from_numpy(xr), torch.from_numpy(fr)
-    Xc, Fc, Tc = torch.from_numpy(xc), torch.from_numpy(fc), torch.from_numpy(tc)
-
-    def evaluate(x, f, t=None):
-        model.eval()
-        with torch.no_grad():
-            out = torch.cat([model(torch.from_numpy(x[i:i + 512])) for i in range(0, len(x), 512)])
-        model.train()
-        face_acc = float((out[:, :nf].argmax(1).numpy() == f).mean())
-        turn_acc = float((out[:, nf:].argmax(1).numpy() == t).mean()) if t is not None else None
-        return face_acc, turn_acc
-
-    t0 = time.time()
-    step = 0
-    lr_max = 2e-3
-    while True:
-        el = time.time() - t0
-        frac = max(step / a.steps, el / budget)
-        if frac >= 1.0:
-            break
-        lr = lr_max * min(1.0, (step + 1) / 300) * (0.5 * (1 + np.cos(np.pi * frac)) * 0.97 + 0.03)
-        for g in opt.param_groups:
-            g["lr"] = lr
-        i_s = torch.from_numpy(rng.integers(0, len(Xs), n_syn))
-        i_r = torch.from_numpy(rng.integers(0, len(Xr), n_real))
-        i_c = torch.from_numpy(rng.integers(0, max(1, len(Xc)), n_scene))
-        x = torch.cat([Xs[i_s], Xc[i_c], Xr[i_r]])
-        f = torch.cat([Fs[i_s], Fc[i_c], Fr[i_r]])
-        t = torch.cat([Ts[i_s], Tc[i_c], torch.full((n_real,), -1, dtype=torch.int64)])
-        # four-turn augmentation: rotating a crop k quarter turns counter-clockwise
-        # changes its turn from t to (t - k) mod 4
-        k = torch.from_numpy(rng.integers(0, 4, len(x)))
-        xa = x.clone()
-        for q in (1, 2, 3):
-            m = k == q
-            if m.any():
-                xa[m] = torch.rot90(x[m], q, dims=(2, 3))
-        t = torch.where(t >= 0, (t - k) % 4, t)
-        # contrast jitter on the standardised input
-        xa = xa * torch.empty(len(xa), 1, 1, 1).uniform_(0.8, 1.2)
-        out = model(xa.contiguous(memory_format=torch.channels_last))
-        loss = ce(out[:, :nf], f) + 0.5 * ce(out[:, nf:], t)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        step += 1
-        if step % 250 == 0:
-            sa, st = evaluate(xv, fv, tv)
-            ra, _ = evaluate(xh, fh)
-            log(f"step {step} {el / 60:.1f} min loss {loss.item():.3f} lr {lr:.2e} "
-                f"synth face {sa:.4f} turn {st:.4f} real-heldout face {ra:.4f}")
-
-    sa, st = evaluate(xv, fv, tv)
-    ra, _ = evaluate(xh, fh)
-    log(f"final: {step} steps, synth-heldout face {sa:.4f} turn {st:.4f}, boards-heldout face {ra:.4f}")
-
-    a.out.mkdir(parents=True, exist_ok=True)
-    onnx_path = a.out / "reader.onnx"
-    model.eval()
-    model.to(memory_format=torch.contiguous_format)
-    spec = InputSpec()
-    dummy = torch.zeros(1, 1, spec.px, spec.px)
-    torch.onnx.export(model, dummy, str(onnx_path), input_names=["crops"], output_names=["logits"],
-                      opset_version=13, dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
-    # the exported file must give the same logits through cv2.dnn as torch does
-    import cv2
-    net = cv2.dnn.readNetFromONNX(str(onnx_path))
-    net.setInput(xv[:64])
-    with torch.no_grad():
-        ref = model(torch.from_numpy(xv[:64])).numpy()
-    onnx_diff = float(np.abs(net.forward() - ref).max())
-    log(f"cv2 {cv2.__version__} dnn vs torch: max |logit difference| {onnx_diff:.2e}")
-    if onnx_diff > 1e-3:
-        raise SystemExit(f"ONNX export does not match torch (max diff {onnx_diff})")
-    digest = hashlib.sha256(onnx_path.read_bytes()).hexdigest()
-    (a.out / "reader.onnx.sha256").write_text(f"{digest}  reader.onnx\n")
-    metrics = {
-        "seed": a.seed, "steps": step, "train_minutes": round((time.time() - t0) / 60, 2),
-        "total_minutes": round((time.time() - t_start) / 60, 2),
-        "n_synth": int(len(xs)), "n_scene_crops": int(len(xc)), "scene_seed": SCENE_SEED_BASE + a.seed,
-        "n_real_train_crops": int(len(xr)), "n_real_heldout_crops": int(len(xh)),
-        "heldout_layouts": sorted(held_ids),
-        "synth_heldout_face_acc": sa, "cv2_vs_torch_max_logit_diff": onnx_diff, "synth_heldout_turn_acc": st, "boards_heldout_face_acc": ra,
-        "args": {k: str(v) for k, v in vars(a).items()},
-    }
-    (a.out / "reader_metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
-    log(f"wrote {onnx_path} sha256 {digest[:16]}... in {metrics['total_minutes']} min")
-    return 0
+def main(argv: list[str] | None = None) -> int:
+    """Run the command on argv (default sys.argv[1:]); returns the exit code. A bad
+    option gives one line on stderr and EXIT_USAGE."""
+    try:
+        rc = app(args=argv, prog_name=PROG, standalone_mode=False)
+    except typer.Exit as e:
+        return e.exit_code
+    except typer.Abort:
+        typer.echo(f"{PROG}: interrupted", err=True)
+        return 130
+    except Exception as e:  # click's usage errors (typer raises its vendored click's)
+        code, message = getattr(e, "exit_code", None), getattr(e, "format_message", None)
+        if not isinstance(code, int) or message is None:
+            raise
+        typer.echo(f"{PROG}: error: {message()} (see --help)", err=True)
+        return code
+    return rc if isinstance(rc, int) else 0
 
 
 if __name__ == "__main__":
