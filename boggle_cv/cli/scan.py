@@ -257,16 +257,18 @@ def _scan_one(photo: Path, scanner, o: RoundOptions) -> None:
         raise ImageReadError(f"cannot read image {photo}: " + ("it is a directory" if photo.is_dir() else "no such file"),
                              "give the photo of this round (or use `boggle-cv score` with the board text)")
     if scanner is not None:
+        from ..vision.stages import DebugImages
+        debug = DebugImages() if debug_dir is not None else None
         try:
-            scan, image = scanner.scan_file(photo, forced, debug=debug_dir is not None)
+            scan, image = scanner.scan_file(photo, forced, debug=debug)
             stage.update(scan.timings)
-        except BoggleError as err:
-            if debug_dir is not None and getattr(err, "debug", None):
-                _write_debug(debug_dir, photo, err.debug)  # show the stages that led to a refusal
+        except BoggleError:
+            if debug_dir is not None and debug:
+                _write_debug(debug_dir, photo, debug.images)  # show the stages that led to a refusal
             if corr.board is None:
                 raise
-        if debug_dir is not None and scan is not None:
-            _write_debug(debug_dir, photo, scan.tray.debug)
+        if debug_dir is not None and debug and scan is not None:
+            _write_debug(debug_dir, photo, debug.images)
     board = corr.board if corr.board is not None else scan.board
     board = apply_fixes(board, corr.cells)
     if ask and scan is not None and corr.board is None and scan.reading.flagged:
