@@ -28,7 +28,7 @@ from ..errors import ArgumentTypeError, NoBoardError, UsageError
 from .stages import DebugSink, ImageU8, TrayResult
 from .tray_board import Refusal
 from .tray_config import SIZES, TrayConfig
-from .tray_debug import LastLattice, refused_image
+from .tray_debug import LastLattice, grid_image, refused_image
 from .tray_plan import MIN_VIEW_PX, Plan, SearchContext
 from .tray_search import search_image
 
@@ -89,9 +89,7 @@ def search(image: ImageU8, size: int | None, config: TrayConfig, plan: Plan,
             reasons = found.reasons if found is not None else []
             return Refusal(reasons[0] if reasons else NO_GRID)
     if debug is not None and found is not None:
-        from .annotate import draw_grid
-        s = found.scale
-        debug("5_grid", draw_grid(found.work, res.corners * s, res.size, res.cell_centres * s))
+        debug("5_grid", grid_image(found.work, found.scale, res))
     return res
 
 

@@ -12,7 +12,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from .stages import DebugSink, ImageU8
+from .annotate import draw_grid
+from .stages import DebugSink, ImageU8, TrayResult
 from .tray_blobs import Blobs, GreyU8
 from .tray_lattice import Lattice
 
@@ -50,6 +51,12 @@ def draw_lattice(work: ImageU8, blobs: Blobs, lattices: list[Lattice]) -> ImageU
             cv2.putText(out, f"{c},{r}", (int(x) + 5, int(y)), cv2.FONT_HERSHEY_SIMPLEX,
                         0.35, col, 1)
     return out
+
+
+def grid_image(work: ImageU8, scale: float, tray: TrayResult) -> ImageU8:
+    """The board found (in image px) drawn on the working image (scale: working px
+    per image px): outline, cells, cube centres."""
+    return draw_grid(work, tray.corners * scale, tray.size, tray.cell_centres * scale)
 
 
 def refused_image(lattice_image: ImageU8, why: str) -> ImageU8:
