@@ -30,6 +30,7 @@ from boggle_cv.errors import BoggleError, NoBoardError
 from boggle_cv.vision.annotate import draw_tray
 from boggle_cv.vision.imageio import load_image
 from boggle_cv.vision.metrics import corner_error
+from boggle_cv.vision.stages import DebugImages
 from boggle_cv.vision.tray import TrayConfig, find_tray
 
 
@@ -48,13 +49,14 @@ def mosaic(image: np.ndarray, corners: np.ndarray, n: int, cell: int = 64) -> np
 
 
 def _write_fails(folder: Path, stem: str, img: np.ndarray, size, cfg) -> None:
-    """Rerun find_tray with debug=True and write its stage images (small PNGs)."""
+    """Rerun find_tray with a debug sink and write its stage images (small PNGs)."""
     folder.mkdir(parents=True, exist_ok=True)
+    sink = DebugImages()
     try:
-        dbg = find_tray(img, config=cfg, debug=True).debug
-    except BoggleError as exc:
-        dbg = getattr(exc, "debug", None) or {}
-    for k, im in dbg.items():
+        find_tray(img, config=cfg, debug=sink)
+    except BoggleError:
+        pass  # a refusal's stages are in the sink too
+    for k, im in sink.images.items():
         if k[:1] in "345" or k.startswith("d"):
             cv2.imwrite(str(folder / f"{stem}_{k}.png"), im)
 

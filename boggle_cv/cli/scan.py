@@ -30,6 +30,8 @@ from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, 
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..vision.stages import ImageU8
+
     from ..vision.pipeline import ScanResult, Scanner
 
 PROGRESS_MIN_PHOTOS = 4
@@ -240,16 +242,18 @@ def _read(photo: Path, scanner: Scanner | None, job: ScanJob) -> tuple[ScanResul
             raise ImageReadError(f"cannot read image {photo}: " + ("it is a directory" if photo.is_dir() else "no such file"),
                                  "give the photo of this round (or use `boggle-cv score` with the board text)")
         return None, None, {}
+    from ..vision.stages import DebugImages
+    debug = DebugImages() if job.debug_dir is not None else None
     try:
-        scan, image = scanner.scan_file(photo, job.size, debug=job.debug_dir is not None)
-    except BoggleError as err:
-        if job.debug_dir is not None and getattr(err, "debug", None):
-            _write_debug(job.debug_dir, photo, err.debug)  # show the stages that led to a refusal
+        scan, image = scanner.scan_file(photo, job.size, debug=debug)
+    except BoggleError:
+        if job.debug_dir is not None and debug:
+            _write_debug(job.debug_dir, photo, debug.images)  # show the stages that led to a refusal
         if job.corrections.board is None:
             raise
         return None, None, {}
-    if job.debug_dir is not None:
-        _write_debug(job.debug_dir, photo, scan.tray.debug)
+    if job.debug_dir is not None and debug:
+        _write_debug(job.debug_dir, photo, debug.images)
     return scan, image, dict(scan.timings)
 
 
@@ -266,7 +270,7 @@ def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray
     return time.perf_counter() - t0
 
 
-def _write_debug(folder: Path, photo: Path, images: dict) -> None:
+def _write_debug(folder: Path, photo: Path, images: dict[str, ImageU8]) -> None:
     """Write each stage's image (name -> BGR array) as PHOTO-STEM_NAME.png in folder."""
     from ..errors import OutputError
     from ..outputs import write_image_atomic

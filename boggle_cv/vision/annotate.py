@@ -10,6 +10,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .stages import FloatArray, ImageU8, TrayResult
+
 
 @dataclass(frozen=True)
 class AnnotateStyle:
@@ -22,25 +24,25 @@ class AnnotateStyle:
     width_per_1000px: float = 3.0
 
 
-def _grid_lines(corners: np.ndarray, n: int, steps: int = 24):
+def _grid_lines(corners: FloatArray, n: int, steps: int = 24) -> list[FloatArray]:
     """Polylines (list of (steps+1, 2) float arrays) of the n+1 lines each way."""
     src = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
     H = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
     t = np.linspace(0, n, steps + 1)
-    lines = []
+    lines: list[FloatArray] = []
     for k in range(n + 1):
         for pts in (np.stack([np.full_like(t, k), t], 1), np.stack([t, np.full_like(t, k)], 1)):
-            lines.append(cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64),
-                                                  H.astype(np.float64)).reshape(-1, 2))
+            lines.append(np.asarray(cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64),
+                                                             H.astype(np.float64)), np.float64).reshape(-1, 2))
     return lines
 
 
-def draw_grid(image: np.ndarray, corners: np.ndarray, n: int,
-              centres: np.ndarray | None = None,
-              style: AnnotateStyle = AnnotateStyle()) -> np.ndarray:
+def draw_grid(image: ImageU8, corners: FloatArray, n: int,
+              centres: FloatArray | None = None,
+              style: AnnotateStyle = AnnotateStyle()) -> ImageU8:
     """Copy of image with the n x n grid through corners (4, 2) and optional centres
     (n, n, 2) drawn; the first corner (r0c0) is marked with a red dot."""
-    out = image.copy()
+    out: ImageU8 = image.copy()
     w = max(1, int(round(style.width_per_1000px * max(image.shape[:2]) / 1000)))
     for line in _grid_lines(np.asarray(corners, np.float64), n):
         cv2.polylines(out, [np.round(line).astype(np.int32)], False, style.grid, w,
@@ -55,7 +57,6 @@ def draw_grid(image: np.ndarray, corners: np.ndarray, n: int,
     return out
 
 
-def draw_tray(image: np.ndarray, tray, style: AnnotateStyle = AnnotateStyle()) -> np.ndarray:
+def draw_tray(image: ImageU8, tray: TrayResult, style: AnnotateStyle = AnnotateStyle()) -> ImageU8:
     """Copy of the photo with a TrayResult's outline, cells and cube centres drawn."""
-    return draw_grid(image, tray.corners, tray.size, getattr(tray, "cell_centres", None),
-                     style)
+    return draw_grid(image, tray.corners, tray.size, tray.cell_centres, style)

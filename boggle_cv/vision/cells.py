@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from ..errors import UsageError
+from .stages import FloatArray, ImageU8
 
 
 @dataclass(frozen=True)
@@ -62,17 +63,17 @@ def grid_homography(corners: np.ndarray, size: int, cell_px: int) -> np.ndarray:
     return cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst.astype(np.float32)).astype(np.float64)
 
 
-def _shrink(image_bgr: np.ndarray, corners: np.ndarray, size: int, cell_px: int,
-            cfg: CellConfig, extra: np.ndarray | None = None):
+def _shrink(image_bgr: ImageU8, corners: FloatArray, size: int, cell_px: int,
+            cfg: CellConfig, extra: FloatArray | None = None
+            ) -> tuple[ImageU8, FloatArray, FloatArray | None]:
     """Crop the board region and area-shrink it if the photo is much finer than the output.
 
     Returns (image, corners, extra points) in the new image's pixel frame.
     """
-    sides = [np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]
-    src_per_out = max(sides) / float(size * cell_px)
+    src_per_out = max(quad_sides(corners)) / float(size * cell_px)
     h, w = image_bgr.shape[:2]
-    # Board bounding box plus one pitch of margin, clipped to the frame.
-    pitch = max(sides) / size
+    # Board bounding box plus one (longest) pitch of margin, clipped to the frame.
+    pitch = grid_pitch_max(corners, size)
     x0 = int(max(0, np.floor(corners[:, 0].min() - pitch)))
     y0 = int(max(0, np.floor(corners[:, 1].min() - pitch)))
     x1 = int(min(w, np.ceil(corners[:, 0].max() + pitch)))
@@ -87,7 +88,7 @@ def _shrink(image_bgr: np.ndarray, corners: np.ndarray, size: int, cell_px: int,
         f = cfg.max_src_px_per_out_px / src_per_out
         nw, nh = max(2, int(round(img.shape[1] * f))), max(2, int(round(img.shape[0] * f)))
         fx, fy = nw / img.shape[1], nh / img.shape[0]
-        img = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA)
+        img = np.asarray(cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA), np.uint8)
         scale = np.array([fx, fy])
         # pixel centres: x' + 0.5 = (x + 0.5) * f
         c = (c + 0.5) * scale - 0.5
@@ -109,11 +110,63 @@ def rectify(image_bgr: np.ndarray, corners: np.ndarray, size: int, cell_px: int 
     return cv2.warpPerspective(img, h, (side, side), flags=cv2.INTER_LINEAR, borderMode=cfg.border_mode)
 
 
-def grid_pitch(corners: np.ndarray, size: int) -> float:
+# The cell pitch (px between neighbouring cube centres), in one place. Three measures,
+# each for its own use (they differ on a board seen obliquely, and each caller's
+# outputs depend on its own):
+#   grid_pitch      mean side of the corners' quadrilateral / N: the typical pitch
+#                   (margins, line widths, the window retry's margin, corner jitter);
+#   grid_pitch_max  longest side / N: the largest pitch anywhere on the board, for
+#                   bounds that must hold everywhere (cells._shrink's crop margin);
+#   centres_pitch   median distance between neighbouring cube centres (N, N, 2): the
+#                   pitch of a grid known by its centres, not its corners (the tray
+#                   finder's snapping).
+# Two more are not about a board's grid and stay where they are: a lattice's pitch
+# (tray_lattice: median step of its homography over the members) and the training
+# data's per-cube local pitch (train.detector_data._grid_sides).
+
+def quad_sides(corners: FloatArray) -> list[float]:
+    """The four side lengths (px) of a quadrilateral (4, 2) (x, y): 0-1, 1-2, 2-3, 3-0."""
+    c = np.asarray(corners, np.float64)
+    return [float(np.linalg.norm(c[i] - c[(i + 1) % 4])) for i in range(4)]
+
+
+def grid_pitch(corners: FloatArray, size: int) -> float:
     """Mean cell pitch (px) of an N x N grid: the mean side of its corners' quadrilateral
     (4, 2) divided by N."""
-    c = np.asarray(corners, np.float64)
-    return float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]) / size)
+    return float(np.mean(quad_sides(corners)) / size)
+
+
+def grid_pitch_max(corners: FloatArray, size: int) -> float:
+    """Largest cell pitch (px) of an N x N grid: the longest side of its corners'
+    quadrilateral (4, 2) divided by N (a bound that holds over the whole board)."""
+    return max(quad_sides(corners)) / size
+
+
+def centres_pitch(centres: FloatArray) -> float:
+    """Median distance (px) between row and column neighbours of a grid of cube
+    centres float (N, N, 2) (x, y), [row, col]."""
+    steps = np.r_[np.hypot(*np.diff(centres, axis=0).reshape(-1, 2).T),
+                  np.hypot(*np.diff(centres, axis=1).reshape(-1, 2).T)]
+    return float(np.median(steps))
+
+
+def order_corners(corners: FloatArray, centres: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Reorder a grid's corners (4, 2) and centres (N, N, 2) [row, col] to start at the
+    corner nearest the top-left, clockwise on screen (y down); a counter-clockwise
+    grid is mirrored (rows and columns swapped)."""
+    area2 = 0.0
+    for i in range(4):
+        x1, y1 = corners[i]
+        x2, y2 = corners[(i + 1) % 4]
+        area2 += x1 * y2 - x2 * y1
+    if area2 < 0:  # counter-clockwise on screen: mirror (swap rows and cols)
+        corners = corners[[0, 3, 2, 1]]
+        centres = centres.transpose(1, 0, 2)
+    k = int(np.argmin(corners.sum(axis=1)))
+    for _ in range(k):
+        corners = np.roll(corners, -1, axis=0)
+        centres = np.rot90(centres, 1)  # turn so corner 1 becomes r0c0
+    return corners, np.ascontiguousarray(centres)
 
 
 def cell_centres(corners: np.ndarray, size: int) -> np.ndarray:
@@ -202,7 +255,9 @@ def outside_fraction(corners: np.ndarray, size: int, image_shape: tuple[int, ...
     H, W = image_shape[:2]
     inside = ((photo[..., 0] >= 0) & (photo[..., 0] <= W - 1)
               & (photo[..., 1] >= 0) & (photo[..., 1] <= H - 1))
-    return (1.0 - inside.mean(axis=1)).reshape(n, n)
+    out: FloatArray = (1.0 - inside.mean(axis=1)).reshape(n, n)
+    return out
+
 
 def mosaic(crops: np.ndarray, gap: int = 2) -> np.ndarray:
     """Tile crops (N, M, H, W, 3) or (K, H, W, 3) into one BGR image for viewing."""

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..board import BLANK, Board
 from .stages import Reading
@@ -55,7 +56,7 @@ class CellReading:
     photo_cell: tuple[int, int] = (0, 0)  # (row, col) in the photo's grid (corner order)
     outside_photo: float = 0.0  # share of the cube top beyond the photo's edge (0..1)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"row": self.row, "col": self.col, "face": self.face,
                 "confidence": round(self.confidence, 4), "turn": self.turn,
                 "runner_up": self.runner_up, "runner_up_confidence": round(self.runner_up_confidence, 4),
@@ -105,7 +106,7 @@ class BoardReading:
             return self.reported_mean
         return float(np.mean([c.confidence for row in self.cells for c in row]))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"size": self.size, "faces": self.board.to_rows(), "text": self.board.to_text(),
                 "rotation": self.rotation * 90,
                 "cells": [[c.to_dict() for c in row] for row in self.cells],
@@ -214,7 +215,9 @@ def _board(choice: np.ndarray) -> Board:
     return Board(tuple(tuple(FACES[int(k)] for k in row) for row in choice))
 
 
-def _apply_prior(fr, order, choice, cfg: DecodeConfig):
+def _apply_prior(fr: npt.NDArray[np.float64], order: npt.NDArray[np.intp],
+                 choice: npt.NDArray[np.intp], cfg: DecodeConfig
+                 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], list[str], list[str]]:
     """Swap doubtful cells to runner-ups while that makes a known cube set fit better."""
     from .. import dice
 
@@ -222,7 +225,7 @@ def _apply_prior(fr, order, choice, cfg: DecodeConfig):
     names = [name for name, cs in dice.CUBE_SETS.items() if cs.size == n]
     changed = np.zeros((n, n), bool)
 
-    def misfit(ch):
+    def misfit(ch: npt.NDArray[np.intp]) -> int:
         b = _board(ch)
         return min((dice.unmatched_cells(b, s, challenge) for s in names for challenge in (False, True)),
                    default=0)

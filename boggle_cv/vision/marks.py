@@ -14,6 +14,7 @@ Thresholds were set on synthetic photos from ``boggle-cv synth`` (not on real ph
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -46,7 +47,7 @@ class CellMarks:
     core_red: float
     ring_red: float
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"bonus": self.bonus, "challenge": self.challenge,
                 "core_red": round(self.core_red, 3), "ring_red": round(self.ring_red, 3)}
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 
-def corner_error(found, truth) -> float:
+def corner_error(found: ArrayLike, truth: ArrayLike) -> float:
     """Mean corner distance divided by the mean side of the truth quad.
 
     found, truth: four (x, y) points (lists or arrays). The best of the 8 orderings of

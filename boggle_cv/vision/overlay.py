@@ -8,13 +8,17 @@ the photo through each cell's `photo_cell` (decode.CellReading).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import cv2
 import numpy as np
 
 from .annotate import draw_grid
-from .cells import cell_centres, grid_pitch
+from .cells import grid_pitch
+from .stages import FloatArray, ImageU8
+
+if TYPE_CHECKING:  # only for the annotations: the overlay does not need the pipeline loaded
+    from .pipeline import ScanResult
 
 
 @dataclass(frozen=True)
@@ -30,13 +34,11 @@ class OverlayStyle:
     max_paths: int = 3
 
 
-def _photo_centres(scan) -> np.ndarray:
+def _photo_centres(scan: ScanResult) -> FloatArray:
     """(N, N, 2) photo (x, y) of each board cell's cube top, in board orientation."""
     tray = scan.tray
     n = tray.size
-    photo = getattr(tray, "cell_centres", None)
-    if photo is None:
-        photo = cell_centres(tray.corners, n)
+    photo = tray.cell_centres
     out = np.zeros((n, n, 2), np.float64)
     for row in scan.reading.cells:
         for c in row:
@@ -45,8 +47,9 @@ def _photo_centres(scan) -> np.ndarray:
     return out
 
 
-def draw_scan(image: np.ndarray, scan, faces: Sequence[Sequence[str]] | None = None,
-              paths: Sequence[Sequence[tuple[int, int]]] = (), style: OverlayStyle = OverlayStyle()) -> np.ndarray:
+def draw_scan(image: ImageU8, scan: ScanResult, faces: Sequence[Sequence[str]] | None = None,
+              paths: Sequence[Sequence[tuple[int, int]]] = (),
+              style: OverlayStyle = OverlayStyle()) -> ImageU8:
     """A copy of the photo with the scan drawn on it.
 
     faces: the final faces per board cell (after corrections); default the reading.

@@ -5,7 +5,10 @@
 
 Stages are plain functions (see their modules); `Scanner` only holds the reader so
 that several photos share one loaded model. The tray finder and the reader can be
-swapped (any object with the same call) for tests or other engines.
+swapped for tests or other engines: any ``stages.TrayFinder`` and ``stages.Reader``.
+Debug images go to a ``stages.DebugSink`` the caller hands in (``DebugImages``
+collects them): the tray finder's stages, then "6_rectified" and "7_cells"; on a
+refusal the sink holds the stages that led to it.
 """
 from __future__ import annotations
 
@@ -14,18 +17,18 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from ..board import Board
-from .cells import cut_cells, outside_fraction
 from ..errors import ArgumentTypeError, NoBoardError, UsageError
+from .cells import cut_cells, mosaic, outside_fraction, rectify
 from .decode import BoardReading, CellReading, DecodeConfig, decode, implausible
 from .imageio import load_image
-from .marks import find_marks
-from .stages import check_image
-from .tray import SIZES, TrayResult, find_tray
+from .marks import CellMarks, find_marks
+from .stages import DebugSink, FloatArray, ImageU8, Reader, TrayFinder, TrayResult, check_image
+from .tray import SIZES, find_tray
 
 CELL_PX = 96  # crop side handed to the reader (the reader resizes to its input)
 # A board whose cells the classifier reads at a mean confidence below this is refused
@@ -56,17 +59,15 @@ class ScanResult:
     def board(self) -> Board:
         return self.reading.board
 
-    def _centre(self, photo_cell: tuple[int, int]) -> np.ndarray:
+    def _centre(self, photo_cell: tuple[int, int]) -> FloatArray:
         """Photo (x, y) of the cube top in the given photo-grid cell."""
-        centres = getattr(self.tray, "cell_centres", None)
-        if centres is None:
-            from .cells import cell_centres
-            centres = cell_centres(self.tray.corners, self.tray.size)
-        return np.asarray(centres)[photo_cell[0], photo_cell[1]]
+        centre: FloatArray = np.asarray(self.tray.cell_centres)[photo_cell[0], photo_cell[1]]
+        return centre
 
-    def corners_in_board_order(self) -> np.ndarray:
+    def corners_in_board_order(self) -> FloatArray:
         """Tray corners (4, 2) (x, y) starting at the reported board's r0c0, clockwise."""
-        return np.roll(np.asarray(self.tray.corners), self.reading.rotation, axis=0)
+        corners: FloatArray = np.roll(np.asarray(self.tray.corners), self.reading.rotation, axis=0)
+        return corners
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: board (size, faces, text, per-cell detail), tray, sets, engine."""
@@ -120,61 +121,57 @@ class ScanResult:
 class Scanner:
     """Reads boards from photos with one reader (loaded once, reused per photo).
 
-    tray_finder: callable (image_bgr, size) -> TrayResult (default: find_tray).
-    reader: object with read(crops (K,S,S,3) uint8 BGR) -> Reading (default: by engine).
+    engine: the reader by name (``engines.make_reader``) when ``reader`` is None, and
+    the name reports carry. reader: a stages.Reader. tray_finder: a stages.TrayFinder
+    (default ``tray.find_tray``). model_path: the classifier's model file.
     """
 
-    def __init__(self, engine: str = "classifier", reader: Any | None = None,
-                 tray_finder: Callable[..., TrayResult] | None = None,
-                 decode_config: DecodeConfig = DecodeConfig(), model_path: str | Path | None = None):
+    def __init__(self, engine: str = "classifier", reader: Reader | None = None,
+                 tray_finder: TrayFinder | None = None,
+                 decode_config: DecodeConfig = DecodeConfig(),
+                 model_path: str | Path | None = None) -> None:
         if reader is None:
             from .engines import make_reader
             reader = make_reader(engine, model_path)
         self.engine = engine
-        self.reader = reader
-        self.tray_finder = tray_finder or find_tray
+        self.reader: Reader = reader
+        self.tray_finder: TrayFinder = tray_finder or find_tray
         self.decode_config = decode_config
 
-    def scan_image(self, image_bgr: np.ndarray, size: int | None = None, photo: str | None = None,
-                   debug: bool = False, timings: dict[str, float] | None = None) -> ScanResult:
-        """Find, cut, read and decode one BGR uint8 (H, W, 3) photo."""
+    def scan_image(self, image_bgr: ImageU8, size: int | None = None, photo: str | None = None,
+                   debug: DebugSink | None = None,
+                   timings: dict[str, float] | None = None) -> ScanResult:
+        """Find, cut, read and decode one BGR uint8 (H, W, 3) photo. debug: receives
+        the tray finder's images, then "6_rectified" and "7_cells" (the crops; also
+        when the reading is refused)."""
         t = dict(timings or {})
         t0 = time.perf_counter()
-        if self.tray_finder is find_tray:
-            tray = find_tray(image_bgr, size, debug=debug)
-        else:
-            tray = self.tray_finder(image_bgr, size)
+        tray = self.tray_finder(image_bgr, size, debug=debug)
         t1 = time.perf_counter()
         n = tray.size
-        centres = getattr(tray, "cell_centres", None)
-        crops = cut_cells(image_bgr, tray.corners, n, CELL_PX, centres=centres)
+        crops = cut_cells(image_bgr, tray.corners, n, CELL_PX, centres=tray.cell_centres)
         t2 = time.perf_counter()
+        if debug is not None:
+            debug("6_rectified", rectify(image_bgr, tray.corners, n, CELL_PX))
+            debug("7_cells", mosaic(crops))
         reading = self.reader.read(crops.reshape(n * n, CELL_PX, CELL_PX, 3))
         t3 = time.perf_counter()
-        outside = outside_fraction(tray.corners, n, image_bgr.shape, centres)
+        outside = outside_fraction(tray.corners, n, image_bgr.shape, tray.cell_centres)
         board_reading = decode(reading, n, self.decode_config, outside=outside)
         why = implausible(board_reading,
                           min_mean_confidence=MIN_MEAN_CONFIDENCE.get(self.engine, 0.0))
         if why:
-            err = NoBoardError(f"no board found: {why}",
+            raise NoBoardError(f"no board found: {why}",
                                "photograph the whole tray, full of cubes, from above, in focus")
-            if debug:
-                from .cells import mosaic
-                err.debug = {**tray.debug, "7_cells": mosaic(crops)}
-            raise err
         t4 = time.perf_counter()
         bonus, challenge = board_marks(find_marks(crops), board_reading)
         t5 = time.perf_counter()
         t.update({"tray": t1 - t0, "cells": t2 - t1, "read": t3 - t2, "decode": t4 - t3, "marks": t5 - t4})
-        result = ScanResult(photo, tuple(image_bgr.shape[:2]), tray, board_reading, self.engine, t,
-                            bonus, challenge)
-        if debug:
-            from .cells import mosaic, rectify
-            tray.debug["6_rectified"] = rectify(image_bgr, tray.corners, n, CELL_PX)
-            tray.debug["7_cells"] = mosaic(crops)
-        return result
+        return ScanResult(photo, (image_bgr.shape[0], image_bgr.shape[1]), tray, board_reading,
+                          self.engine, t, bonus, challenge)
 
-    def scan_file(self, path: str | Path, size: int | None = None, debug: bool = False) -> tuple[ScanResult, np.ndarray]:
+    def scan_file(self, path: str | Path, size: int | None = None,
+                  debug: DebugSink | None = None) -> tuple[ScanResult, ImageU8]:
         """Load a photo (EXIF-turned, bounded memory) and scan it; returns (result, image)."""
         t0 = time.perf_counter()
         image = load_image(path)
@@ -182,7 +179,7 @@ class Scanner:
         return self.scan_image(image, size, str(path), debug, {"load": load_s}), image
 
 
-def board_marks(marks, reading: BoardReading) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
+def board_marks(marks: list[list[CellMarks]], reading: BoardReading) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
     """Red marks in board coordinates: (bonus cells, challenge cell or None).
 
     marks: find_marks output indexed [photo row][photo col]. At most one challenge cube

@@ -14,42 +14,39 @@ engines by name (classifier, tesseract, both) are in ``engines``.
 """
 from __future__ import annotations
 
-import hashlib
-import os
 from pathlib import Path
 
-import cv2
 import numpy as np
+import numpy.typing as npt
 
-from ..errors import EngineMissingError
+from . import onnx_models
 from .reader_model import FACES, TURNS, InputSpec, preprocess
-from .stages import Reading, check_crops
+from .stages import ImageU8, Reading, check_crops
 
-MODEL_ENV = "BOGGLE_CV_MODEL"
-MODEL_NAME = "reader.onnx"
+MODEL_ENV = onnx_models.READER.env
+MODEL_NAME = onnx_models.READER.file_name
+
+F32 = npt.NDArray[np.float32]
 
 
 def default_model_path() -> Path:
     """$BOGGLE_CV_MODEL if set, else the shipped models/reader.onnx (boggle_cv.resources)."""
-    env = os.environ.get(MODEL_ENV)
-    if env:
-        return Path(env)
-    from ..resources import model_file
-    return model_file(MODEL_NAME)
+    return onnx_models.model_path(onnx_models.READER)
 
 
-def _softmax(z: np.ndarray) -> np.ndarray:
+def _softmax(z: F32) -> F32:
     z = z - z.max(axis=-1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
+    out: F32 = e / e.sum(axis=-1, keepdims=True)
+    return out
 
 
 class ClassifierReader:
     """The trained face/turn classifier (ONNX through cv2.dnn; no torch at run time).
 
     model_path: the .onnx file; its SHA-256 must match the ``<model>.sha256`` file
-    beside it. Raises EngineMissingError when the model or its hash is missing, or
-    the file is corrupt.
+    beside it (``onnx_models.load_net``: checked once per file, then cached). Raises
+    EngineMissingError when the model or its hash is missing, or the file is corrupt.
     tta: test-time augmentation: crops whose best face probability is below
     ``tta_below`` are also read turned by 90, 180 and 270 degrees and the four
     readings averaged (geometric mean for faces); confident crops are read once.
@@ -59,36 +56,18 @@ class ClassifierReader:
     name = "classifier"
 
     def __init__(self, model_path: str | Path | None = None, tta: bool = True,
-                 tta_below: float = 0.85, spec: InputSpec = InputSpec()):
+                 tta_below: float = 0.85, spec: InputSpec = InputSpec()) -> None:
         self.model_path = Path(model_path) if model_path else default_model_path()
         self.tta = tta
         self.tta_below = float(tta_below)
         self.spec = spec
-        self._net = self._load(self.model_path)
+        self._net = onnx_models.load_net(onnx_models.READER, self.model_path)
 
-    @staticmethod
-    def _load(path: Path):
-        hint = "reinstall boggle-cv or retrain: python -m boggle_cv.train --boards BOARDS --out models/"
-        sha_path = path.with_name(path.name + ".sha256")
-        if not path.is_file():
-            raise EngineMissingError(f"reader model not found: {path}", hint)
-        if not sha_path.is_file():
-            raise EngineMissingError(f"reader model hash not found: {sha_path}", hint)
-        data = path.read_bytes()
-        want = sha_path.read_text().split()[0].strip().lower() if sha_path.read_text().split() else ""
-        if hashlib.sha256(data).hexdigest() != want:
-            raise EngineMissingError(f"reader model is corrupt (SHA-256 mismatch): {path}", hint)
-        try:
-            net = cv2.dnn.readNetFromONNX(str(path))
-        except cv2.error as e:
-            raise EngineMissingError(f"reader model cannot be loaded: {path}: {str(e).strip()[:120]}", hint) from None
-        return net
-
-    def _logits(self, x: np.ndarray) -> np.ndarray:
+    def _logits(self, x: F32) -> F32:
         self._net.setInput(x)
         return np.asarray(self._net.forward(), dtype=np.float32).reshape(len(x), -1)
 
-    def read(self, crops: np.ndarray) -> Reading:
+    def read(self, crops: ImageU8) -> Reading:
         a = check_crops(crops)
         x = preprocess(a, self.spec)
         nf, nt = len(FACES), len(TURNS)

@@ -12,8 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from typing import Iterator
+
 import cv2
 import numpy as np
+import numpy.typing as npt
+
+from .stages import ImageU8
+
+#: A single-channel uint8 image (H, W).
+GreyU8 = npt.NDArray[np.uint8]
 
 
 @dataclass(frozen=True)
@@ -59,19 +67,21 @@ class Blobs:
     quality: np.ndarray
     boxes: np.ndarray
     whiteness: np.ndarray
-    masks_debug: dict[str, np.ndarray] = field(default_factory=dict)
+    masks_debug: dict[str, GreyU8] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return int(self.centres.shape[0])
 
 
-def whiteness_map(work_bgr: np.ndarray) -> np.ndarray:
+def whiteness_map(work_bgr: ImageU8) -> GreyU8:
     """(H, W) uint8: min over B, G, R, lightly blurred. Input (H, W, 3) uint8 BGR."""
     w = np.min(work_bgr, axis=2)
-    return cv2.GaussianBlur(w, (3, 3), 0)
+    out: GreyU8 = cv2.GaussianBlur(w, (3, 3), 0)
+    return out
 
 
-def _binaries(white: np.ndarray, cfg: BlobConfig, lum: np.ndarray | None = None):
+def _binaries(white: GreyU8, cfg: BlobConfig,
+              lum: GreyU8 | None = None) -> Iterator[tuple[str, GreyU8]]:
     """Yield (name, binary mask uint8 0/255) for every threshold."""
     for t in cfg.levels:
         yield f"g{t}", (white > t).astype(np.uint8) * 255
@@ -95,10 +105,10 @@ def find_blobs(work_bgr: np.ndarray, cfg: BlobConfig = BlobConfig(),
     max_side = cfg.max_side_frac * min(h, w)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cfg.open_px, cfg.open_px))
     cents, sides, quals, boxes, whites = [], [], [], [], []
-    debug: dict[str, np.ndarray] = {}
-    lum = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY) if cfg.lum_windows else None
-    for name, mask in _binaries(white, cfg, lum):
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    debug: dict[str, GreyU8] = {}
+    lum = np.asarray(cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY), np.uint8) if cfg.lum_windows else None
+    for name, binary in _binaries(white, cfg, lum):
+        mask = np.asarray(cv2.morphologyEx(binary, cv2.MORPH_OPEN, kernel), np.uint8)
         if keep_debug and name in ("g160", "l61_5"):
             debug[f"mask_{name}"] = mask
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

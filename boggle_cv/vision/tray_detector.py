@@ -12,20 +12,19 @@ Coordinates: (x, y) working-image pixels.
 """
 from __future__ import annotations
 
-import hashlib
-import os
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
-from boggle_cv.errors import EngineMissingError
-from boggle_cv.vision.tray_blobs import Blobs
+from . import onnx_models
+from .stages import FloatArray, ImageU8
+from .tray_blobs import Blobs
 
-MODEL_NAME = "cube_detector.onnx"
-MODEL_ENV = "BOGGLE_CV_DETECTOR"
+MODEL_NAME = onnx_models.DETECTOR.file_name
+MODEL_ENV = onnx_models.DETECTOR.env
 STRIDE = 4
 
 
@@ -58,42 +57,23 @@ class Detection:
     """
 
     blobs: Blobs
-    heat: np.ndarray
+    heat: npt.NDArray[np.float32]
 
 
 def default_model_path() -> Path:
     """$BOGGLE_CV_DETECTOR if set, else the shipped models/cube_detector.onnx."""
-    env = os.environ.get(MODEL_ENV)
-    if env:
-        return Path(env)
-    from ..resources import model_file
-    return model_file(MODEL_NAME)
+    return onnx_models.model_path(onnx_models.DETECTOR)
 
 
-@lru_cache(maxsize=2)
-def _load(path_str: str):
-    path = Path(path_str)
-    hint = "reinstall boggle-cv, or retrain: python -m boggle_cv.train.detector"
-    side = path.with_name(path.name + ".sha256")
-    if not path.is_file() or not side.is_file():
-        raise EngineMissingError(f"cube detector model missing: {path}", hint)
-    want = side.read_text().split()[0].strip().lower() if side.read_text().strip() else ""
-    data = path.read_bytes()
-    if hashlib.sha256(data).hexdigest() != want:
-        raise EngineMissingError(f"cube detector model is corrupt (SHA-256 mismatch): {path}", hint)
-    try:
-        return cv2.dnn.readNetFromONNX(str(path))
-    except cv2.error as exc:
-        raise EngineMissingError(f"cube detector model cannot be loaded: {path}", hint) from exc
+def load_detector(path: Path | None = None) -> cv2.dnn.Net:
+    """The cv2.dnn network (``onnx_models.load_net``: hash-checked once per file, then
+    cached). Raises EngineMissingError when the model or its .sha256 side file is
+    missing, or the hash does not match."""
+    return onnx_models.load_net(onnx_models.DETECTOR, path)
 
 
-def load_detector(path: Path | None = None):
-    """The cv2.dnn network (cached per path). Raises EngineMissingError when the
-    model or its .sha256 side file is missing, or the hash does not match."""
-    return _load(str(path or default_model_path()))
-
-
-def _pass(net, img: np.ndarray, cfg: DetectorConfig):
+def _pass(net: cv2.dnn.Net, img: ImageU8, cfg: DetectorConfig) -> tuple[
+        FloatArray, FloatArray, FloatArray, npt.NDArray[np.float32], float]:
     """One network pass on img (H, W, 3) uint8 BGR letterboxed into the input.
 
     Returns (peaks (K, 2) (x, y) img px, sides (K,) img px, probability (K,),
@@ -129,7 +109,7 @@ def _pass(net, img: np.ndarray, cfg: DetectorConfig):
             np.array(quals, np.float64), heat, s)
 
 
-def run_detector(work_bgr: np.ndarray, white: np.ndarray, cfg: DetectorConfig = DetectorConfig(),
+def run_detector(work_bgr: ImageU8, white: npt.NDArray[np.uint8], cfg: DetectorConfig = DetectorConfig(),
                  model_path: Path | None = None) -> Detection:
     """Cube-top candidates in a working image (H, W, 3) uint8 BGR; white: (H, W)
     uint8 whiteness map of the same image (for Blobs.whiteness).

@@ -16,7 +16,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from boggle_cv.vision.tray_blobs import Blobs
+import numpy.typing as npt
+
+from .stages import FloatArray
+from .tray_blobs import Blobs
+
+#: Lattice members: (col, row) index -> blob index.
+Members = dict[tuple[int, int], int]
 
 
 @dataclass(frozen=True)
@@ -85,7 +91,7 @@ def _fit_h(idx: np.ndarray, pts: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def _steps(blobs: Blobs, seed: int, cfg: LatticeConfig):
+def _steps(blobs: Blobs, seed: int, cfg: LatticeConfig) -> tuple[FloatArray, FloatArray] | None:
     """Two lattice step vectors (2,) from the seed's neighbours, or None."""
     c = blobs.centres[seed]
     s = blobs.sides[seed]
@@ -190,7 +196,7 @@ def _unimodular(max_entry: int = 2) -> list[np.ndarray]:
 _BASES = _unimodular()
 
 
-def unshear(members: dict, H: np.ndarray) -> tuple[dict, np.ndarray]:
+def unshear(members: Members, H: FloatArray) -> tuple[Members, FloatArray]:
     """Re-index a lattice whose basis is sheared (one step a diagonal of the cube
     grid: in a steep oblique view a diagonal can be shorter than a true step, so the
     nearest-neighbour steps pick it). The cube tops of a tray fill a square of
@@ -200,7 +206,7 @@ def unshear(members: dict, H: np.ndarray) -> tuple[dict, np.ndarray]:
     (members, H) (unchanged when the current basis is already the tightest)."""
     idx = np.array(list(members.keys()), np.int64)
 
-    def area(k):
+    def area(k: npt.NDArray[np.int64]) -> int:
         span = k.max(axis=0) - k.min(axis=0) + 1
         return int(span[0] * span[1])
 
@@ -222,7 +228,7 @@ def unshear(members: dict, H: np.ndarray) -> tuple[dict, np.ndarray]:
     return new_members, H @ A
 
 
-def _finish(blobs: Blobs, members: dict, H: np.ndarray,
+def _finish(blobs: Blobs, members: Members, H: FloatArray,
             cfg: LatticeConfig = LatticeConfig()) -> Lattice:
     """Refit on all members, drop outliers, measure pitch and residual."""
     if cfg.unshear:
@@ -264,7 +270,7 @@ def pick_seeds(blobs: Blobs, n: int) -> list[int]:
 def best_lattices(blobs: Blobs, cfg: LatticeConfig = LatticeConfig()) -> list[Lattice]:
     """Distinct grown lattices, largest first."""
     out: list[Lattice] = []
-    seen: list[frozenset] = []
+    seen: list[frozenset[int]] = []
     for s in pick_seeds(blobs, cfg.n_seeds):
         if any(s in fs for fs in seen):
             continue

@@ -8,11 +8,17 @@ of the tray finder), whose outlines come from the tray corners' homography.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
-from ..vision.cells import cell_centres, grid_homography, grid_pitch
+from ..vision.cells import grid_homography, grid_pitch
+from ..vision.stages import ImageU8
+
+if TYPE_CHECKING:  # annotations only: the web geometry does not load the pipeline
+    from ..vision.pipeline import ScanResult
 
 
 @dataclass(frozen=True)
@@ -22,7 +28,7 @@ class ViewConfig:
     margin: float = 0.35
 
 
-def board_geometry(scan, config: ViewConfig = ViewConfig()) -> dict:
+def board_geometry(scan: ScanResult, config: ViewConfig = ViewConfig()) -> dict[str, Any]:
     """JSON-ready overlay geometry of a ScanResult.
 
     Returns {"centres": [N][N] (x, y), "quads": [N][N] four (x, y) corners of the
@@ -33,14 +39,12 @@ def board_geometry(scan, config: ViewConfig = ViewConfig()) -> dict:
     tray = scan.tray
     n = int(tray.size)
     corners = np.asarray(tray.corners, np.float64)
-    photo_centres = getattr(tray, "cell_centres", None)
-    if photo_centres is None:
-        photo_centres = cell_centres(corners, n)
+    photo_centres = np.asarray(tray.cell_centres, np.float64)
     hi = np.linalg.inv(grid_homography(corners, n, 1))
     grid = np.stack(np.meshgrid(np.arange(n + 1), np.arange(n + 1)), -1).astype(np.float64)  # [r, c] -> (c, r)
     nodes = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), hi).reshape(n + 1, n + 1, 2)
-    centres = [[None] * n for _ in range(n)]
-    quads = [[None] * n for _ in range(n)]
+    centres: list[list[list[float] | None]] = [[None] * n for _ in range(n)]
+    quads: list[list[list[list[float]] | None]] = [[None] * n for _ in range(n)]
     for row in scan.reading.cells:
         for c in row:
             pr, pc = c.photo_cell
@@ -63,17 +67,17 @@ def board_geometry(scan, config: ViewConfig = ViewConfig()) -> dict:
     }
 
 
-def _pt(p) -> list[float]:
+def _pt(p: Sequence[float] | npt.NDArray[np.float64]) -> list[float]:
     return [round(float(p[0]), 1), round(float(p[1]), 1)]
 
 
-def preview_jpeg(image_bgr: np.ndarray, max_side: int, quality: int) -> bytes:
+def preview_jpeg(image_bgr: ImageU8, max_side: int, quality: int) -> bytes:
     """The photo scaled so its longer side is at most `max_side` px, as JPEG bytes."""
     h, w = image_bgr.shape[:2]
     scale = min(1.0, max_side / float(max(h, w)))
     if scale < 1.0:
-        image_bgr = cv2.resize(image_bgr, (max(1, round(w * scale)), max(1, round(h * scale))),
-                               interpolation=cv2.INTER_AREA)
+        image_bgr = np.asarray(cv2.resize(image_bgr, (max(1, round(w * scale)), max(1, round(h * scale))),
+                                          interpolation=cv2.INTER_AREA), np.uint8)
     ok, buf = cv2.imencode(".jpg", image_bgr, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     if not ok:
         raise ValueError("preview: JPEG encoding failed")

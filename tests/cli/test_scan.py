@@ -218,3 +218,15 @@ def test_a_fix_is_listed_as_corrected_and_no_longer_doubtful(tmp_path):
     doc = json.loads(out.stdout)
     assert doc["board"]["faces"][0][0] == "Qu" and doc["corrected"] == [[0, 0]]
     assert [0, 0] not in doc["unresolved"] and doc["rules_why"]["variant"] in ("default", "photo")
+
+
+def test_debug_dir_gets_the_stages_of_a_refusal(tmp_path):
+    """A photo without a board: exit 5, and the stage images that led to the refusal."""
+    import cv2
+    import numpy as np
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((240, 320, 3), 90, np.uint8))
+    out = run("scan", blank, "--debug-dir", tmp_path / "dbg")
+    assert out.returncode == 5, out.stderr
+    names = sorted(p.name for p in (tmp_path / "dbg").iterdir())
+    assert "blank_0_work.png" in names and "blank_5_refused.png" in names

@@ -47,7 +47,7 @@ def scan_bytes(data: bytes, scanner=None) -> int:
             scanner.scan_image(img)
         else:
             r = find_tray(img)
-            cut_cells(img, r.corners, r.size, 96, centres=getattr(r, "cell_centres", None))
+            cut_cells(img, r.corners, r.size, 96, centres=r.cell_centres)
         return 0
     except BoggleError as e:
         return e.exit_code

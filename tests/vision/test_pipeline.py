@@ -82,7 +82,7 @@ class _FixedReader:
         return Reading(f, t)
 
 
-def _fake_tray(image, size=None):
+def _fake_tray(image, size=None, *, debug=None):
     n = 4
     corners = np.array([[10, 10], [90, 10], [90, 90], [10, 90]], float)
     centres = np.stack(np.meshgrid(np.arange(20, 100, 20), np.arange(20, 100, 20)), -1).astype(float)
@@ -102,3 +102,28 @@ def test_scan_refuses_a_grid_that_reads_as_blanks():
         Scanner(reader=_FixedReader("E", 0.1), tray_finder=_fake_tray).scan_image(img)
     res = Scanner(reader=_FixedReader("E", 0.9), tray_finder=_fake_tray).scan_image(img)
     assert res.board.size == 4
+
+
+def _tray_with_a_debug_image(image, size=None, *, debug=None):
+    if debug is not None:
+        debug("0_work", image.copy())
+    return _fake_tray(image, size)
+
+
+def test_scan_hands_its_debug_sink_to_the_stages():
+    """The sink gets the tray finder's images, then the rectified board and the
+    cells: after a board and after a refusal alike."""
+    import pytest
+
+    from boggle_cv.errors import NoBoardError
+    from boggle_cv.vision.pipeline import Scanner
+    from boggle_cv.vision.stages import DebugImages
+    img = np.full((100, 100, 3), 200, np.uint8)
+    sink = DebugImages()
+    Scanner(reader=_FixedReader("E", 0.9), tray_finder=_tray_with_a_debug_image).scan_image(img, debug=sink)
+    assert list(sink.images) == ["0_work", "6_rectified", "7_cells"]
+    refused = DebugImages()
+    with pytest.raises(NoBoardError) as e:
+        Scanner(reader=_FixedReader("#", 0.9), tray_finder=_tray_with_a_debug_image).scan_image(img, debug=refused)
+    assert list(refused.images) == ["0_work", "6_rectified", "7_cells"]
+    assert not hasattr(e.value, "debug")

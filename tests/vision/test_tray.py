@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -14,7 +15,14 @@ from boggle_cv.errors import NoBoardError
 from boggle_cv.vision.annotate import draw_tray
 from boggle_cv.vision.imageio import load_image
 from boggle_cv.vision.metrics import corner_error
+from boggle_cv.vision.stages import DebugImages
 from boggle_cv.vision.tray import TrayConfig, TrayResult, find_tray
+from boggle_cv.vision.tray_fallbacks import (StretchConfig, Windows, default_fallbacks,
+                                             stretch_matrix, window_boxes)
+from boggle_cv.vision.tray_plan import Plan, without
+
+#: No fallbacks: the search of the whole photo alone.
+FIRST_PASS = TrayConfig(fallbacks=())
 
 SHARED = Path(os.environ.get("BOGGLE_SHARED",
                              Path(__file__).resolve().parents[2].parent / "shared"))
@@ -115,7 +123,8 @@ def test_small_turned_board_found_by_zoom_retry(deg):
     assert corner_error(res.corners, corners.tolist()) < 0.06
     assert res.cell_centres.shape == (4, 4, 2)
     with pytest.raises(NoBoardError):
-        find_tray(turned, config=TrayConfig(zoom_retry=False, window_retry=False))
+        find_tray(turned, config=TrayConfig(
+            fallbacks=without(default_fallbacks(), "zoom_retry", "window_retry")))
 
 
 @pytest.mark.parametrize("name,squash", [("rfbb_4x4_RFB4-011_35a8837e.jpg", 0.4),
@@ -130,7 +139,8 @@ def test_grazing_view_found_by_stretch_retry(name, squash):
     squashed = cv2.resize(img, (w, round(h * squash)), interpolation=cv2.INTER_AREA)
     corners = np.array(truth["corners"], np.float64) * (1, squash)
     with pytest.raises(NoBoardError):
-        find_tray(squashed, config=TrayConfig(stretch_retry=False))
+        find_tray(squashed, config=TrayConfig(
+            fallbacks=without(default_fallbacks(), "stretch_retry", "stretch_window_retry")))
     res = find_tray(squashed)
     assert "stretch_retry" in res.timings
     assert res.size == truth["size"]
@@ -156,7 +166,7 @@ def test_small_far_grazing_photo_found_by_window_retry():
     truth = _truth(BOARDS)[name]
     img = load_image(BOARDS / name)
     with pytest.raises(NoBoardError):
-        find_tray(img, config=TrayConfig(window_retry=False))
+        find_tray(img, config=TrayConfig(fallbacks=without(default_fallbacks(), "window_retry")))
     res = find_tray(img)
     assert "window_retry" in res.timings
     assert res.size == 4
@@ -164,8 +174,7 @@ def test_small_far_grazing_photo_found_by_window_retry():
 
 
 def test_windows_centre_first_and_cover_the_photo():
-    from boggle_cv.vision.tray import _windows
-    wins = _windows((300, 600), 0.67)
+    wins = window_boxes((300, 600), 0.67)
     assert len(wins) == 9
     x0, y0, x1, y1 = wins[0]
     assert abs((x0 + x1) / 2 - 300) <= 1 and abs((y0 + y1) / 2 - 150) <= 1
@@ -179,8 +188,8 @@ def test_windows_centre_first_and_cover_the_photo():
 
 def test_window_retry_never_returns_part_of_a_bigger_board():
     """A 6x6 filling the photo: every window holds complete 4x4 and 5x5 sub-grids,
-    which must not be taken for a board (rows were cut off by the window)."""
-    from boggle_cv.vision.tray import _window_retry
+    which must not be taken for a board (rows were cut off by the window). Only the
+    windows are searched (no sources for the whole photo, which holds the 6x6)."""
     img = np.full((640, 640, 3), (30, 120, 230), np.uint8)
     for r in range(6):
         for c in range(6):
@@ -188,16 +197,19 @@ def test_window_retry_never_returns_part_of_a_bigger_board():
             cv2.rectangle(img, (x - 40, y - 40), (x + 40, y + 40), (235, 235, 235), -1)
             cv2.putText(img, "ABCDEF"[c], (x - 18, y + 18), cv2.FONT_HERSHEY_SIMPLEX, 1.5,
                         (20, 20, 20), 4)
-    res = _window_retry(img, None, TrayConfig(), {})
-    assert res is None or res.size == 6
+    windows_only = TrayConfig(fallbacks=(Windows(Plan(("detector",))),))
+    try:
+        res = find_tray(img, config=replace(windows_only, sources=()))
+    except NoBoardError:
+        return
+    assert res.size == 6 and "window_retry" in res.timings
 
 
 def test_stretch_matrix_stretches_one_direction():
-    from boggle_cv.vision.tray import _stretch_matrix
-    M, (w, h) = _stretch_matrix(90, 2.0, (100, 300))
+    M, (w, h) = stretch_matrix(90, 2.0, (100, 300))
     assert (w, h) == (300, 200)
     np.testing.assert_allclose(M @ [10, 20, 1], [10, 40], atol=1e-9)
-    M, (w, h) = _stretch_matrix(45, 2.0, (100, 100))
+    M, (w, h) = stretch_matrix(45, 2.0, (100, 100))
     d = M[:, :2] @ np.array([1.0, 1.0]) / np.sqrt(2)   # along the direction: x2
     e = M[:, :2] @ np.array([1.0, -1.0]) / np.sqrt(2)  # across it: unchanged
     assert np.isclose(np.hypot(*d), 2.0) and np.isclose(np.hypot(*e), 1.0)
@@ -209,7 +221,8 @@ def test_stretch_retry_keeps_drawn_partial_grid_refused():
     hang off the frame) out of the remaining cubes."""
     img = _drawn_4x4(empty=((1, 2), (3, 0)))
     with pytest.raises(NoBoardError):
-        find_tray(img, config=TrayConfig(stretch_tries=((0, 2.0),)))
+        find_tray(img, config=TrayConfig(
+            fallbacks=default_fallbacks(stretch=StretchConfig(tries=((0, 2.0),)))))
 
 
 def test_incomplete_product_shot_refused():
@@ -257,43 +270,18 @@ def test_debug_images_and_annotation():
             x, y = 100 + c * 90, 100 + r * 90
             cv2.rectangle(img, (x - 36, y - 36), (x + 36, y + 36), (220, 230, 235), -1)
             cv2.putText(img, "R", (x - 15, y + 15), cv2.FONT_HERSHEY_SIMPLEX, 1.3, (90, 30, 10), 4)
-    res = find_tray(img, debug=True)
+    sink = DebugImages()
+    res = find_tray(img, debug=sink)
     assert res.size == 5
-    keys = set(res.debug)
-    assert {"0_work", "5_grid"} <= keys
+    keys = set(sink.images)
+    assert {"0_work", "5_grid"} <= keys and "5_refused" not in keys
     # candidates and lattice of the source that found the board (d = detector)
     assert {"3d_blobs", "4d_lattice"} <= keys or {"3_blobs", "4_lattice"} <= keys
-    for im in res.debug.values():
+    for im in sink.images.values():
         assert im.dtype == np.uint8 and im.ndim == 3 and im.shape[2] == 3
     ann = draw_tray(img, res)
     assert ann.shape == img.shape and not np.array_equal(ann, img)
     assert np.array_equal(img[0, 0], (130, 40, 20))  # input untouched
-
-
-def test_line_support_ignores_unsure_peaks():
-    """A row of the window whose only detected 'cube top' is an unsure detector peak
-    (a polka dot of the table cloth on the lattice) does not support the window; a
-    row wholly outside the photo needs no support."""
-    from types import SimpleNamespace
-
-    from boggle_cv.vision.tray import _lines_supported
-
-    cfg = TrayConfig()
-    members = {(c, r): 0 for c in range(3) for r in range(2)}
-    members[(1, 2)] = 0                     # the third row's only member
-    lat = SimpleNamespace(members=members)
-
-    def visible(k):
-        return (0.9, 0.0, 0.5, 0.5)         # (whiteness, share outside the photo, ink, heat)
-
-    assert _lines_supported(lat, 0, 0, 3, visible, cfg)
-    assert not _lines_supported(lat, 0, 0, 3, visible, cfg, unsure={(1, 2)})
-
-    def third_row_outside(k):
-        return (0.9, 1.0 if k[1] == 2 else 0.0, 0.5, 0.5)
-
-    lat.members = {k: 0 for k in members if k[1] < 2}
-    assert _lines_supported(lat, 0, 0, 3, third_row_outside, cfg)
 
 
 def test_close_up_on_polka_dots_keeps_its_size():

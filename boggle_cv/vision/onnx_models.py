@@ -1,0 +1,99 @@
+"""The one loader of the shipped ONNX networks (run with cv2.dnn; no torch at run time).
+
+    READER    models/reader.onnx          ($BOGGLE_CV_MODEL overrides the path)
+    DETECTOR  models/cube_detector.onnx   ($BOGGLE_CV_DETECTOR overrides the path)
+
+``load_net(spec, path=None)`` finds the file (the environment variable, else
+``resources.model_file``), checks its SHA-256 against the first word of
+``<model>.sha256`` beside it and loads it. A verified network is cached on the
+model's resolved path, inode, size and mtime_ns (and the hash file's size and
+mtime_ns): a second Scanner or ``read_board`` call reuses it without hashing the file
+again, and a changed or replaced file is checked again. Callers share the cached
+network object (one cv2.dnn.Net per model file, as the detector always did).
+
+Raises EngineMissingError (exit 3) when the model or its hash file is missing, the
+hash does not match, or cv2.dnn cannot load the file.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+
+from ..errors import EngineMissingError
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A shipped model: ``what`` names it in error messages ("reader model"),
+    ``file_name`` in models/, ``env`` the variable that overrides its path, ``hint``
+    what the user can do when it is missing or corrupt."""
+
+    what: str
+    file_name: str
+    env: str
+    hint: str
+
+
+READER = ModelSpec("reader model", "reader.onnx", "BOGGLE_CV_MODEL",
+                   "reinstall boggle-cv or retrain: python -m boggle_cv.train --boards BOARDS --out models/")
+DETECTOR = ModelSpec("cube detector model", "cube_detector.onnx", "BOGGLE_CV_DETECTOR",
+                     "reinstall boggle-cv, or retrain: python -m boggle_cv.train.detector")
+
+#: How many verified networks stay cached (both shipped models plus a few others).
+CACHE_SIZE = 4
+
+
+def model_path(spec: ModelSpec) -> Path:
+    """$<spec.env> if set, else the shipped file (``resources.model_file``); the path
+    may not exist (``load_net`` reports it)."""
+    env = os.environ.get(spec.env)
+    if env:
+        return Path(env)
+    from ..resources import model_file
+    return model_file(spec.file_name)
+
+
+def hash_path(path: Path) -> Path:
+    """The ``<model>.sha256`` file beside a model."""
+    return path.with_name(path.name + ".sha256")
+
+
+def load_net(spec: ModelSpec, path: str | Path | None = None) -> cv2.dnn.Net:
+    """The verified cv2.dnn network of ``path`` (default ``model_path(spec)``), from
+    the cache when the file has not changed since it was checked."""
+    p = Path(path) if path else model_path(spec)
+    sha = hash_path(p)
+    if not p.is_file():
+        raise EngineMissingError(f"{spec.what} not found: {p}", spec.hint)
+    if not sha.is_file():
+        raise EngineMissingError(f"{spec.what} hash not found: {sha}", spec.hint)
+    st, sst = p.stat(), sha.stat()
+    key = (str(p.resolve()), st.st_ino, st.st_size, st.st_mtime_ns, sst.st_size, sst.st_mtime_ns)
+    return _verified_net(spec, str(p), key)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _verified_net(spec: ModelSpec, path_str: str,
+                  key: tuple[str, int, int, int, int, int]) -> cv2.dnn.Net:
+    """Hash-check and load; cached on ``key`` (a failure raises and is not cached).
+    path_str is the path as the caller gave it (for messages); key identifies the file."""
+    path = Path(path_str)
+    words = hash_path(path).read_text().split()
+    want = words[0].strip().lower() if words else ""
+    if hashlib.sha256(path.read_bytes()).hexdigest() != want:
+        raise EngineMissingError(f"{spec.what} is corrupt (SHA-256 mismatch): {path}", spec.hint)
+    try:
+        return cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as e:
+        raise EngineMissingError(f"{spec.what} cannot be loaded: {path}: {str(e).strip()[:120]}",
+                                 spec.hint) from None
+
+
+def cache_clear() -> None:
+    """Forget every verified network (tests; a long-running process never needs it)."""
+    _verified_net.cache_clear()

@@ -1,0 +1,279 @@
+"""The tray finder's fallbacks: other views of the photo, searched in turn when the
+search of the whole photo found no board (only refusals pay for them).
+
+A fallback (the contract: :mod:`tray_plan`) has a ``name`` (its key in
+``TrayResult.timings``) and ``attempt(image_bgr, size, ctx) -> TrayResult | None``:
+it makes its views of the image (a crop, stretched copies, windows), has each
+searched with ``ctx.search(view, size, plan)`` (the same search as the whole
+photo's, with the candidate sources and the fallbacks of its ``inner`` Plan), and
+maps a board found back into the image's pixels. ``tray.find_tray`` tries ``TrayConfig.fallbacks`` in
+order; the first board found wins. The default order (``default_fallbacks``):
+
+1. Zoom: a crop around the detector's evidence (a partial lattice or its
+   confident peaks), so a small board fills the detector's input;
+2. Stretch: copies stretched along one direction (a grazing view squashes the
+   cube tops along the line of sight);
+3. Windows: windows of 0.67 x the photo on a 3 x 3 grid (a small tray far away);
+4. Stretch whose copies are searched window by window (far away AND grazing).
+
+To add a strategy: write a frozen dataclass that subclasses ``tray_plan.Nested``
+(an ``inner: Plan``, a ``name`` and ``attempt``), and put it into the tuple that
+``default_fallbacks`` returns, at the place in the order where it should run
+(docs/tray.md).
+
+Coordinates: (x, y) pixels of the image handed to ``attempt``.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .cells import grid_pitch, order_corners
+from .stages import FloatArray, ImageU8, TrayResult
+from .tray_blobs import Blobs
+from .tray_lattice import Lattice
+from .tray_plan import MIN_VIEW_PX, Fallback, Nested, Plan, SearchContext, shifted
+
+# --- zoom ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ZoomConfig:
+    """margin: the crop extends this many median predicted cube sides beyond the
+    detector's evidence; min_side: and is at least this many cube sides wide and
+    high; max_area: it is skipped when it would cover more than this share of the
+    image (nothing to gain); peak: without a lattice of at least 3 members, the
+    evidence is the peaks of at least this x the highest peak."""
+
+    margin: float = 2.5
+    min_side: float = 7.0
+    max_area: float = 0.6
+    peak: float = 0.5
+
+
+def zoom_box(blobs: Blobs, lattices: list[Lattice], shape: tuple[int, int],
+             cfg: ZoomConfig) -> tuple[tuple[float, float, float, float], FloatArray] | None:
+    """((x0, y0, x1, y1), focus (2,) (x, y)) in working px: a crop around the
+    detector's evidence of a board and the evidence's centroid (the board found in
+    the crop must cover it), or None. Evidence: the members of the biggest lattice
+    (at least 3), else the peaks of at least ``peak`` x the highest; widened by
+    ``margin`` median cube sides and to at least ``min_side`` cube sides; None when
+    no peaks or the crop covers more than ``max_area`` of the image (shape (H, W))."""
+    if not len(blobs):
+        return None
+    big = [lat for lat in lattices if len(lat.members) >= 3]
+    if big:
+        lat = max(big, key=lambda la: len(la.members))
+        idx = np.array(list(lat.members.values()))
+    else:
+        idx = np.nonzero(blobs.quality >= cfg.peak * blobs.quality.max())[0]
+    pts = blobs.centres[idx]
+    side = float(np.median(blobs.sides[idx]))
+    lo = pts.min(axis=0) - cfg.margin * side
+    hi = pts.max(axis=0) + cfg.margin * side
+    mid, half = (lo + hi) / 2, np.maximum((hi - lo) / 2, cfg.min_side * side / 2)
+    lo, hi = mid - half, mid + half
+    h, w = shape
+    lo = np.maximum(lo, 0)
+    hi = np.minimum(hi, (w, h))
+    if np.any(hi - lo < 8) or (hi - lo).prod() > cfg.max_area * w * h:
+        return None
+    return (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])), pts.mean(axis=0)
+
+
+@dataclass(frozen=True)
+class Zoom(Nested):
+    """Search a crop of the image around the detector's evidence (``zoom_box``): in
+    the crop a small board fills the detector's 320 px input. The board found must
+    cover the evidence's centroid (a grid of dots in the crop's margin does not
+    count). Runs only when the detector ran on the image (``ctx.evidence``)."""
+
+    settings: ZoomConfig = field(default_factory=ZoomConfig)
+
+    @property
+    def name(self) -> str:
+        return "zoom_retry"
+
+    def attempt(self, image: ImageU8, size: int | None, ctx: SearchContext) -> TrayResult | None:
+        ev = ctx.evidence
+        if ev is None:
+            return None
+        found = zoom_box(ev.blobs, ev.lattices, ev.work_shape, self.settings)
+        if found is None:
+            return None
+        box, focus = found
+        x0, y0, x1, y1 = (np.array(box, np.float64) / ev.scale).round().astype(int)
+        H0, W0 = image.shape[:2]
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W0, x1), min(H0, y1)
+        if min(x1 - x0, y1 - y0) < MIN_VIEW_PX:
+            return None
+        t0 = time.perf_counter()
+        sub = ctx.search(image[y0:y1, x0:x1], size, self.inner)
+        ctx.timings[self.name] = time.perf_counter() - t0
+        if sub is None:
+            return None
+        sub = shifted(sub, x0, y0)
+        if cv2.pointPolygonTest(sub.corners.astype(np.float32).reshape(-1, 1, 2),
+                                (float(focus[0] / ev.scale), float(focus[1] / ev.scale)), False) < 0:
+            return None  # a grid beside the evidence (dots in the crop's margin?)
+        return sub
+
+
+# --- stretch ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StretchConfig:
+    """side: the image is first reduced to this long side (px); tries: (angle in
+    degrees on screen: 0 = x, 90 = y, factor) of each stretched copy, in order."""
+
+    side: int = 1000
+    tries: tuple[tuple[float, float], ...] = (
+        (90, 2.0), (0, 2.0), (45, 2.0), (135, 2.0), (90, 1.5), (0, 1.5))
+
+
+def stretch_matrix(angle_deg: float, factor: float,
+                   shape: tuple[int, int]) -> tuple[FloatArray, tuple[int, int]]:
+    """(M (2, 3), (width, height)): the affine map that stretches an image of shape
+    (H, W) by ``factor`` along the direction angle_deg (0 = x, 90 = y, on screen),
+    translated so the whole stretched image has non-negative coordinates."""
+    a = np.deg2rad(angle_deg)
+    u = np.array([np.cos(a), np.sin(a)])
+    A = np.eye(2) + (factor - 1) * np.outer(u, u)
+    h, w = shape
+    box = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float64) @ A.T
+    lo, hi = box.min(axis=0), box.max(axis=0)
+    M = np.hstack([A, -lo[:, None]])
+    width, height = (int(np.ceil(v - 1e-6)) for v in hi - lo)
+    return M, (width, height)
+
+
+@dataclass(frozen=True)
+class Stretch(Nested):
+    """Search copies of the image stretched along one direction (StretchConfig.tries,
+    in order): a photo taken at a grazing angle squashes the cube tops along the line
+    of sight, below what the detector learnt; stretching that direction back makes
+    them squarish again. Corners and centres are mapped back by the inverse map; the
+    first board whose every cube-top centre lies in the image wins (a stretched
+    lattice may skip every other row of cubes and hang off the frame).
+    ``label`` is its name (two Stretches differ by their inner plan)."""
+
+    settings: StretchConfig = field(default_factory=StretchConfig)
+    label: str = "stretch_retry"
+
+    @property
+    def name(self) -> str:
+        return self.label
+
+    def attempt(self, image: ImageU8, size: int | None, ctx: SearchContext) -> TrayResult | None:
+        t0 = time.perf_counter()
+        h, w = image.shape[:2]
+        base = image
+        pre = self.settings.side / max(h, w)
+        if pre < 1:
+            base = np.asarray(cv2.resize(image, (max(1, round(w * pre)), max(1, round(h * pre))),
+                                         interpolation=cv2.INTER_AREA), np.uint8)
+        else:
+            pre = 1.0
+        found = None
+        for angle, factor in self.settings.tries:
+            M, out_size = stretch_matrix(angle, factor, (base.shape[0], base.shape[1]))
+            stretched = np.asarray(cv2.warpAffine(base, M, out_size, flags=cv2.INTER_LINEAR,
+                                                  borderMode=cv2.BORDER_REPLICATE), np.uint8)
+            sub = ctx.search(stretched, size, self.inner)
+            if sub is None:
+                continue
+            Minv = cv2.invertAffineTransform(M)
+
+            def back(pts: FloatArray) -> FloatArray:
+                flat = pts.reshape(-1, 2)
+                out: FloatArray = ((flat @ Minv[:, :2].T + Minv[:, 2]) / pre).reshape(pts.shape)
+                return out
+
+            corners, centres = order_corners(back(sub.corners), back(sub.cell_centres))
+            flat = centres.reshape(-1, 2)
+            if flat.min() < 0 or np.any(flat.max(axis=0) > (w - 1, h - 1)):
+                continue  # a last resort is trusted only for a board wholly in the image
+            found = TrayResult(sub.size, corners, sub.confidence, centres)
+            break
+        ctx.timings[self.name] = time.perf_counter() - t0
+        return found
+
+
+# --- windows ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class WindowConfig:
+    """frac: a window is this share of the image's width and height; margin: a board
+    counts only when its corners lie at least this many pitches inside every window
+    edge that is not the image's edge."""
+
+    frac: float = 0.67
+    margin: float = 1.0
+
+
+def window_boxes(shape: tuple[int, int], frac: float) -> list[tuple[int, int, int, int]]:
+    """(x0, y0, x1, y1) windows of frac x the image's width and height (shape (H, W))
+    on a 3 x 3 grid of positions, the centre first, then the edges' middles, then the
+    corners."""
+    h, w = shape
+    ww, wh = max(1, round(w * frac)), max(1, round(h * frac))
+    pos = [((w - ww) * i // 2, (h - wh) * j // 2) for j in range(3) for i in range(3)]
+    order = (4, 1, 3, 5, 7, 0, 2, 6, 8)
+    return [(pos[k][0], pos[k][1], pos[k][0] + ww, pos[k][1] + wh) for k in order]
+
+
+@dataclass(frozen=True)
+class Windows(Nested):
+    """Search windows of the image (``window_boxes``), the centre first: the
+    detector sees the whole image at 320 px, where a small tray far away (cube tops
+    of about 15 px) gives no peaks; in a window it is bigger. The first board found
+    well inside its window (WindowConfig.margin) wins, so a window cannot have cut
+    rows off a bigger board."""
+
+    settings: WindowConfig = field(default_factory=WindowConfig)
+
+    @property
+    def name(self) -> str:
+        return "window_retry"
+
+    def attempt(self, image: ImageU8, size: int | None, ctx: SearchContext) -> TrayResult | None:
+        t0 = time.perf_counter()
+        h, w = image.shape[:2]
+        found = None
+        for x0, y0, x1, y1 in window_boxes((h, w), self.settings.frac):
+            if min(x1 - x0, y1 - y0) < MIN_VIEW_PX:
+                break
+            sub = ctx.search(image[y0:y1, x0:x1], size, self.inner)
+            if sub is None:
+                continue
+            c = sub.corners
+            m = self.settings.margin * grid_pitch(c, sub.size)
+            lo, hi = c.min(axis=0), c.max(axis=0)
+            if ((x0 > 0 and lo[0] < m) or (y0 > 0 and lo[1] < m)
+                    or (x1 < w and hi[0] > (x1 - x0) - m) or (y1 < h and hi[1] > (y1 - y0) - m)):
+                continue  # the window may have cut rows of a bigger board off
+            found = shifted(sub, x0, y0)
+            break
+        ctx.timings[self.name] = time.perf_counter() - t0
+        return found
+
+
+def default_fallbacks(zoom: ZoomConfig = ZoomConfig(), stretch: StretchConfig = StretchConfig(),
+                      windows: WindowConfig = WindowConfig()) -> tuple[Fallback, ...]:
+    """The shipped fallbacks, in order, each with the search it runs on its views:
+
+    zoom              crop, detector only; then that crop's windows (detector only)
+    stretch           each copy: the config's sources; then a zoom (detector only)
+    windows           each window: detector only; then a zoom (detector only)
+    stretched windows each copy: only its windows, searched as in "windows"
+    """
+    detector = Plan(("detector",))
+    in_window = Plan(("detector",), (Zoom(detector, zoom),))
+    return (
+        Zoom(Plan(("detector",), (Windows(detector, windows),)), zoom),
+        Stretch(Plan(None, (Zoom(detector, zoom),)), stretch),
+        Windows(in_window, windows),
+        Stretch(Plan((), (Windows(in_window, windows),)), stretch, label="stretch_window_retry"),
+    )

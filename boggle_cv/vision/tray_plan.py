@@ -1,0 +1,121 @@
+"""The contract of the tray finder's fallbacks (the strategies themselves are in
+:mod:`tray_fallbacks`).
+
+A search of an image follows a ``Plan``: its candidate sources, then its fallbacks
+in order. A ``Fallback`` has a ``name`` (its key in ``TrayResult.timings``) and
+``attempt(image_bgr, size, ctx) -> TrayResult | None``; it searches its views of the
+image with ``ctx.search(view, size, plan)`` (``tray.search``, handed in so that this
+module needs no import of it) and maps a board found back into the image's pixels.
+
+Coordinates: (x, y) pixels of the image handed to ``attempt``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Collection, Protocol
+
+import numpy as np
+
+from .stages import ImageU8, TrayResult
+from .tray_blobs import Blobs
+from .tray_lattice import Lattice
+
+#: Views smaller than this (px, either side) are not searched.
+MIN_VIEW_PX = 16
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the detector saw in the search of an image: its candidates and lattices
+    (working px), the working image's (H, W), and scale (working px per image px)."""
+
+    blobs: Blobs
+    lattices: list[Lattice]
+    work_shape: tuple[int, int]
+    scale: float
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A search of one image: the candidate sources in order (None: the config's
+    ``sources``; ``()``: none, only the fallbacks), then the fallbacks in order."""
+
+    sources: tuple[str, ...] | None = None
+    fallbacks: tuple[Fallback, ...] = ()
+
+    def without(self, names: Collection[str]) -> Plan:
+        """This plan with the fallbacks named ``names`` left out, at every depth."""
+        kept = (f.without(names) for f in self.fallbacks)
+        return Plan(self.sources, tuple(f for f in kept if f is not None))
+
+    def is_empty(self) -> bool:
+        """True when the plan can find nothing (no sources, no fallbacks)."""
+        return self.sources == () and not self.fallbacks
+
+
+class Search(Protocol):
+    """``search(image_bgr, size, plan) -> TrayResult | None``: the board found in an
+    image (its pixels) by the plan's sources and fallbacks, or None."""
+
+    def __call__(self, image: ImageU8, size: int | None, plan: Plan, /) -> TrayResult | None: ...
+
+
+@dataclass(frozen=True)
+class SearchContext:
+    """What a fallback gets besides the image: ``search`` (see Search), the
+    detector's ``evidence`` from the search of this image (None when the detector
+    did not run), and ``timings`` (stage -> seconds) of this search."""
+
+    search: Search
+    evidence: Evidence | None
+    timings: dict[str, float]
+
+
+class Fallback(Protocol):
+    """A strategy tried when the search of an image found no board."""
+
+    @property
+    def name(self) -> str: ...
+
+    def attempt(self, image: ImageU8, size: int | None, ctx: SearchContext) -> TrayResult | None:
+        """The board found in other views of ``image`` (in its pixels), or None."""
+        ...
+
+    def without(self, names: Collection[str]) -> Fallback | None:
+        """This fallback with the named ones left out (None: itself is left out, or
+        nothing is left for it to search)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Nested:
+    """Base of the fallbacks that search their views with an ``inner`` Plan."""
+
+    inner: Plan
+
+    @property
+    def name(self) -> str:
+        raise NotImplementedError
+
+    def attempt(self, image: ImageU8, size: int | None, ctx: SearchContext) -> TrayResult | None:
+        raise NotImplementedError
+
+    def without(self, names: Collection[str]) -> Nested | None:
+        if self.name in names:
+            return None
+        inner = self.inner.without(names)
+        return None if inner.is_empty() else replace(self, inner=inner)
+
+
+def without(fallbacks: tuple[Fallback, ...], *names: str) -> tuple[Fallback, ...]:
+    """The fallbacks with those named ``names`` left out at every depth (e.g.
+    ``without(default_fallbacks(), "window_retry")``: no windows, also none inside
+    the zoom, and no stretched windows)."""
+    return Plan(None, fallbacks).without(names).fallbacks
+
+
+def shifted(sub: TrayResult, x0: int, y0: int) -> TrayResult:
+    """A result found in a crop whose top-left is (x0, y0) of the image, in the
+    image's pixels (corners and centres moved; no timings)."""
+    off = np.array([x0, y0], np.float64)
+    return TrayResult(sub.size, sub.corners + off, sub.confidence, sub.cell_centres + off)
