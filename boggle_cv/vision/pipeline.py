@@ -99,14 +99,15 @@ class ScanResult:
         rounded there; timings are not part of it)."""
         b = d["board"]
         n, rotation = int(b["size"]), int(b["rotation"]) // 90
-        cells = [[None] * n for _ in range(n)]
+        by_cell: dict[tuple[int, int], CellReading] = {}
         centres = np.zeros((n, n, 2), np.float64)
         for cd in b["cells"]:
             c = CellReading.from_dict(cd)
-            cells[c.row][c.col] = c
+            by_cell[(c.row, c.col)] = c
             centres[c.photo_cell] = cd["centre"]
-        if any(c is None for row in cells for c in row):
+        if len(by_cell) != n * n:
             raise ValueError(f"the board's cells do not cover the {n}x{n} grid")
+        cells = [[by_cell[(r, c)] for c in range(n)] for r in range(n)]
         reading = BoardReading(Board.from_rows(b["faces"]), cells, rotation, list(d.get("sets", [])),
                                reported_mean=float(b["mean_confidence"]))
         corners = np.roll(np.asarray(d["tray"]["corners"], np.float64), -rotation, axis=0)
@@ -220,8 +221,8 @@ def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None =
     if colour not in ("bgr", "rgb"):
         raise UsageError(f"colour must be 'bgr' or 'rgb', not {colour!r}")
     if isinstance(photo, (str, os.PathLike)):
-        image = load_image(photo)
         label: str | None = os.fspath(photo)
+        image = load_image(label)
     else:
         image = check_image(photo, "photo")
         if colour == "rgb":
