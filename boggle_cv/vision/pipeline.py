@@ -221,13 +221,13 @@ def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None =
     if colour not in ("bgr", "rgb"):
         raise UsageError(f"colour must be 'bgr' or 'rgb', not {colour!r}")
     if isinstance(photo, (str, os.PathLike)):
-        label: str | None = os.fspath(photo)
-        image = load_image(label)
+        path = os.fspath(photo)
+        image, label = load_image(path), path
     else:
         image = check_image(photo, "photo")
         if colour == "rgb":
             image = np.ascontiguousarray(image[..., ::-1])
-        label = None
+        label: str | None = None
     if not isinstance(engine, str):
         raise ArgumentTypeError(f"engine must be a name (classifier, tesseract, both), not {type(engine).__name__}")
     return _shared_scanner(engine).scan_image(image, size, photo=label)
