@@ -220,14 +220,14 @@ def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None =
         raise UsageError(f"size must be 4, 5, 6 or None, not {size!r}")
     if colour not in ("bgr", "rgb"):
         raise UsageError(f"colour must be 'bgr' or 'rgb', not {colour!r}")
+    label: str | None = None
     if isinstance(photo, (str, os.PathLike)):
-        path = os.fspath(photo)
-        image, label = load_image(path), path
+        label = os.fspath(photo)
+        image = load_image(label)
     else:
         image = check_image(photo, "photo")
         if colour == "rgb":
             image = np.ascontiguousarray(image[..., ::-1])
-        label: str | None = None
     if not isinstance(engine, str):
         raise ArgumentTypeError(f"engine must be a name (classifier, tesseract, both), not {type(engine).__name__}")
     return _shared_scanner(engine).scan_image(image, size, photo=label)
