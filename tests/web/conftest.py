@@ -103,19 +103,23 @@ def dictionary():
 
 
 class LiveServer:
-    """A uvicorn server for `app` on 127.0.0.1 and a free port, in a thread."""
+    """A uvicorn server for `app` on 127.0.0.1 and a free port (or `port`: the same
+    one again, to restart a server), in a thread. Open requests (the rooms' live
+    streams) get `grace_s` seconds at shutdown, as with `boggle-cv serve`."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, port: int = 0, grace_s: int = 1) -> None:
         import socket
         import threading
 
         import uvicorn
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", port))
         self.sock.listen(64)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
+                                                    timeout_graceful_shutdown=grace_s))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
     def __enter__(self) -> "LiveServer":
