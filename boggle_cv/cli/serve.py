@@ -18,8 +18,8 @@ from ..vision.engines import Engine
 
 EXTRA_HINT = "install the web extra: pip install 'boggle-cv[web]'"
 _ANY_HOST = ("0.0.0.0", "::", "")
-#: Seconds Ctrl-C waits for open requests (the rooms' live streams never end by themselves).
-SHUTDOWN_GRACE_S = 2
+#: Seconds Ctrl-C waits for requests still running (a photo being read); the rooms' live streams end at once.
+SHUTDOWN_GRACE_S = 5
 
 
 def check_web_extra() -> None:
@@ -107,9 +107,10 @@ def register(app: typer.Typer) -> None:
             shown = f"[{host}]" if ":" in host else host
             typer.echo(f"boggle-cv: serving on http://{shown}:{bound}/ (Ctrl-C stops)", err=True)
         typer.echo(f"boggle-cv: games database {db_path}", err=True)
-        # phones hold the rooms' live streams open: without a grace limit Ctrl-C would wait for them forever
-        server = uvicorn.Server(uvicorn.Config(web, log_level="warning", access_log=False, proxy_headers=False,
-                                               server_header=False, timeout_graceful_shutdown=SHUTDOWN_GRACE_S))
+        from ..web.live import server_ending_streams
+        server = server_ending_streams(uvicorn.Config(web, log_level="warning", access_log=False, proxy_headers=False,
+                                                      server_header=False, timeout_graceful_shutdown=SHUTDOWN_GRACE_S),
+                                       web.state.room_hub)
         try:
             server.run(sockets=[sock])
         finally:

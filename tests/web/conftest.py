@@ -104,10 +104,10 @@ def dictionary():
 
 class LiveServer:
     """A uvicorn server for `app` on 127.0.0.1 and a free port (or `port`: the same
-    one again, to restart a server), in a thread. Open requests (the rooms' live
-    streams) get `grace_s` seconds at shutdown, as with `boggle-cv serve`."""
+    one again, to restart a server), in a thread. At shutdown the rooms' live
+    streams end, as with `boggle-cv serve`."""
 
-    def __init__(self, app, port: int = 0, grace_s: int = 1) -> None:
+    def __init__(self, app, port: int = 0, grace_s: int = 5) -> None:
         import socket
         import threading
 
@@ -118,8 +118,9 @@ class LiveServer:
         self.sock.listen(64)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                                    timeout_graceful_shutdown=grace_s))
+        from boggle_cv.web.live import server_ending_streams
+        self.server = server_ending_streams(uvicorn.Config(app, log_level="warning", access_log=False,
+                                                           timeout_graceful_shutdown=grace_s), app.state.room_hub)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
     def __enter__(self) -> "LiveServer":

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from boggle_cv.cli.serve import lan_address  # noqa: E402
+from boggle_cv.cli.serve import SHUTDOWN_GRACE_S, lan_address  # noqa: E402
 from boggle_cv.room.model import BoardState, Room, Round  # noqa: E402
 from boggle_cv.room.view import room_view  # noqa: E402
 
@@ -69,8 +69,8 @@ def test_serve_stops_while_a_phone_holds_the_live_stream(tmp_path):
         raise
     took, err = _stop(proc)
     stream.close()
-    assert took < 10, f"Ctrl-C took {took:.1f} s with a live stream open"
-    assert "Traceback" not in err
+    assert took < SHUTDOWN_GRACE_S - 1, f"Ctrl-C took {took:.1f} s with a live stream open"  # it ended the stream
+    assert "Traceback" not in err and "ERROR" not in err
 
 
 def test_each_rounds_photo_has_its_own_address():
