@@ -135,8 +135,6 @@ export class BoardPanel {
         const d = doc.room.round.board.doubtful.length;
         return d ? `Board read. Check the ${plural(d, "doubtful cell")} (marked ?): tap to correct.`
                  : "Board read. Tap any cell that is wrong.";
-      } catch (err) {
-        throw new Error(`The photo could not be read: ${err.message}`);
       } finally {
         $("#photo-button").classList.remove("busy");
         $("#photo").value = "";
