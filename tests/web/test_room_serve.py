@@ -1,6 +1,7 @@
 """What the room page needs of the server beyond the room API: the join link names
 the LAN address under --host 0.0.0.0, Ctrl-C stops a server whose phones hold the
-live stream open, and each round's photo has its own address (no stale cache)."""
+live stream open, each round's photo has its own address (no stale cache), and a
+phone's last save, in flight when the host locks the lists, still counts."""
 from __future__ import annotations
 
 import http.client
@@ -14,7 +15,10 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 from boggle_cv.cli.serve import SHUTDOWN_GRACE_S, lan_address  # noqa: E402
+from boggle_cv.errors import RoundStateError  # noqa: E402
+from boggle_cv.room.db import RoomDB  # noqa: E402
 from boggle_cv.room.model import BoardState, Room, Round  # noqa: E402
+from boggle_cv.room.service import RoomService  # noqa: E402
 from boggle_cv.room.view import room_view  # noqa: E402
 
 from .test_live import _free_port, _serve, _wait_health  # noqa: E402
@@ -81,3 +85,19 @@ def test_each_rounds_photo_has_its_own_address():
         room.round = Round(number, "playing", board=BoardState(scan=scan, photo_version=1))
         urls.append(room_view(room, True, None, 0.0)["round"]["board"]["photo_url"])
     assert urls[0] != urls[1]  # the photo is cached by the phone under its address
+
+
+def test_a_save_in_flight_when_the_host_locks_still_counts(tmp_path, dictionary):
+    now = [1000.0]
+    svc = RoomService(RoomDB(tmp_path / "g.db"), dictionary, clock=lambda: now[0])
+    room, host = svc.create(seconds=None)
+    _, ann, token = svc.join(room.code, "Ann")
+    svc.start(room.code, host)
+    svc.put_words(room.code, ann.id, token, ["rest"])
+    svc.lock(room.code, host)
+    now[0] += svc.limits.grace_s - 0.5  # the phone's debounced save lands just after the lock
+    svc.put_words(room.code, ann.id, token, ["rest", "pest"])
+    assert svc.room(room.code).round.lists[ann.id] == ["rest", "pest"]
+    now[0] += 1.0
+    with pytest.raises(RoundStateError):
+        svc.put_words(room.code, ann.id, token, ["rest", "pest", "last"])
