@@ -101,6 +101,7 @@ def test_a_host_and_three_phones_play_two_rounds(tmp_path, scanner_factory, dict
                 assert page.inner_text(".words-label") == f"{name}'s words"
                 players[name] = page
             pages = {"host": host, **players}
+            ann_id = players["Ann"].get_attribute("textarea.words-box", "data-player")
             host.wait_for_selector("#players li[data-player] >> nth=2")
             shot(host, tmp_path, "web_host")
             assert players["Cy"].inner_text("#conn") == "polling every 2 s"
@@ -168,6 +169,9 @@ def test_a_host_and_three_phones_play_two_rounds(tmp_path, scanner_factory, dict
             for name, page in players.items():
                 type_words(page, lists2[name])
                 assert page.evaluate("() => document.querySelectorAll('#players .their-words').length") == 0
+            # the others' saves redraw Ann's page; her box keeps the focus (a phone keeps its keyboard)
+            players["Ann"].wait_for_selector(f"#players li:has-text('Cy') .count:has-text('{len(lists2['Cy'])} words')")
+            assert players["Ann"].evaluate("() => document.activeElement.id") == f"words-{ann_id}"
             for page in pages.values():
                 page.wait_for_selector("#room[data-phase=locked]", timeout=ROUND_SECONDS[1] * 1000 + 8000)
             cy = players["Cy"]

@@ -82,12 +82,6 @@ export function forgetPlayer(code, id) {
   savePasses(code, p);
 }
 
-export function forgetRoom(code) {
-  const all = readAll();
-  delete all[code];
-  writeAll(all);
-}
-
 /** Rooms this phone knows, most recent first: [{code, host, players}]. */
 export function knownRooms() {
   return Object.entries(readAll())

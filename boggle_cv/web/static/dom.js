@@ -2,7 +2,6 @@
 // next to the action they are about, and English plurals.
 
 export const $ = (sel, root = document) => root.querySelector(sel);
-export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 
 /** h("button", {class: "x", onclick: fn, dataset: {a: 1}}, "text", child, ...) -> Element */
 export function h(tag, attrs = {}, ...children) {

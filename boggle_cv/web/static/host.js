@@ -15,6 +15,8 @@ export function renderControls(view) {
 }
 
 let qrFor = null;
+const CONFIRM_MS = 4000;
+let confirming = { id: null, until: 0 };  // the remove button waiting for its second tap
 
 /** The join link, code and QR code (the image is fetched once per room). */
 export function renderInvite(view, joinUrl) {
@@ -76,15 +78,21 @@ export function renderPlayers(view, mine, onRemove) {
     if (mine.has(p.id)) bits.push(h("span", { class: "tag" }, "this phone"));
     if (phase !== "waiting") bits.push(h("span", { class: "count help" }, count));
     if (host) {
-      const button = h("button", { type: "button", class: "remove", "aria-label": `Remove ${p.name}`, dataset: { player: p.id } }, "✕");
+      const asking = confirming.id === p.id && Date.now() < confirming.until;
+      const button = h("button", { type: "button", class: asking ? "remove confirm" : "remove",
+                                   "aria-label": `Remove ${p.name}`, dataset: { player: p.id } },
+                       asking ? `Remove ${p.name}?` : "✕");
       button.addEventListener("click", () => {
-        if (button.dataset.confirm !== "1") {
-          button.dataset.confirm = "1";
+        if (confirming.id !== p.id || Date.now() >= confirming.until) {
+          confirming = { id: p.id, until: Date.now() + CONFIRM_MS };
           button.textContent = `Remove ${p.name}?`;
           button.classList.add("confirm");
-          setTimeout(() => { if (button.isConnected) { button.dataset.confirm = ""; button.textContent = "✕"; button.classList.remove("confirm"); } }, 4000);
+          setTimeout(() => {
+            if (button.isConnected && Date.now() >= confirming.until) { button.textContent = "✕"; button.classList.remove("confirm"); }
+          }, CONFIRM_MS);
           return;
         }
+        confirming = { id: null, until: 0 };
         onRemove(p, button);
       });
       bits.push(button);

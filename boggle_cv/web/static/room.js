@@ -108,6 +108,10 @@ export class Room {
   async render(view) {
     if (this.closed || (this.view && view.version < this.view.version)) return;
     const roundChanged = !this.view || this.view.round.number !== view.round.number;
+    if (this.view && (roundChanged || this.view.round.phase !== view.round.phase)) {
+      // the round moved on: what the last actions said is old news
+      for (const id of ["board-msg", "round-msg", "players-msg", "add-msg"]) say($(`#${id}`), "");
+    }
     this.view = view;
     const r = view.round, isHost = view.you.host;
     if (roundChanged) { this.selectedWord = null; this.showAllMissed = false; }
@@ -137,6 +141,7 @@ export class Room {
     $("#report-section").hidden = !report;
     if (report) this.drawReport(report);
     await this.board.update(r.board, r.phase);
+    if (this.view !== view) return;  // a newer view was drawn meanwhile
     if (!report && this.board.path) this.board.showPath(null);
     this.standings(view);
   }
@@ -164,9 +169,9 @@ export class Room {
              (r.deadline ? "" : " No timer: the host locks the lists.");
     }
     if (r.phase === "locked") {
-      const by = r.locked_by === "timer" ? "time is up" : "locked by the host";
-      return `Lists locked (${by}). Take a photo of the tray (or type it), check the doubtful cells, then ` +
-             (isHost ? "score the round." : "the host scores.");
+      const by = r.locked_by === "timer" ? "Time's up: the lists are locked." : "The host locked the lists.";
+      return `${by} Take a photo of the tray (or type the board), check the doubtful cells, then ` +
+             (isHost ? "score the round." : "the host scores it.");
     }
     return `Round ${r.number} is scored.` + (isHost ? " Start the next round when the table is ready." : "");
   }
@@ -181,7 +186,9 @@ export class Room {
         this.boxes.set(p.id, box);
       }
       box.rename(p.name);
-      holder.append(box.node);  // keeps the room's order
+      // keep the room's order, moving a box only when it is out of place (moving drops the focus)
+      const at = mine.indexOf(p);
+      if (holder.children[at] !== box.node) holder.insertBefore(box.node, holder.children[at] || null);
       const timeUp = this.timer.remaining() !== null && this.timer.remaining() <= 0;
       const words = view.you.player_id === p.id || p.words ? p.words : null;
       box.sync(view.round.number, timeUp ? "locked" : view.round.phase, words);
