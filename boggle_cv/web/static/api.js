@@ -82,6 +82,12 @@ export function forgetPlayer(code, id) {
   savePasses(code, p);
 }
 
+export function forgetRoom(code) {
+  const all = readAll();
+  delete all[code];
+  writeAll(all);
+}
+
 /** Rooms this phone knows, most recent first: [{code, host, players}]. */
 export function knownRooms() {
   return Object.entries(readAll())

@@ -1,7 +1,7 @@
 // One room on this phone: the host's and/or players' passes kept in localStorage,
 // the room as this phone sees it (GET /api/rooms/CODE), kept fresh by the live
 // stream, and every section of the page drawn from it.
-import { request, passes, savePasses, forgetPlayer } from "./api.js";
+import { request, passes, savePasses, forgetPlayer, forgetRoom } from "./api.js";
 import { $, h, say, guarded, plural, listNames } from "./dom.js";
 import { Live, STATE_TEXT } from "./live.js";
 import { Timer } from "./timer.js";
@@ -77,7 +77,11 @@ export class Room {
       } catch (err) {
         this.live.reached(err.status !== 0);
         if (err.status === 401) this.passLost(err);
-        else if (err.status === 404) { this.close(); this.nav.lost(`Room ${this.code}: ${err.message}`); }
+        else if (err.status === 404) {  // the room is gone (another --db): forget its passes
+          forgetRoom(this.code);
+          this.close();
+          this.nav.lost(`Room ${this.code}: ${err.message}`);
+        }
       } finally {
         this.fetching = null;
         if (this.again && !this.closed) { this.again = false; this.refresh(); }
