@@ -261,6 +261,11 @@ def test_messages_next_to_the_action(site, phones):
     page.wait_for_selector("#round-msg.error:has-text('no board')")
     assert page.locator("#report-section").is_hidden()
 
+    # a removed player's phone is asked to join again, with the reason
+    page.click("#players li:has-text('Bob') button.remove")
+    page.click("#players li:has-text('Bob') button.remove")
+    bob.wait_for_selector("#join:not([hidden]) #join-msg.error:has-text('removed')")
+
 
 def test_no_sideways_scrolling_labels_and_word_chips(site, phones):
     name = "Bartholomew-Maximilian Featherstonehaugh"[:40]
@@ -293,8 +298,3 @@ def test_no_sideways_scrolling_labels_and_word_chips(site, phones):
     page.keyboard.press("Enter")
     assert page.get_attribute(".pw button.chip[data-word=last]", "aria-pressed") == "true"
     assert page.locator("#board polyline.path").count() == 1
-
-    # a removed player's phone is asked to join again, with the reason
-    page.click("#players li:has-text('Bob') button.remove")
-    page.click("#players li:has-text('Bob') button.remove")
-    bob.wait_for_selector("#join:not([hidden]) #join-msg.error:has-text('removed')")
