@@ -18,6 +18,8 @@ from ..vision.engines import Engine
 
 EXTRA_HINT = "install the web extra: pip install 'boggle-cv[web]'"
 _ANY_HOST = ("0.0.0.0", "::", "")
+#: Seconds Ctrl-C waits for requests still running (a photo being read); the rooms' live streams end at once.
+SHUTDOWN_GRACE_S = 5
 
 
 def check_web_extra() -> None:
@@ -58,7 +60,7 @@ def lan_address() -> str | None:
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         s.connect(("10.255.255.255", 1))
-        return s.getsockname()[0]
+        return str(s.getsockname()[0])
     except OSError:
         return None
     finally:
@@ -89,14 +91,15 @@ def register(app: typer.Typer) -> None:
             scanner = None
             typer.echo(f"boggle-cv: warning: photos cannot be read: {err.one_line()}; "
                        "boards can still be typed on the page", err=True)
-        config = ServeConfig(db_path=db_path, engine=engine.value)
-        web = create_app(config, (lambda: scanner) if scanner is not None else None)
         sock = open_socket(host, port)
         bound = sock.getsockname()[1]
+        lan = lan_address() if host in _ANY_HOST else None
+        # join links and QR codes name the LAN address, even when the host's page was opened on 127.0.0.1
+        config = ServeConfig(db_path=db_path, engine=engine.value, public_url=f"http://{lan}:{bound}" if lan else None)
+        web = create_app(config, (lambda: scanner) if scanner is not None else None)
         if host in _ANY_HOST:
             typer.echo("boggle-cv: warning: --host 0.0.0.0 lets anyone on this network open the page and "
                        "store rounds (there is no password); use it only on a network you trust", err=True)
-            lan = lan_address()
             where = f"http://{lan}:{bound}/" if lan else f"port {bound} of this machine's address"
             typer.echo(f"boggle-cv: serving on {where} (and http://127.0.0.1:{bound}/); Ctrl-C stops",
                        err=True)
@@ -104,8 +107,10 @@ def register(app: typer.Typer) -> None:
             shown = f"[{host}]" if ":" in host else host
             typer.echo(f"boggle-cv: serving on http://{shown}:{bound}/ (Ctrl-C stops)", err=True)
         typer.echo(f"boggle-cv: games database {db_path}", err=True)
-        server = uvicorn.Server(uvicorn.Config(web, log_level="warning", access_log=False,
-                                               proxy_headers=False, server_header=False))
+        from ..web.live import server_ending_streams
+        server = server_ending_streams(uvicorn.Config(web, log_level="warning", access_log=False, proxy_headers=False,
+                                                      server_header=False, timeout_graceful_shutdown=SHUTDOWN_GRACE_S),
+                                       web.state.room_hub)
         try:
             server.run(sockets=[sock])
         finally:

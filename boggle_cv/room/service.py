@@ -32,8 +32,8 @@ from .view import current_board, room_view
 class RoomLimits:
     """max_rooms: rooms one server keeps; max_players per room; max_words per list;
     max_name: characters of a name; seconds: the timer's range (s); grace_s: a list
-    saved this long after the timer's end still counts (the phone's last save in
-    flight); target: the game's winning total's range."""
+    saved this long after the timer's end or the host's lock still counts (the
+    phone's last save in flight); target: the game's winning total's range."""
 
     max_rooms: int = 200
     max_players: int = 12
@@ -194,8 +194,9 @@ class RoomService:
         def change(room: Room, conn: sqlite3.Connection) -> None:
             player = self._own(room, player_id, token)
             r, now = room.round, self.clock()
-            late_ok = (r.phase == "locked" and r.locked_by == "timer" and r.deadline is not None
-                       and now <= r.deadline + self.limits.grace_s)
+            # a save in flight when the lists locked still counts (timer: from the deadline; host: from the lock)
+            locked_at = r.deadline if r.locked_by == "timer" and r.deadline is not None else r.locked_at
+            late_ok = r.phase == "locked" and locked_at is not None and now <= locked_at + self.limits.grace_s
             if self._due(room) and now <= (r.deadline or 0) + self.limits.grace_s:
                 self._lock(room, "timer")
                 late_ok = True

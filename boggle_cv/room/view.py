@@ -50,7 +50,7 @@ def board_view(room: Room) -> dict[str, Any]:
         "corrections": {cell_label((int(k.split(",")[0]), int(k.split(",")[1]))): c.to_dict()
                         for k, c in b.corrections.items()},
         "photo_version": b.photo_version,
-        "photo_url": (f"/api/rooms/{room.code}/rounds/current/photo?v={b.photo_version}"
+        "photo_url": (f"/api/rooms/{room.code}/rounds/current/photo?round={room.round.number}&v={b.photo_version}"
                       if b.scan is not None and b.text is None else None),
     }
     if b.scan is not None and b.text is None:

@@ -133,27 +133,27 @@ def load_image(path: str | Path, config: LoadConfig = LoadConfig()) -> np.ndarra
         data = p.read_bytes()
     except OSError as exc:
         raise ImageReadError(f"cannot read image {p}: {exc.strerror or exc}", _HINT) from exc
-    return load_image_bytes(data, str(p), config)
+    return load_image_bytes(data, f"image {p}", config)
 
 
-def load_image_bytes(data: bytes, label: str = "upload", config: LoadConfig = LoadConfig()) -> np.ndarray:
+def load_image_bytes(data: bytes, label: str = "the image", config: LoadConfig = LoadConfig()) -> np.ndarray:
     """Decode an image held in memory (e.g. a web upload) exactly as load_image does.
 
     Returns BGR uint8 (H, W, 3), EXIF orientation applied, reduced decoding above
-    ``config.max_pixels``. ``label`` names the image in error messages. Raises
+    ``config.max_pixels``. ``label`` is what error messages call the image ("cannot
+    read LABEL: ...", e.g. "image photo.jpg" or "the uploaded photo"). Raises
     ImageReadError (exit code 4) for empty, too large, truncated or undecodable data.
     """
-    p = label
     if len(data) > config.max_file_bytes:
-        raise ImageReadError(f"cannot read image {p}: file too large ({len(data)} bytes)", _HINT)
+        raise ImageReadError(f"cannot read {label}: file too large ({len(data)} bytes)", _HINT)
     if not data:
-        raise ImageReadError(f"cannot read image {p}: the file is empty", _HINT)
+        raise ImageReadError(f"cannot read {label}: the file is empty", _HINT)
     if _is_jpeg(data) and _jpeg_truncated(data):
-        raise ImageReadError(f"cannot read image {p}: the JPEG file is truncated", _HINT)
+        raise ImageReadError(f"cannot read {label}: the JPEG file is truncated", _HINT)
 
     dims = _jpeg_size(data) if _is_jpeg(data) else _png_size(data)
     if dims is not None and not _is_jpeg(data) and dims[0] * dims[1] > config.max_decode_pixels:
-        raise ImageReadError(f"cannot read image {p}: {dims[0]}x{dims[1]} pixels is too large for a PNG "
+        raise ImageReadError(f"cannot read {label}: {dims[0]}x{dims[1]} pixels is too large for a PNG "
                              f"(at most {config.max_decode_pixels // 1_000_000} megapixels)",
                              "save it as JPEG or scale it down")
     factor, flag = 1, cv2.IMREAD_COLOR
@@ -166,7 +166,7 @@ def load_image_bytes(data: bytes, label: str = "upload", config: LoadConfig = Lo
     with _native_stderr_silenced():
         img = _decode(buf, data, factor, flag)
     if img is None or img.size == 0:
-        raise ImageReadError(f"cannot read image {p}: not a readable image file", _HINT)
+        raise ImageReadError(f"cannot read {label}: not a readable image file", _HINT)
     return _to_bgr8(img)
 
 

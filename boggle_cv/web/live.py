@@ -11,7 +11,10 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import uvicorn
 
 
 class RoomHub:
@@ -20,6 +23,13 @@ class RoomHub:
     def __init__(self) -> None:
         self._versions: dict[str, tuple[int, dict[str, Any]]] = {}
         self._changed = asyncio.Condition()
+        self.closing = False
+
+    async def close(self) -> None:
+        """The server is stopping: every listener returns at once and its stream ends."""
+        async with self._changed:
+            self.closing = True
+            self._changed.notify_all()
 
     async def publish(self, code: str, version: int, change: dict[str, Any]) -> None:
         async with self._changed:
@@ -28,15 +38,16 @@ class RoomHub:
             self._changed.notify_all()
 
     async def wait(self, code: str, after: int, timeout: float) -> tuple[int, dict[str, Any]] | None:
-        """The room's (version, change) once its version passes `after`; None on timeout."""
+        """The room's (version, change) once its version passes `after`; None on timeout
+        or when the hub closes."""
         def newer() -> bool:
-            return self._versions.get(code, (0, {}))[0] > after
+            return self.closing or self._versions.get(code, (0, {}))[0] > after
         async with self._changed:
             try:
                 await asyncio.wait_for(self._changed.wait_for(newer), timeout)
             except asyncio.TimeoutError:
                 return None
-            return self._versions[code]
+            return None if self.closing else self._versions[code]
 
 
 #: Seconds between keep-alive comments (proxies and phones drop silent streams).
@@ -54,6 +65,8 @@ async def room_events(hub: RoomHub, code: str, version: int, deadline: Callable[
         due = await deadline()
         wait = KEEPALIVE_S if due is None else max(0.05, min(KEEPALIVE_S, due - clock() + 0.05))
         got = await hub.wait(code, version, wait)
+        if hub.closing:
+            return  # the server is stopping; EventSource reconnects to the next one
         if got is None and due is not None and clock() >= due:
             got = await expire()
         if got is None:
@@ -65,3 +78,16 @@ async def room_events(hub: RoomHub, code: str, version: int, deadline: Callable[
 
 def _event(version: int, change: dict[str, Any]) -> str:
     return f"event: room\nid: {version}\ndata: {json.dumps({'version': version, 'change': change})}\n\n"
+
+
+def server_ending_streams(config: uvicorn.Config, hub: RoomHub) -> uvicorn.Server:
+    """A uvicorn server that ends the rooms' live streams when it stops (Ctrl-C):
+    uvicorn waits for open responses, and a phone's stream never ends by itself."""
+    import uvicorn
+
+    class _Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[Any] | None = None) -> None:
+            await hub.close()
+            await super().shutdown(sockets)
+
+    return _Server(config)

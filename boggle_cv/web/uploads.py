@@ -65,8 +65,9 @@ class BodyLimit:
                 too_big = False
             if too_big:
                 from .errors import json_error
-                await json_error(413, str(BodyTooLarge(limit)), "send a smaller photo (at most "
-                                 f"{limit // (1024 * 1024)} MB)")(scope, receive, send)
+                ctype = dict(scope.get("headers") or []).get(b"content-type", b"").lower()
+                what = "a smaller photo" if ctype.startswith((b"image/", b"multipart/")) else "fewer words"
+                await json_error(413, str(BodyTooLarge(limit)), f"send {what}")(scope, receive, send)
                 return
         seen = 0
 
@@ -99,7 +100,7 @@ def check_image(data: bytes, declared: str) -> str:
     """
     kind = (declared or "").split(";")[0].strip().lower()
     if not (kind.startswith("image/") or kind in _GENERIC_TYPES):
-        raise NotAnImage(f"a {kind} upload is not a photo; send a {SUPPORTED} image")
+        raise NotAnImage(f"that file ({kind}) is not a photo; send a {SUPPORTED} image")
     fmt = sniff(data)
     if fmt is None:
         if kind in ("image/heic", "image/heif"):

@@ -103,19 +103,24 @@ def dictionary():
 
 
 class LiveServer:
-    """A uvicorn server for `app` on 127.0.0.1 and a free port, in a thread."""
+    """A uvicorn server for `app` on 127.0.0.1 and a free port (or `port`: the same
+    one again, to restart a server), in a thread. At shutdown the rooms' live
+    streams end, as with `boggle-cv serve`."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, port: int = 0, grace_s: int = 5) -> None:
         import socket
         import threading
 
         import uvicorn
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", port))
         self.sock.listen(64)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+        from boggle_cv.web.live import server_ending_streams
+        self.server = server_ending_streams(uvicorn.Config(app, log_level="warning", access_log=False,
+                                                           timeout_graceful_shutdown=grace_s), app.state.room_hub)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
     def __enter__(self) -> "LiveServer":

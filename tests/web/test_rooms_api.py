@@ -3,6 +3,7 @@ players on their own tokens through a round, then the same with tokens swapped,
 guessed codes, bad input and a restarted server."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -190,6 +191,8 @@ def test_bad_requests_get_a_clear_message_and_status(client, method, tail, body,
 
 def test_words_only_while_the_round_is_open_and_host_can_reopen(client):
     t = Table(client, ["Ann"], seconds=None)
+    rooms = client.app.state.rooms  # no grace for a save in flight at the lock (test_room_serve tests it)
+    rooms.limits = dataclasses.replace(rooms.limits, grace_s=0.0)
     assert t.words("Ann", ["pert"]).status_code == 409            # not started
     t.as_host("POST", "/rounds")
     assert t.words("Ann", "pert\nlast, rest").status_code == 200  # text works too

@@ -1,8 +1,14 @@
 // Drawing the board as an SVG: the photo (when there is one), each cell's outline
-// and face, uncertain and corrected cells, and word paths. Coordinates are photo
-// pixels (x, y) from the server's geometry, or a plain grid for a typed board.
+// and face, doubtful and corrected cells, and one word's path.
+//
+// Coordinates: the server's geometry gives cell centres and corners as photo pixels
+// (x, y) with cells (row, col) in the board's reading orientation. The board is
+// often turned in the photo (the tray has no fixed top), so the picture is turned by
+// a multiple of 90 degrees until row 1 runs along the top of the screen: then "Row 1,
+// column 1" is the top-left cell on screen, and the letters read upright.
 const SVG = "http://www.w3.org/2000/svg";
-export const PATH_COLOURS = ["#ff7a00", "#d62ad6", "#00b7ff", "#2fd15a", "#ffd400"];
+export const PATH_COLOUR = "#ff7a00";
+const CELL = 100;  // a typed board's cell, in SVG units
 
 function el(name, attrs = {}, parent = null) {
   const e = document.createElementNS(SVG, name);
@@ -11,11 +17,11 @@ function el(name, attrs = {}, parent = null) {
   return e;
 }
 
-const pts = (list) => list.map(([x, y]) => `${x},${y}`).join(" ");
+const pts = (list) => list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
 
-/** Geometry of a plain N x N grid (no photo): 100 units a cell. */
+/** Geometry of a plain N x N grid (a typed board). */
 export function plainGeometry(n) {
-  const p = 100, centres = [], quads = [];
+  const p = CELL, centres = [], quads = [];
   for (let r = 0; r < n; r++) {
     centres.push([]); quads.push([]);
     for (let c = 0; c < n; c++) {
@@ -27,58 +33,90 @@ export function plainGeometry(n) {
 }
 
 /**
+ * The turn (degrees, a multiple of 90, SVG's clockwise sense) that brings row 1
+ * of the board along the top of the screen, from where its first and last cells lie.
+ */
+export function screenTurn(geometry, n) {
+  if (n < 2) return 0;
+  const [x0, y0] = geometry.centres[0][0], [x1, y1] = geometry.centres[0][n - 1];
+  const angle = Math.atan2(y1 - y0, x1 - x0) * 180 / Math.PI;  // where row 1 runs in the photo
+  return ((-Math.round(angle / 90) * 90) % 360 + 360) % 360;
+}
+
+function turner(deg) {
+  const a = deg * Math.PI / 180, cos = Math.round(Math.cos(a)), sin = Math.round(Math.sin(a));
+  return ([x, y]) => [x * cos - y * sin, x * sin + y * cos];
+}
+
+function box(points) {
+  const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
+  const x = Math.min(...xs), y = Math.min(...ys);
+  return [x, y, Math.max(...xs) - x, Math.max(...ys) - y];
+}
+
+const corners = ([x, y, w, h]) => [[x, y], [x + w, y], [x + w, y + h], [x, y + h]];
+
+/**
  * Draw `model` into `svg`.
- * model: {faces [[str]], read [[cell]] | null, geometry, photo {url, width, height} | null}
- * opts: {whole: bool, paths: [[[r, c], ...], ...], selected: [r, c] | null, onCell(r, c)}
+ * model: {faces [[str]] (N x N), geometry, photo {url, width, height} | null,
+ *         doubtful Set of "r,c", fixed Map "r,c" -> who}
+ * opts: {whole: bool (the whole photo, not just the tray), path: [[r, c], ...] | null,
+ *        selected: [r, c] | null, onCell(r, c)}
  */
 export function renderBoard(svg, model, opts = {}) {
-  const g = model.geometry, n = model.faces.length;
+  const n = model.faces.length;
+  const g = model.geometry && model.geometry.centres.length === n ? model.geometry : plainGeometry(n);
+  const photo = g === model.geometry ? model.photo : null;
+  const turn = photo ? screenTurn(g, n) : 0;
+  const T = turner(turn);
   svg.replaceChildren();
-  const view = opts.whole && model.photo ? [0, 0, model.photo.width, model.photo.height] : g.view;
+  const view = box(corners(opts.whole && photo ? [0, 0, photo.width, photo.height] : g.view).map(T));
   svg.setAttribute("viewBox", view.join(" "));
-  svg.classList.toggle("plain", !model.photo);
-  if (model.photo) {
-    el("image", { href: model.photo.url, x: 0, y: 0, width: model.photo.width, height: model.photo.height,
-                  preserveAspectRatio: "none" }, svg);
-    el("polygon", { points: pts(g.outline), class: "outline", "stroke-width": g.pitch * 0.03 }, svg);
+  svg.classList.toggle("plain", !photo);
+  svg.dataset.turn = String(turn);
+  svg.dataset.size = String(n);
+  if (photo) {
+    el("image", { href: photo.url, x: 0, y: 0, width: photo.width, height: photo.height,
+                  preserveAspectRatio: "none", transform: `rotate(${turn})` }, svg);
+    el("polygon", { points: pts(g.outline.map(T)), class: "outline", "stroke-width": g.pitch * 0.03 }, svg);
   }
-  const fontSize = g.pitch * 0.36;
+  const fontSize = g.pitch * 0.38;
   const labels = [];
-  // 1. cells (the tap targets), 2. word paths, 3. faces on top (taps pass through them)
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
-      const face = model.faces[r][c];
-      const read = model.read ? model.read[r][c] : null;
-      const fixed = read && face !== read.face;
-      const doubtful = read && read.flagged && !fixed;
-      const kind = [doubtful ? "doubtful" : "", fixed ? "fixed" : ""].join(" ").trim();
+      const face = model.faces[r][c], key = `${r},${c}`;
+      const doubtful = model.doubtful.has(key), fixedBy = model.fixed.get(key);
+      const kind = [doubtful ? "doubtful" : "", fixedBy ? "fixed" : ""].join(" ").trim();
       const selected = opts.selected && opts.selected[0] === r && opts.selected[1] === c;
-      const cell = el("g", { class: `cell ${kind} ${selected ? "selected" : ""}`.trim(), "data-cell": `${r},${c}`,
-                             "data-face": face, tabindex: 0, role: "button",
-                             "aria-label": `row ${r + 1}, column ${c + 1}: ${face === "#" ? "blank" : face}` +
-                                           (doubtful ? ", uncertain" : "") + (fixed ? ", corrected" : "") }, svg);
-      el("polygon", { points: pts(g.quads[r][c]), "stroke-width": g.pitch * (doubtful || fixed ? 0.05 : 0.02) }, cell);
+      const name = `Row ${r + 1}, column ${c + 1}: ${face === "#" ? "blank" : face}` +
+                   (doubtful ? ", doubtful" : "") + (fixedBy ? `, corrected by ${fixedBy}` : "");
+      const cell = el("g", { class: `cell ${kind} ${selected ? "selected" : ""}`.trim(), "data-cell": key,
+                             "data-face": face, tabindex: 0, role: "button", "aria-label": name }, svg);
+      el("polygon", { points: pts(g.quads[r][c].map(T)), "stroke-width": g.pitch * (kind ? 0.05 : 0.02) }, cell);
       if (opts.onCell) {
         cell.addEventListener("click", () => opts.onCell(r, c));
-        cell.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onCell(r, c); } });
+        cell.addEventListener("keydown", (e) => {
+          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onCell(r, c); }
+        });
       }
-      labels.push([r, c, face + (doubtful ? "?" : ""), kind]);
+      labels.push([T(g.centres[r][c]), (face === "#" ? "·" : face) + (doubtful ? "?" : ""), kind, !!fixedBy]);
     }
   }
-  (opts.paths || []).forEach((path, k) => {
-    const colour = PATH_COLOURS[k % PATH_COLOURS.length];
-    const shift = (k - (opts.paths.length - 1) / 2) * g.pitch * 0.08;
-    const line = path.map(([r, c]) => [g.centres[r][c][0] + shift, g.centres[r][c][1] + shift]);
-    el("polyline", { points: pts(line), class: "path", stroke: colour, "stroke-width": g.pitch * 0.06 }, svg);
-    el("circle", { class: "start", cx: line[0][0], cy: line[0][1], r: g.pitch * 0.09, fill: colour }, svg);
-  });
-  for (const [r, c, label, kind] of labels) {
-    const [x, y] = g.centres[r][c];
+  if (opts.path && opts.path.length) {
+    const line = opts.path.filter(([r, c]) => r < n && c < n).map(([r, c]) => T(g.centres[r][c]));
+    if (line.length) {
+      el("polyline", { points: pts(line), class: "path", stroke: PATH_COLOUR, "stroke-width": g.pitch * 0.08 }, svg);
+      el("circle", { class: "start", cx: line[0][0], cy: line[0][1], r: g.pitch * 0.12, fill: PATH_COLOUR }, svg);
+    }
+  }
+  for (const [[x, y], label, kind, fixed] of labels) {
     const lab = el("g", { class: `lab ${kind}`.trim() }, svg);
     const w = fontSize * (0.75 + 0.55 * (label.length - 1)) + fontSize * 0.35;
     el("rect", { class: "label", x: x - w / 2, y: y - fontSize * 0.62, width: w, height: fontSize * 1.24,
                  rx: fontSize * 0.25 }, lab);
-    const t = el("text", { class: "face", x, y, "font-size": fontSize }, lab);
-    t.textContent = label;
+    el("text", { class: "face", x, y, "font-size": fontSize }, lab).textContent = label;
+    if (fixed) {
+      el("text", { class: "pen", x: x + w / 2, y: y - fontSize * 0.55, "font-size": fontSize * 0.6 }, lab).textContent = "✎";
+    }
   }
 }

@@ -1,0 +1,108 @@
+// Talking to the server: JSON requests with this phone's token, errors as one
+// readable line, and the tokens this phone holds, kept in localStorage per room.
+
+/** An answer that is not 2xx: status (0: no connection), message "error (hint)". */
+export class ApiError extends Error {
+  constructor(status, message, kind = "") {
+    super(message);
+    this.status = status;
+    this.kind = kind;
+  }
+}
+
+/**
+ * request(method, url, {token, json, body, type, keepalive}) -> the JSON answer.
+ * json: an object sent as JSON; body + type: a raw body (a photo).
+ */
+export async function request(method, url, opts = {}) {
+  const headers = {};
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  let body = opts.body;
+  if (opts.json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(opts.json);
+  } else if (body !== undefined) {
+    headers["Content-Type"] = opts.type || "application/octet-stream";
+  }
+  let res;
+  try {
+    res = await fetch(url, { method, headers, body, keepalive: !!opts.keepalive, cache: "no-store" });
+  } catch (e) {
+    throw new ApiError(0, "the server cannot be reached (no connection?); try again in a moment", "offline");
+  }
+  let doc = null;
+  try { doc = await res.json(); } catch (e) { /* not JSON */ }
+  if (!res.ok) {
+    const msg = doc && doc.error ? doc.error + (doc.hint ? ` (${doc.hint})` : "") : `the server answered ${res.status}`;
+    throw new ApiError(res.status, msg.charAt(0).toUpperCase() + msg.slice(1), doc && doc.kind);
+  }
+  return doc;
+}
+
+/** A photo fetched with the token, as a blob: URL (an <image> cannot send the token). */
+export async function fetchImage(url, token) {
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new ApiError(res.status, "the photo cannot be loaded");
+  return URL.createObjectURL(await res.blob());
+}
+
+const KEY = "boggle-cv.rooms";
+
+function readAll() {
+  try {
+    const doc = JSON.parse(localStorage.getItem(KEY) || "{}");
+    return doc && typeof doc === "object" ? doc : {};
+  } catch (e) {
+    return {};
+  }
+}
+
+function writeAll(doc) {
+  try { localStorage.setItem(KEY, JSON.stringify(doc)); } catch (e) { /* private mode: this tab only */ }
+}
+
+/**
+ * What this phone holds for room `code`: {host: token | null, players: {id: token},
+ * table: bool (one phone for the whole table), at: last use (ms)}.
+ */
+export function passes(code) {
+  const p = readAll()[code] || {};
+  return { host: p.host || null, players: { ...(p.players || {}) }, table: !!p.table, at: p.at || 0 };
+}
+
+export function savePasses(code, p) {
+  const all = readAll();
+  all[code] = { ...p, at: Date.now() };
+  writeAll(all);
+}
+
+export function forgetPlayer(code, id) {
+  const p = passes(code);
+  delete p.players[id];
+  savePasses(code, p);
+}
+
+export function forgetRoom(code) {
+  const all = readAll();
+  delete all[code];
+  writeAll(all);
+}
+
+/** Rooms this phone knows, most recent first: [{code, host, players}]. */
+export function knownRooms() {
+  return Object.entries(readAll())
+    .map(([code, p]) => ({ code, host: !!p.host, players: Object.keys(p.players || {}).length, at: p.at || 0 }))
+    .sort((a, b) => b.at - a.at);
+}
+
+/** A word list not yet saved, kept so that a reload without network loses nothing. */
+export function draft(code, id) {
+  try { return JSON.parse(localStorage.getItem(`boggle-cv.draft.${code}.${id}`) || "null"); } catch (e) { return null; }
+}
+
+export function saveDraft(code, id, doc) {
+  try {
+    const key = `boggle-cv.draft.${code}.${id}`;
+    if (doc) localStorage.setItem(key, JSON.stringify(doc)); else localStorage.removeItem(key);
+  } catch (e) { /* private mode */ }
+}

@@ -1,0 +1,150 @@
+// The board section of the room: a photo or typed board sent by any player, the
+// board as read drawn over the photo with doubtful cells marked, corrections (with
+// who made them) and the path of the word tapped in the report.
+import { request, fetchImage } from "./api.js";
+import { $, h, say, guarded, cellName, faceName, plural } from "./dom.js";
+import { renderBoard } from "./board.js";
+import { openPicker } from "./picker.js";
+
+const MAX_UPLOAD = 25 * 1024 * 1024;
+
+export class BoardPanel {
+  /** room: {code, token(), onView(view)} (the page's room state). */
+  constructor(room) {
+    this.room = room;
+    this.view = null;     // the round's board (view.round.board)
+    this.photo = null;    // {version, url, width, height}
+    this.whole = false;
+    this.path = null;     // the tapped word's path
+    this.picking = null;
+    this.open = true;     // can the board change (not scored)
+    $("#photo").addEventListener("change", (e) => this.upload(e.target.files[0]));
+    $("#board-form").addEventListener("submit", (e) => { e.preventDefault(); this.typed($("#board-input").value); });
+    $("#zoom").addEventListener("click", () => { this.whole = !this.whole; this.draw(); });
+  }
+
+  /** The round's board from the room view (phase decides whether it may change). */
+  async update(board, phase) {
+    const sizeChanged = !this.view || this.view.size !== board.size || this.view.text !== board.text;
+    this.view = board;
+    this.open = phase !== "scored";
+    $("#photo-button").hidden = !this.open;
+    $("#type-board").hidden = !this.open;
+    $("#photo").disabled = !this.open;
+    $("#board-help").hidden = !this.open;
+    if (sizeChanged) this.path = null;
+    if (board.photo_url && (!this.photo || this.photo.src !== board.photo_url)) {
+      const img = board.read.image || {};
+      try {
+        const url = await fetchImage(board.photo_url, this.room.token());
+        if (this.photo) URL.revokeObjectURL(this.photo.url);
+        this.photo = { src: board.photo_url, url, width: img.width, height: img.height };
+      } catch (e) {
+        this.photo = null;
+      }
+    }
+    this.draw();
+  }
+
+  draw() {
+    const b = this.view;
+    const has = !!(b && b.faces);
+    $("#board-view").hidden = !has;
+    $("#no-board").hidden = has;
+    if (!has) {
+      $("#board").replaceChildren();
+      $("#corrections").replaceChildren();
+      this.path = null;
+      return;
+    }
+    const photo = b.source === "photo" && this.photo && this.photo.src === b.photo_url ? this.photo : null;
+    const fixed = new Map(Object.entries(b.corrections).map(([label, c]) => [keyOf(label), c.by]));
+    const model = { faces: b.faces, geometry: photo && b.read ? b.read.geometry : null, photo,
+                    doubtful: new Set(b.doubtful.map(([r, c]) => `${r},${c}`)), fixed };
+    renderBoard($("#board"), model, { whole: this.whole, path: this.path, selected: this.picking,
+                                       onCell: this.open ? (r, c) => this.pick(r, c) : null });
+    $("#zoom").hidden = !photo;
+    $("#zoom").textContent = this.whole ? "Board only" : "Whole photo";
+    const n = b.size;
+    let summary = `${n}×${n}, ${b.source === "photo" ? "from a photo" : "typed"}` + (b.set_by ? ` by ${b.set_by}` : "");
+    if (b.doubtful.length) summary += ` · ${plural(b.doubtful.length, "doubtful cell")}`;
+    $("#board-summary").textContent = summary;
+    $("#board-text").textContent = b.text;
+    const items = Object.entries(b.corrections).map(([label, c]) => {
+      const [r, col] = keyOf(label).split(",").map(Number);
+      return h("li", { dataset: { cell: label } }, `${cellName(r, col)}: ${faceName(c.face)} `, h("span", { class: "by" }, `✎ by ${c.by}`));
+    });
+    $("#corrections").replaceChildren(...items);
+  }
+
+  /** Draw one word's path (from the report), or none. */
+  showPath(path) {
+    this.path = path;
+    this.draw();
+  }
+
+  pick(r, c) {
+    const b = this.view, key = `${r},${c}`;
+    const read = b.read ? b.read.cells.find((x) => x.row === r && x.col === c) : null;
+    const fixedBy = Object.entries(b.corrections).find(([label]) => keyOf(label) === key);
+    this.picking = [r, c];
+    this.draw();
+    openPicker(r, c, { face: b.faces[r][c], read, doubtful: b.doubtful.some(([x, y]) => x === r && y === c),
+                       fixedBy: fixedBy ? fixedBy[1].by : null },
+               (face) => this.fix(r, c, face),
+               () => { this.picking = null; this.draw(); });
+  }
+
+  async fix(r, c, face) {
+    const msg = $("#board-msg");
+    await guarded(null, msg, "", async () => {
+      const doc = await request("PUT", `/api/rooms/${this.room.code}/rounds/current/board`,
+                                { token: this.room.token(), json: { fix: { [`r${r + 1}c${c + 1}`]: face } } });
+      await this.room.onView(doc.room);
+      return `${cellName(r, c)} is now ${faceName(face)}.`;
+    });
+  }
+
+  async typed(text) {
+    const msg = $("#board-msg");
+    if (!text.trim()) { say(msg, "Type the board first, rows joined by / (e.g. PERS/LATG/SINE/TERS).", "error"); return; }
+    await guarded($("#board-form button"), msg, "", async () => {
+      const doc = await request("PUT", `/api/rooms/${this.room.code}/rounds/current/board`,
+                                { token: this.room.token(), json: { board: text } });
+      $("#type-board").open = false;
+      await this.room.onView(doc.room);
+      return `Board set: ${doc.room.round.board.text}.`;
+    });
+  }
+
+  async upload(file) {
+    if (!file) return;
+    const msg = $("#board-msg");
+    if (file.size > MAX_UPLOAD) {
+      say(msg, `That photo is ${(file.size / 1048576).toFixed(1)} MB; the server takes at most 25 MB.`, "error");
+      $("#photo").value = "";
+      return;
+    }
+    $("#photo-button").classList.add("busy");
+    await guarded($("#photo"), msg, "Reading the board…", async () => {
+      try {
+        const doc = await request("POST", `/api/rooms/${this.room.code}/rounds/current/photo`,
+                                  { token: this.room.token(), body: file, type: file.type || "application/octet-stream" });
+        this.whole = false;
+        await this.room.onView(doc.room);
+        const d = doc.room.round.board.doubtful.length;
+        return d ? `Board read. Check the ${plural(d, "doubtful cell")} (marked ?): tap to correct.`
+                 : "Board read. Tap any cell that is wrong.";
+      } finally {
+        $("#photo-button").classList.remove("busy");
+        $("#photo").value = "";
+      }
+    });
+  }
+}
+
+/** "r2c3" -> "1,2" (0-based key). */
+function keyOf(label) {
+  const m = /^r(\d+)c(\d+)$/.exec(label);
+  return m ? `${Number(m[1]) - 1},${Number(m[2]) - 1}` : label;
+}

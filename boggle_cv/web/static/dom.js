@@ -1,0 +1,83 @@
+// Small DOM helpers shared by the page's modules: element building, messages shown
+// next to the action they are about, and English plurals.
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+/** h("button", {class: "x", onclick: fn, dataset: {a: 1}}, "text", child, ...) -> Element */
+export function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "class") e.className = v;
+    else if (k in e && typeof v !== "string") e[k] = v;
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : String(c));
+  }
+  return e;
+}
+
+/** "1 point", "2 points"; plural(3, "word") -> "3 words". */
+export function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "Ann", "Ann and Bob", "Ann, Bob and Cy". */
+export function listNames(names) {
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/**
+ * Show `text` in the message element `el` (placed next to its action), styled by
+ * kind ("" ok, "error", "busy"); an empty text hides it. The message is scrolled
+ * into view when it is off screen, so a phone always sees what happened.
+ */
+export function say(el, text, kind = "") {
+  if (!el) return;
+  el.textContent = text || "";
+  el.className = `msg ${kind}`.trim();
+  el.hidden = !text;
+  if (text) {
+    const r = el.getBoundingClientRect();
+    if (r.bottom > window.innerHeight || r.top < 0) el.scrollIntoView({ block: "nearest" });
+  }
+}
+
+/** The message text of an API error: "what is wrong (what to do)". */
+export function errorText(err) {
+  return err && err.message ? err.message : String(err);
+}
+
+/**
+ * Run `action` while `button` is disabled (a double tap cannot send it twice); the
+ * message element gets `busy` meanwhile, then the action's success text or the error.
+ */
+export async function guarded(button, msgEl, busy, action) {
+  if (button && button.disabled) return undefined;
+  if (button) button.disabled = true;
+  if (busy) say(msgEl, busy, "busy");
+  try {
+    const done = await action();
+    say(msgEl, typeof done === "string" ? done : "");
+    return done;
+  } catch (err) {
+    say(msgEl, errorText(err), "error");
+    return undefined;
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+export function faceName(face) {
+  return face === "#" ? "blank" : face;
+}
+
+/** Cell (r, c) from 0 -> "Row 1, column 2". */
+export function cellName(r, c) {
+  return `Row ${r + 1}, column ${c + 1}`;
+}

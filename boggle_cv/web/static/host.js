@@ -1,0 +1,107 @@
+// The host's part of the room: the join link and its QR code, the settings, the
+// round's buttons (start, lock, reopen, score, next) and removing players.
+import { $, h, plural, say } from "./dom.js";
+
+const BUTTONS = { waiting: ["start"], playing: ["lock"], locked: ["reopen", "score"], scored: ["next"] };
+
+/** Show the buttons of the round's phase; labels say which round they act on. */
+export function renderControls(view) {
+  const r = view.round, show = BUTTONS[r.phase] || [];
+  $("#host-controls").hidden = false;
+  for (const id of ["start", "lock", "reopen", "score", "next"]) $(`#${id}`).hidden = !show.includes(id);
+  $("#start").textContent = `Start round ${r.number}`;
+  $("#next").textContent = `Next round (${r.number + 1})`;
+  $("#score").textContent = `Score round ${r.number}`;
+}
+
+let qrFor = null;
+const CONFIRM_MS = 4000;
+let confirming = { id: null, until: 0 };  // the remove button waiting for its second tap
+
+/** The join link, code and QR code (the image is fetched once per room). */
+export function renderInvite(view, joinUrl) {
+  $("#invite-section").hidden = false;
+  const a = $("#join-link");
+  a.href = joinUrl;
+  a.textContent = joinUrl;
+  $("#join-code").textContent = view.code;
+  if (qrFor !== view.code) {
+    qrFor = view.code;
+    $("#qr").src = `/api/rooms/${encodeURIComponent(view.code)}/qr.svg`;
+  }
+  const local = /^https?:\/\/(127\.|localhost|\[::1\])/.test(joinUrl);
+  $("#invite-note").textContent = local
+    ? "This link works on this computer only. To let phones on the same Wi-Fi join, start the server with " +
+      "boggle-cv serve --host 0.0.0.0 and open the page again."
+    : "Phones must be on the same Wi-Fi as this computer.";
+}
+
+/** The settings form, filled from the room unless the host is editing it. */
+export function renderSettings(view) {
+  $("#settings-section").hidden = false;
+  const form = $("#settings-form");
+  if (form.contains(document.activeElement) || form.dataset.dirty === "1") return;
+  const s = view.settings;
+  $("#set-seconds").value = s.seconds === null ? "" : String(s.seconds);
+  $("#set-untimed").checked = s.seconds === null;
+  $("#set-seconds").disabled = s.seconds === null;
+  $("#set-target").value = String(s.target);
+  $("#set-min").value = s.min_length === null ? "" : String(s.min_length);
+  $("#set-variant").value = s.variant || "";
+  $("#set-long").value = s.long_words;
+  $("#set-marks").value = s.marks;
+}
+
+/** The settings the form holds, as the API takes them (checked by the server). */
+export function settingsFromForm() {
+  const num = (v) => (v.trim() === "" ? NaN : Number(v));
+  const untimed = $("#set-untimed").checked;
+  const seconds = num($("#set-seconds").value);
+  if (!untimed && !Number.isInteger(seconds)) throw new Error("Type the timer in whole seconds (e.g. 180), or tick “no timer”.");
+  const target = num($("#set-target").value);
+  if (!Number.isInteger(target)) throw new Error("Type the target as a whole number of points (e.g. 50).");
+  const min = $("#set-min").value;
+  return { seconds: untimed ? null : seconds, target, min_length: min ? Number(min) : null,
+           variant: $("#set-variant").value || null, long_words: $("#set-long").value, marks: $("#set-marks").value };
+}
+
+/**
+ * The players list: name, how many words (during the round) and, for the host, a
+ * remove button that asks once more before removing.
+ * mine: ids of players held on this phone; onRemove(player) -> Promise.
+ */
+export function renderPlayers(view, mine, onRemove) {
+  const host = view.you.host, phase = view.round.phase;
+  const items = view.players.map((p) => {
+    const count = p.word_count ? plural(p.word_count, "word") : "no words yet";
+    const bits = [h("span", { class: "name" }, p.name)];
+    if (mine.has(p.id)) bits.push(h("span", { class: "tag" }, "this phone"));
+    if (phase !== "waiting") bits.push(h("span", { class: "count help" }, count));
+    if (host) {
+      const asking = confirming.id === p.id && Date.now() < confirming.until;
+      const button = h("button", { type: "button", class: asking ? "remove confirm" : "remove",
+                                   "aria-label": `Remove ${p.name}`, dataset: { player: p.id } },
+                       asking ? `Remove ${p.name}?` : "✕");
+      button.addEventListener("click", () => {
+        if (confirming.id !== p.id || Date.now() >= confirming.until) {
+          confirming = { id: p.id, until: Date.now() + CONFIRM_MS };
+          button.textContent = `Remove ${p.name}?`;
+          button.classList.add("confirm");
+          setTimeout(() => {
+            if (button.isConnected && Date.now() >= confirming.until) { button.textContent = "✕"; button.classList.remove("confirm"); }
+          }, CONFIRM_MS);
+          return;
+        }
+        confirming = { id: null, until: 0 };
+        onRemove(p, button);
+      });
+      bits.push(button);
+    }
+    return h("li", { dataset: { player: p.id } }, bits);
+  });
+  $("#players").replaceChildren(...(items.length ? items : [h("li", { class: "help" }, "Nobody has joined yet.")]));
+}
+
+export function clearMessages() {
+  for (const id of ["round-msg", "settings-msg", "players-msg"]) say($(`#${id}`), "");
+}

@@ -1,0 +1,327 @@
+// One room on this phone: the host's and/or players' passes kept in localStorage,
+// the room as this phone sees it (GET /api/rooms/CODE), kept fresh by the live
+// stream, and every section of the page drawn from it.
+import { request, passes, savePasses, forgetPlayer, forgetRoom } from "./api.js";
+import { $, h, say, guarded, plural, listNames } from "./dom.js";
+import { Live, STATE_TEXT } from "./live.js";
+import { Timer } from "./timer.js";
+import { WordBox } from "./words.js";
+import { BoardPanel } from "./boardpanel.js";
+import { renderReport, renderStandings } from "./report.js";
+import * as host from "./host.js";
+
+export class Room {
+  /** code: the room; nav {leave(message): this phone's pass is gone, lost(message): no such room}. */
+  constructor(code, nav) {
+    this.code = code;
+    this.nav = nav;
+    this.passes = passes(code);
+    this.view = null;
+    this.joinUrl = "";
+    this.boxes = new Map();           // player id -> WordBox (players held on this phone)
+    this.fetching = null;
+    this.again = false;
+    this.standingsFor = undefined;
+    this.showAllMissed = false;
+    this.selectedWord = null;
+    this.closed = false;
+    this.timer = new Timer($("#timer"), () => this.timeUp());
+    this.live = new Live(code, (v) => this.changed(v), (s) => this.connection(s));
+    this.board = new BoardPanel({ code, token: () => this.token(), onView: (v) => this.render(v) });
+    this.listeners = [];
+    this.listen(document, "visibilitychange", () => {
+      if (document.visibilityState === "hidden") this.flushAll(true); else this.live.wake();
+    });
+    this.listen(window, "pagehide", () => this.flushAll(true));
+    this.wire();
+  }
+
+  listen(target, ev, fn) {
+    target.addEventListener(ev, fn);
+    this.listeners.push([target, ev, fn]);
+  }
+
+  /** The token this phone reads the room with: the host's, else its first player's. */
+  token() {
+    return this.passes.host || Object.values(this.passes.players)[0] || null;
+  }
+
+  start() {
+    this.live.start();
+    this.refresh();
+  }
+
+  close() {
+    this.closed = true;
+    this.live.stop();
+    for (const [t, ev, fn] of this.listeners) t.removeEventListener(ev, fn);
+    clearInterval(this.timer.handle);
+  }
+
+  // ---- the room from the server --------------------------------------------------------------
+  changed(version) {
+    if (version !== null && this.view && version <= this.view.version) return;
+    this.refresh();
+  }
+
+  async refresh() {
+    if (this.fetching) { this.again = true; return this.fetching; }
+    this.fetching = (async () => {
+      const t0 = Date.now();
+      try {
+        const doc = await request("GET", `/api/rooms/${this.code}`, { token: this.token() });
+        this.live.reached(true);
+        this.timer.sync(doc.room.server_time, t0, Date.now());
+        this.joinUrl = doc.join_url;
+        await this.render(doc.room);
+      } catch (err) {
+        this.live.reached(err.status !== 0);
+        if (err.status === 401) this.passLost(err);
+        else if (err.status === 404) {  // the room is gone (another --db): forget its passes
+          forgetRoom(this.code);
+          this.close();
+          this.nav.lost(`Room ${this.code}: ${err.message}`);
+        }
+      } finally {
+        this.fetching = null;
+        if (this.again && !this.closed) { this.again = false; this.refresh(); }
+      }
+    })();
+    return this.fetching;
+  }
+
+  /** A pass the server no longer knows (player removed, database replaced). */
+  passLost(err) {
+    const token = this.token();
+    if (this.passes.host === token) this.passes.host = null;
+    for (const [id, t] of Object.entries(this.passes.players)) if (t === token) delete this.passes.players[id];
+    savePasses(this.code, this.passes);
+    this.close();
+    this.nav.leave(`${err.message}`);
+  }
+
+  connection(state) {
+    const el = $("#conn");
+    el.hidden = false;
+    el.dataset.state = state;
+    el.textContent = STATE_TEXT[state] || state;
+    el.title = state === "live" ? "changes arrive at once" : "changes may take a few seconds";
+  }
+
+  // ---- drawing ---------------------------------------------------------------------------------
+  async render(view) {
+    if (this.closed || (this.view && view.version < this.view.version)) return;
+    const roundChanged = !this.view || this.view.round.number !== view.round.number;
+    if (this.view && (roundChanged || this.view.round.phase !== view.round.phase)) {
+      // the round moved on: what the last actions said is old news
+      for (const id of ["board-msg", "round-msg", "players-msg", "add-msg"]) say($(`#${id}`), "");
+    }
+    this.view = view;
+    const r = view.round, isHost = view.you.host;
+    if (roundChanged) { this.selectedWord = null; this.showAllMissed = false; }
+    $("#room").dataset.phase = r.phase;
+    $("#room").classList.toggle("host", isHost);
+    $("#room").classList.toggle("table", this.passes.table);
+    const mine = this.minePlayers(view);
+    const badge = $("#room-badge");
+    badge.hidden = false;
+    badge.textContent = `Room ${view.code}` + (mine.length ? ` · ${listNames(mine.map((p) => p.name))}` : isHost ? " · host" : "");
+    $("#phase-h").textContent = `Round ${r.number}`;
+    $("#phase-line").textContent = this.phaseLine(view, mine.length > 0);
+    this.timer.set(`${r.number}:${r.started_at}`, r.deadline, r.phase, r.locked_by);
+    if (isHost) {
+      host.renderControls(view);
+      host.renderInvite(view, this.joinUrl);
+      host.renderSettings(view);
+    } else {
+      $("#host-controls").hidden = true;
+    }
+    this.renderBoxes(view, mine);
+    host.renderPlayers(view, new Set(mine.map((p) => p.id)), (p, button) => this.remove(p, button));
+    this.renderLists(view);
+    $("#add-form").hidden = !isHost;
+    $("#add-label").textContent = this.passes.table || mine.length ? "Add a player on this device" : "Playing too? Add yourself on this device";
+    const report = r.phase === "scored" ? r.report : null;
+    $("#report-section").hidden = !report;
+    if (report) this.drawReport(report);
+    await this.board.update(r.board, r.phase);
+    if (this.view !== view) return;  // a newer view was drawn meanwhile
+    if (!report && this.board.path) this.board.showPath(null);
+    this.standings(view);
+  }
+
+  /** A view answered to another of this phone's passes: drawn only if it is this phone's view. */
+  fromOther(view) {
+    const first = Object.keys(this.passes.players)[0];
+    const same = view.you.host ? !!this.passes.host : !this.passes.host && view.you.player_id === first;
+    if (same) this.render(view); else this.changed(view.version);
+  }
+
+  minePlayers(view) {
+    return view.players.filter((p) => p.id in this.passes.players);
+  }
+
+  phaseLine(view, playing) {
+    const r = view.round, isHost = view.you.host;
+    if (r.phase === "waiting") {
+      if (isHost) return view.players.length ? `${plural(view.players.length, "player")} in. Start the round when the table is ready.`
+                                             : "Invite the players (the link or QR code), then start the round.";
+      return "Waiting for the host to start the round.";
+    }
+    if (r.phase === "playing") {
+      return (playing ? "Find words! Type each on its own line; they are saved as you type." : "The players are finding words.") +
+             (r.deadline ? "" : " No timer: the host locks the lists.");
+    }
+    if (r.phase === "locked") {
+      const by = r.locked_by === "timer" ? "Time's up: the lists are locked." : "The host locked the lists.";
+      return `${by} Take a photo of the tray (or type the board), check the doubtful cells, then ` +
+             (isHost ? "score the round." : "the host scores it.");
+    }
+    return `Round ${r.number} is scored.` + (isHost ? " Start the next round when the table is ready." : "");
+  }
+
+  renderBoxes(view, mine) {
+    const holder = $("#wordboxes");
+    for (const [id, box] of this.boxes) if (!mine.some((p) => p.id === id)) { box.node.remove(); this.boxes.delete(id); }
+    for (const p of mine) {
+      let box = this.boxes.get(p.id);
+      if (!box) {
+        box = new WordBox(this.code, p, this.passes.players[p.id], (room) => this.fromOther(room));
+        this.boxes.set(p.id, box);
+      }
+      box.rename(p.name);
+      // keep the room's order, moving a box only when it is out of place (moving drops the focus)
+      const at = mine.indexOf(p);
+      if (holder.children[at] !== box.node) holder.insertBefore(box.node, holder.children[at] || null);
+      const timeUp = this.timer.remaining() !== null && this.timer.remaining() <= 0;
+      const words = view.you.player_id === p.id || p.words ? p.words : null;
+      box.sync(view.round.number, timeUp ? "locked" : view.round.phase, words);
+    }
+    $("#words-section").hidden = !mine.length || view.round.phase === "scored";
+    $("#words-h").textContent = mine.length > 1 ? "The players' words" : "Your words";
+  }
+
+  /** Once locked, every list is open: under each player's name (the report follows). */
+  renderLists(view) {
+    if (!["locked"].includes(view.round.phase)) return;
+    for (const p of view.players) {
+      const li = $(`#players li[data-player="${p.id}"]`);
+      if (li && p.words) li.append(h("p", { class: "their-words" }, p.words.length ? p.words.join(" · ") : "no words"));
+    }
+  }
+
+  drawReport(report) {
+    renderReport($("#report"), report, (w, button) => this.pickWord(w, button), this.showAllMissed,
+                 () => { this.showAllMissed = true; this.drawReport(report); });
+    if (this.selectedWord) {
+      const b = $(`#report button.chip[data-word="${CSS.escape(this.selectedWord)}"]`);
+      if (b) b.setAttribute("aria-pressed", "true");
+    }
+  }
+
+  pickWord(w, button) {
+    const on = button.getAttribute("aria-pressed") !== "true";
+    for (const b of document.querySelectorAll("#report button.chip[aria-pressed=true]")) b.setAttribute("aria-pressed", "false");
+    this.selectedWord = on && w.path ? w.word : null;
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    this.board.showPath(on && w.path ? w.path : null);
+    if (on && w.path) {
+      const r = $("#board").getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) $("#board-section").scrollIntoView({ block: "start", behavior: "smooth" });
+    }
+  }
+
+  async standings(view) {
+    const key = `${view.round.phase === "scored" ? view.round.number : view.round.number - 1}:${view.settings.target}`;
+    if (this.standingsFor === key) return;
+    this.standingsFor = key;
+    try {
+      const s = await request("GET", `/api/rooms/${this.code}/standings`, { token: this.token() });
+      renderStandings($("#standings"), s);
+    } catch (err) {
+      this.standingsFor = undefined;
+      $("#standings").replaceChildren(h("p", { class: "msg error" }, `No standings: ${err.message}`));
+    }
+  }
+
+  // ---- actions ---------------------------------------------------------------------------------
+  timeUp() {
+    this.flushAll(false);
+    for (const box of this.boxes.values()) box.setLocked(true);
+    setTimeout(() => this.refresh(), 400);  // the server locks the lists at the deadline
+  }
+
+  flushAll(keepalive) {
+    for (const box of this.boxes.values()) box.flush(keepalive);
+  }
+
+  async hostAction(button, path, busy, done, json) {
+    const msg = $("#round-msg");
+    host.clearMessages();
+    return guarded(button, msg, busy, async () => {
+      if (path.endsWith("/lock") || path.endsWith("/score")) this.flushAll(false);
+      const doc = await request("POST", `/api/rooms/${this.code}${path}`, { token: this.passes.host, json });
+      if (doc.room) await this.render(doc.room); else await this.refresh();
+      return done(doc);
+    });
+  }
+
+  async remove(player, button) {
+    await guarded(button, $("#players-msg"), `Removing ${player.name}…`, async () => {
+      const doc = await request("DELETE", `/api/rooms/${this.code}/players/${player.id}`, { token: this.passes.host });
+      if (player.id in this.passes.players) { forgetPlayer(this.code, player.id); this.passes = passes(this.code); }
+      await this.render(doc.room);
+      return `${player.name} was removed.`;
+    });
+  }
+
+  async addPlayer() {
+    const name = $("#add-name").value, msg = $("#add-msg");
+    if (!name.trim()) { say(msg, "Type the player's name first.", "error"); return; }
+    await guarded($("#add-form button"), msg, "Adding…", async () => {
+      const doc = await request("POST", `/api/rooms/${this.code}/players`, { json: { name } });
+      this.passes.players[doc.player_id] = doc.token;
+      savePasses(this.code, this.passes);
+      $("#add-name").value = "";
+      await this.refresh();
+      return `${doc.room.you.name} is in: their words go in the box “${doc.room.you.name}'s words”.`;
+    });
+  }
+
+  async saveSettings() {
+    const msg = $("#settings-msg"), form = $("#settings-form");
+    await guarded(form.querySelector("button[type=submit]"), msg, "Saving…", async () => {
+      const doc = await request("PUT", `/api/rooms/${this.code}/settings`, { token: this.passes.host, json: host.settingsFromForm() });
+      form.dataset.dirty = "";
+      await this.render(doc.room);
+      const s = doc.room.settings;
+      return `Saved: ${s.seconds === null ? "no timer" : `timer ${s.seconds} s`}, target ${plural(s.target, "point")} (from the next round on).`;
+    });
+  }
+
+  wire() {
+    const on = (id, fn) => this.listen($(id), id.endsWith("form") ? "submit" : "click", fn);
+    on("#start", (e) => this.hostAction(e.currentTarget, "/rounds", "Starting…", () => ""));
+    on("#next", (e) => this.hostAction(e.currentTarget, "/rounds", "Starting…", () => ""));
+    on("#lock", (e) => this.hostAction(e.currentTarget, "/rounds/current/lock", "Locking…", () => "Lists locked."));
+    on("#reopen", (e) => this.hostAction(e.currentTarget, "/rounds/current/reopen", "Reopening…", () => "Lists reopened: players can type again (no timer)."));
+    on("#score", (e) => this.hostAction(e.currentTarget, "/rounds/current/score", "Scoring…",
+                                        (doc) => `Stored as round ${doc.game.round} of “${doc.game.name}”.`));
+    on("#settings-form", (e) => { e.preventDefault(); this.saveSettings(); });
+    on("#add-form", (e) => { e.preventDefault(); this.addPlayer(); });
+    on("#copy-link", () => this.copyLink());
+    const form = $("#settings-form");
+    const dirty = () => { form.dataset.dirty = "1"; $("#set-seconds").disabled = $("#set-untimed").checked; };
+    this.listen(form, "input", dirty);
+  }
+
+  async copyLink() {
+    const msg = $("#round-msg");
+    try {
+      await navigator.clipboard.writeText(this.joinUrl);
+      say(msg, "Link copied.");
+    } catch (e) {
+      say(msg, `Copy it by hand: ${this.joinUrl}`);
+    }
+  }
+}

@@ -1,0 +1,153 @@
+"""Phones for the browser tests: Debian's chromium driven by Playwright, one browser
+context per phone (390 x 844, touch), each page watched for uncaught errors and for
+requests to any other host.
+
+The page's Content-Security-Policy forbids eval, so waits use selectors or poll
+`page.evaluate` (never `wait_for_function` with a string).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from boggle_cv.web import ServeConfig, create_app
+
+from .conftest import REPO
+
+CHROMIUM = Path(os.environ.get("BOGGLE_CV_CHROMIUM", "/usr/bin/chromium"))
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+WIDTH = PHONE["viewport"]["width"]
+TIMEOUT_MS = 20_000
+DOCS_IMAGES = REPO / "docs" / "images"
+
+# Records navigator.vibrate calls (headless chromium has no vibration motor to ask).
+RECORD_VIBRATION = """
+Object.defineProperty(Navigator.prototype, "vibrate", { configurable: true,
+  value: function (pattern) { window.__vibrations = (window.__vibrations || 0) + 1; return true; } });
+"""
+# A browser without server-sent events: the page must fall back to polling.
+NO_EVENTSOURCE = "delete window.EventSource; window.EventSource = undefined;"
+
+
+def make_app(db: Path, scanner_factory: Any, dictionary: Any, min_seconds: int = 2) -> Any:
+    """The server's app with the timer allowed down to `min_seconds` (tests run short rounds)."""
+    app = create_app(ServeConfig(db_path=db), scanner_factory, dictionary)
+    app.state.rooms.limits = dataclasses.replace(app.state.rooms.limits, seconds=(min_seconds, 3600))
+    return app
+
+
+class Phones:
+    """Browser contexts as phones; `problems` collects uncaught page errors and
+    requests to other hosts."""
+
+    def __init__(self, browser: Any, base_url: str) -> None:
+        self.browser, self.base_url = browser, base_url
+        self.problems: list[str] = []
+        self.pages: dict[str, Any] = {}
+
+    def open(self, name: str, *init_scripts: str) -> Any:
+        ctx = self.browser.new_context(**PHONE)
+        for script in (RECORD_VIBRATION, *init_scripts):
+            ctx.add_init_script(script)
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("pageerror", lambda e: self.problems.append(f"{name}: {e}"))
+        page.on("console", lambda m: self._console(name, m))
+        page.on("request", lambda r: None if r.url.startswith((self.base_url, "blob:", "data:"))
+                else self.problems.append(f"{name} asked another host: {r.url}"))
+        self.pages[name] = page
+        return page
+
+    def _console(self, name: str, message: Any) -> None:
+        # refused requests (4xx answers, the server restarting) are logged by the browser itself
+        if message.type == "error" and "Failed to load resource" not in message.text \
+                and "EventSource" not in message.text and "ERR_CONNECTION" not in message.text:
+            self.problems.append(f"{name} console: {message.text}")
+
+
+def wait_until(page: Any, js: str, timeout_s: float = 20.0, every_s: float = 0.05) -> Any:
+    """Poll `page.evaluate(js)` until it is truthy; its value."""
+    end = time.monotonic() + timeout_s
+    while True:
+        value = page.evaluate(js)
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {js}")
+        time.sleep(every_s)
+
+
+def scroll_width(page: Any) -> int:
+    return int(page.evaluate("() => document.documentElement.scrollWidth"))
+
+
+def in_view(page: Any, selector: str) -> bool:
+    """Is the element's box inside the screen (390 x 844)?"""
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["viewport"]["height"] \
+        and box["width"] > 0
+
+
+def cli_score(board: str, lists: dict[str, list[str]], tmp: Path) -> dict[str, Any]:
+    """`python -m boggle_cv score BOARD --player NAME=FILE ... --json` (a separate process)."""
+    args = [sys.executable, "-m", "boggle_cv", "score", board, "--json"]
+    for k, (name, words) in enumerate(lists.items()):
+        f = tmp / f"list{k}.txt"
+        f.write_text("\n".join(words) + "\n", encoding="utf-8")
+        args += ["--player", f"{name}={f}"]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert out.returncode == 0, out.stderr
+    doc: dict[str, Any] = json.loads(out.stdout)
+    return doc
+
+
+def page_report(page: Any) -> dict[str, Any]:
+    """The report as the page shows it: scores, each word's status and points, the
+    winner line and every missed word (after "Show all")."""
+    if page.locator("#more-missed").count():
+        page.click("#more-missed")
+    return page.evaluate("""() => {
+      const players = [...document.querySelectorAll('#report .pw')].map((d) => ({
+        name: d.dataset.player,
+        score: Number(document.querySelector(`#scores tr[data-player="${CSS.escape(d.dataset.player)}"] .score`).textContent),
+        words: [...d.querySelectorAll('button.chip')].map((b) => [b.dataset.word, b.dataset.status,
+               Number((b.querySelector('.pts') || {textContent: '0'}).textContent.replace('+', ''))]),
+      }));
+      return { players, winner: document.querySelector('#winner').textContent,
+               missed: [...document.querySelectorAll('#missed button.chip')].map((b) => b.dataset.word) };
+    }""")
+
+
+def expected_report(doc: dict[str, Any]) -> dict[str, Any]:
+    """What the page must show of `score --json`'s document (page_report's shape, no winner line)."""
+    players = [{"name": p["name"], "score": p["score"],
+                "words": [[w["word"], w["status"], w["points"] if w["status"] == "scored" else 0] for w in p["words"]]}
+               for p in doc["players"]]
+    return {"players": players, "missed": [w["word"] for w in doc["missed"]]}
+
+
+def shot(page: Any, tmp: Path, name: str, top: str | None = None) -> None:
+    """A screenshot of the phone's screen, scrolled to the top of the page (or of the
+    element `top`), into tmp; into docs/images too when BOGGLE_CV_DOCS_SCREENSHOT=1."""
+    path = tmp / f"{name}.png"
+    page.evaluate("""(sel) => { const e = sel && document.querySelector(sel);
+      const header = document.querySelector('header').offsetHeight;
+      window.scrollTo(0, e ? e.getBoundingClientRect().top + window.scrollY - header - 8 : 0); }""", top)
+    page.screenshot(path=str(path), scale="css")
+    if os.environ.get("BOGGLE_CV_DOCS_SCREENSHOT") == "1":
+        DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
+        (DOCS_IMAGES / f"{name}.png").write_bytes(path.read_bytes())
+
+
+def timed(fn: Callable[[], Any]) -> float:
+    t0 = time.monotonic()
+    fn()
+    return time.monotonic() - t0
