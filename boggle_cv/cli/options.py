@@ -90,8 +90,9 @@ def parse_fixes(items: list[str]) -> dict[Cell, str]:
             raise UsageError(f"--fix {item!r} is not r<row>c<col>=FACE", "e.g. --fix r2c3=W (rows and columns from 1)")
         try:
             face = normalise_face(face_text)
-        except ValueError as e:
-            raise UsageError(f"--fix {item!r}: {e}", "a letter, Qu, An Er He In Th, or # for a blank") from None
+        except ValueError:
+            raise UsageError(f"--fix {item!r}: {face_text.strip()!r} is not a face",
+                             "a letter, Qu, An Er He In Th, or # for a blank") from None
         if out.get(cell, face) != face:
             raise UsageError(f"--fix gives {cell_label(cell)} two faces ({out[cell]} and {face})",
                              "keep the one you mean")

@@ -55,7 +55,7 @@ def test_odd_entries_scored_not_a_word_with_one_warning(tmp_path):
     words = {w["word"]: w["status"] for w in json.loads(out.stdout)["players"][0]["words"]}
     assert words["perts"] == "scored" and words["rats"] == "scored"
     assert words["b4"] == words["don't"] == "not_a_word"
-    assert words["z" * MAX_TOKEN] == "not_in_dictionary"
+    assert words["z" * MAX_TOKEN] == "not_on_board"  # no path spells it (said before "not a word")
     warn = [ln for ln in out.stderr.splitlines() if ln.startswith("boggle-cv: warning:")]
     assert len(warn) == 2 and "2 entries are not a word" in warn[0] and "cut" in warn[1], out.stderr
     text = run("score", BOARD, "-p", f"bob={p}")
