@@ -158,9 +158,9 @@ def _search(table: npt.NDArray[np.int32], g: _Geometry,
         bits = bit[nb]
         ok = np.flatnonzero((step >= 0) & ((used[:, None] & bits) == 0))
         parent = ok >> 3                                        # ok = parent * 8 + neighbour slot
-        v = step.ravel()[ok]
-        used = used[parent] | bits.ravel()[ok]
-        cell = nb.ravel()[ok]
+        v = np.take(step, ok)
+        used = used[parent] | np.take(bits, ok)
+        cell = np.take(nb, ok)
         paths = np.strings.add(paths[parent], cell_byte[cell])
         paths_found.append(paths)
         entries_found.append(v)
@@ -194,18 +194,23 @@ def _words(faces: list[str], g: _Geometry, paths_found: list[npt.NDArray[np.byte
     keep = np.flatnonzero(np.strings.str_len(words) >= min_len)
     paths, words, v = paths[keep], words[keep], v[keep]
     order = np.argsort(paths, kind="stable")          # byte order = lexicographic cell order
-    unique, first = np.unique(words[order], return_index=True)
-    order = order[first]
+    words = words[order]
+    by_word = np.argsort(words, kind="stable")        # then by word, ties in path order
+    words = words[by_word]
+    first = np.empty(len(words), dtype=bool)
+    first[:1] = True
+    np.not_equal(words[1:], words[:-1], out=first[1:])
+    order = order[by_word[first]]
     if not len(order):
         return []
-    paths = paths[order]
-    cells = paths.view(np.uint8).reshape(len(paths), -1)
+    cells = paths[order].view(np.uint8).reshape(len(order), -1)
     nonzero = cells != 0
     all_rc = tuple(g.rc[cells[nonzero]].tolist())     # every path's (row, col) in one tuple
     ends = np.cumsum(nonzero.sum(axis=1)).tolist()
+    path_tuples = [all_rc[a:b] for a, b in zip([0] + ends[:-1], ends)]
     return list(map(_tuple_new, repeat(FoundWord), zip(
-        b"\n".join(unique.tolist()).decode("ascii").split("\n"),
-        map(all_rc.__getitem__, map(slice, [0] + ends[:-1], ends)),
+        b"\n".join(words[first].tolist()).decode("ascii").split("\n"),
+        path_tuples,
         ((v[order] & COMMON) != 0).tolist())))
 
 
