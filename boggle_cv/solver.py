@@ -36,6 +36,7 @@ from .board import BLANK, Board
 from .dictionary import COMMON, DEAD, ROOT, SYMBOLS, TERMINAL, WIDTH, Dictionary, load_default
 
 PRECOMPUTED_STEPS = 3   # paths of 1..3 cells are made once per board size, not searched
+TAIL_PATHS = 40         # with this many live paths or fewer, finish depth-first in Python
 MAX_NEIGHBOURS = 8
 
 IntArray = npt.NDArray[np.int64]
@@ -77,6 +78,7 @@ class _Geometry(NamedTuple):
     cell_byte: npt.NDArray[np.bytes_]   # (N + 1,) bytes([i + 1]); b"" for N
     levels: tuple[_Level, ...]          # paths of 1..PRECOMPUTED_STEPS cells
     rc: npt.NDArray[np.object_]         # (N + 1,) (row, col) of cell byte i + 1 at index i + 1
+    adjacent: tuple[tuple[int, ...], ...]   # per cell, its neighbours in increasing order
 
 
 @functools.lru_cache(maxsize=8)
@@ -110,7 +112,7 @@ def _geometry(n: int) -> _Geometry:
         paths = longer
     rc = np.empty(size + 1, dtype=object)
     rc[:] = [None] + [divmod(i, n) for i in range(size)]
-    geometry = _Geometry(nbr, bit, cell_byte, tuple(levels), rc)
+    geometry = _Geometry(nbr, bit, cell_byte, tuple(levels), rc, tuple(map(tuple, adjacent)))
     for a in (nbr, bit, cell_byte, rc, *(x for lv in levels for x in lv)):
         a.setflags(write=False)
     return geometry
@@ -153,6 +155,10 @@ def _search(table: npt.NDArray[np.int32], g: _Geometry,
     cell, used, paths, v = level.last[live], level.used[live], level.path[live], v[live]
     nbr, bit, cell_byte = g.nbr, g.bit, g.cell_byte
     while len(v):
+        if len(v) <= TAIL_PATHS:
+            _tail(table, g, symbol.tolist(), cell.tolist(), v.tolist(), used.tolist(), paths.tolist(),
+                  paths_found, entries_found)
+            break
         nb = nbr[cell]                                          # (paths, 8)
         step = table[(v >> 2)[:, None] + symbol[nb]]            # the sink row and DEAD give -1
         bits = bit[nb]
@@ -165,6 +171,35 @@ def _search(table: npt.NDArray[np.int32], g: _Geometry,
         paths_found.append(paths)
         entries_found.append(v)
     return paths_found, entries_found
+
+
+def _tail(table: npt.NDArray[np.int32], g: _Geometry, symbol: list[int], cells: list[int],
+          entries: list[int], useds: list[int], paths: list[bytes],
+          paths_found: list[npt.NDArray[np.bytes_]], entries_found: list[npt.NDArray[np.int32]]) -> None:
+    """The rest of the search from a few live paths, depth-first in plain Python
+    (cheaper than a vectorised step for a handful of paths); appends what it finds."""
+    adjacent = g.adjacent
+    found_paths: list[bytes] = []
+    found_entries: list[int] = []
+
+    def visit(i: int, row: int, used: int, path: bytes) -> None:
+        for j in adjacent[i]:
+            if used >> j & 1:
+                continue
+            e = int(table[row + symbol[j]])
+            if e < 0:
+                continue
+            p = path + bytes((j + 1,))
+            found_paths.append(p)
+            found_entries.append(e)
+            if e >> 2:
+                visit(j, e >> 2, used | 1 << j, p)
+
+    for i, e, used, path in zip(cells, entries, useds, paths):
+        visit(i, e >> 2, used, path)
+    if found_paths:
+        paths_found.append(np.array(found_paths, dtype=np.bytes_))
+        entries_found.append(np.array(found_entries, dtype=np.int32))
 
 
 def _words(faces: list[str], g: _Geometry, paths_found: list[npt.NDArray[np.bytes_]],
