@@ -174,9 +174,13 @@ def table_from_edges(keys: npt.NDArray[np.int64], vals: npt.NDArray[np.int64]) -
     rows = (keys >> 5) * WIDTH
     letters = keys & 31
     t[rows + letters] = ((vals >> 2) * WIDTH << 2) | (vals & 3)
+    starts = np.zeros(32, dtype=bool)
+    starts[[ord(f[0].lower()) - 97 for f in TWO_LETTER_FACES]] = True
+    sub = np.flatnonzero(starts[letters])          # the edges of a two-letter face's first letter
+    letters, rows, vals = letters[sub], rows[sub], vals[sub]
     for k, face in enumerate(TWO_LETTER_FACES):
         a, b = (ord(ch) - 97 for ch in face.lower())
-        first = letters == a                       # the edges of the face's first letter
+        first = letters == a
         both = t[((vals[first] >> 2) * WIDTH) + b]  # then the second letter's edge
         t[rows[first] + LETTERS + k] = both
     return t
