@@ -16,12 +16,14 @@ Every face is one symbol of the dictionary's transition table
 column without edges), so one step of every path is one gather from the table
 with a (paths x 8 neighbours) index array, one test against the used-cell masks
 and one flatnonzero. The paths of 1..3 cells do not depend on the board: they are
-precomputed per board size, so the first three steps are gathers only. Words are
-made once at the end, from the byte paths of the terminal entries (a byte
-translation table, then the two-letter faces put back), and each word keeps its
-lexicographically first path (a stable sort of the byte paths, then np.unique).
-No Python code runs per path or per letter; what runs per word is the building of
-the FoundWord tuples from lists made by numpy.
+precomputed per board size, so the first three steps are gathers only. A
+vectorised step costs about as much for 3 paths as for 300, so once few paths are
+left (TAIL_PATHS) the rest is searched depth-first in plain Python. Words are made
+once at the end, from the byte paths of the terminal entries (a byte translation
+table, then the two-letter faces put back), and each word keeps its
+lexicographically first path (a stable sort of the byte paths, then of the words).
+What runs in Python per word is the building of the FoundWord tuples from lists
+made by numpy.
 """
 from __future__ import annotations
 
@@ -186,7 +188,7 @@ def _tail(table: npt.NDArray[np.int32], g: _Geometry, symbol: list[int], cells: 
         for j in adjacent[i]:
             if used >> j & 1:
                 continue
-            e = int(table[row + symbol[j]])
+            e = int(table.item(row + symbol[j]))
             if e < 0:
                 continue
             p = path + bytes((j + 1,))
