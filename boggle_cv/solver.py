@@ -38,7 +38,7 @@ from .board import BLANK, Board
 from .dictionary import COMMON, DEAD, ROOT, SYMBOLS, TERMINAL, WIDTH, Dictionary, load_default
 
 PRECOMPUTED_STEPS = 3   # paths of 1..3 cells are made once per board size, not searched
-TAIL_PATHS = 40         # with this many live paths or fewer, finish depth-first in Python
+TAIL_PATHS = 24         # with this many live paths or fewer, finish depth-first in Python
 MAX_NEIGHBOURS = 8
 
 IntArray = npt.NDArray[np.int64]
@@ -153,7 +153,7 @@ def _search(table: npt.NDArray[np.int32], g: _Geometry,
         v = table[row + symbol[level.last]]
         paths_found.append(level.path)
         entries_found.append(v)
-    live = np.flatnonzero(v >= 0)
+    live = (v >= 0).nonzero()[0]
     cell, used, paths, v = level.last[live], level.used[live], level.path[live], v[live]
     nbr, bit, cell_byte = g.nbr, g.bit, g.cell_byte
     while len(v):
@@ -164,11 +164,11 @@ def _search(table: npt.NDArray[np.int32], g: _Geometry,
         nb = nbr[cell]                                          # (paths, 8)
         step = table[(v >> 2)[:, None] + symbol[nb]]            # the sink row and DEAD give -1
         bits = bit[nb]
-        ok = np.flatnonzero((step >= 0) & ((used[:, None] & bits) == 0))
+        ok = ((step >= 0) & ((used[:, None] & bits) == 0)).ravel().nonzero()[0]
         parent = ok >> 3                                        # ok = parent * 8 + neighbour slot
-        v = np.take(step, ok)
-        used = used[parent] | np.take(bits, ok)
-        cell = np.take(nb, ok)
+        v = step.ravel()[ok]
+        used = used[parent] | bits.ravel()[ok]
+        cell = nb.ravel()[ok]
         paths = np.strings.add(paths[parent], cell_byte[cell])
         paths_found.append(paths)
         entries_found.append(v)
@@ -209,7 +209,7 @@ def _words(faces: list[str], g: _Geometry, paths_found: list[npt.NDArray[np.byte
     """The FoundWord list of the terminal entries: words of >= min_len letters, each with
     its lexicographically first path, alphabetical."""
     v = np.concatenate(entries_found)
-    hit = np.flatnonzero((v >= 0) & ((v & TERMINAL) != 0))
+    hit = ((v >= 0) & ((v & TERMINAL) != 0)).nonzero()[0]
     if not len(hit):
         return []
     paths = np.concatenate(paths_found)[hit]
@@ -228,11 +228,11 @@ def _words(faces: list[str], g: _Geometry, paths_found: list[npt.NDArray[np.byte
     words = letter[paths.view(np.uint8)].view(f"S{width}")
     for f in sorted(multi):
         words = np.strings.replace(words, f[0].upper().encode(), f.encode())
-    keep = np.flatnonzero(np.strings.str_len(words) >= min_len)
+    keep = (np.strings.str_len(words) >= min_len).nonzero()[0]
     paths, words, v = paths[keep], words[keep], v[keep]
-    order = np.argsort(paths, kind="stable")          # byte order = lexicographic cell order
+    order = paths.argsort(kind="stable")          # byte order = lexicographic cell order
     words = words[order]
-    by_word = np.argsort(words, kind="stable")        # then by word, ties in path order
+    by_word = words.argsort(kind="stable")        # then by word, ties in path order
     words = words[by_word]
     first = np.empty(len(words), dtype=bool)
     first[:1] = True
@@ -243,7 +243,7 @@ def _words(faces: list[str], g: _Geometry, paths_found: list[npt.NDArray[np.byte
     cells = paths[order].view(np.uint8).reshape(len(order), -1)
     nonzero = cells != 0
     all_rc = tuple(g.rc[cells[nonzero]].tolist())     # every path's (row, col) in one tuple
-    ends = np.cumsum(nonzero.sum(axis=1)).tolist()
+    ends = nonzero.sum(axis=1).cumsum().tolist()
     path_tuples = [all_rc[a:b] for a, b in zip([0] + ends[:-1], ends)]
     return list(map(_tuple_new, repeat(FoundWord), zip(
         b"\n".join(words[first].tolist()).decode("ascii").split("\n"),
