@@ -134,15 +134,18 @@ def solve(board: Board, dictionary: Dictionary | None = None,
     g = _geometry(n)
     faces = [f.lower() if f != BLANK else "" for row in board.faces for f in row]
     symbol = np.array([SYMBOLS[f] if f else DEAD for f in faces] + [DEAD], dtype=np.int64)
-    table = d.table
-    paths_found, entries_found = _search(table, g, symbol)
-    return _words(faces, g, paths_found, entries_found, min_len)
+    multi = any(len(f) > 1 for f in faces)
+    # without two-letter faces a word has as many letters as its path has cells, so
+    # shorter paths need not be kept
+    paths_found, entries_found = _search(d.table, g, symbol, 1 if multi else min_len)
+    return _words(faces, g, paths_found, entries_found, min_len if multi else 0)
 
 
-def _search(table: npt.NDArray[np.int32], g: _Geometry,
-            symbol: IntArray) -> tuple[list[npt.NDArray[np.bytes_]], list[npt.NDArray[np.int32]]]:
+def _search(table: npt.NDArray[np.int32], g: _Geometry, symbol: IntArray,
+            min_cells: int) -> tuple[list[npt.NDArray[np.bytes_]], list[npt.NDArray[np.int32]]]:
     """Every path that spells a dictionary prefix: per length, the byte paths and their
-    table entries (-1 where a precomputed path spells none)."""
+    table entries (-1 where a precomputed path spells none); only the paths of at
+    least `min_cells` cells are returned, all are searched."""
     paths_found: list[npt.NDArray[np.bytes_]] = []
     entries_found: list[npt.NDArray[np.int32]] = []
     v = np.empty(0, dtype=np.int32)
@@ -151,16 +154,19 @@ def _search(table: npt.NDArray[np.int32], g: _Geometry,
         # a -1 entry stays -1: (-1 >> 2) + symbol indexes row 0 (the sink) or the last row
         row = (v[level.parent] >> 2) if k else np.int64(ROOT * WIDTH)
         v = table[row + symbol[level.last]]
-        paths_found.append(level.path)
-        entries_found.append(v)
+        if k + 1 >= min_cells:
+            paths_found.append(level.path)
+            entries_found.append(v)
     live = (v >= 0).nonzero()[0]
     cell, used, paths, v = level.last[live], level.used[live], level.path[live], v[live]
     nbr, bit, cell_byte = g.nbr, g.bit, g.cell_byte
+    cells = len(g.levels)
     while len(v):
         if len(v) <= TAIL_PATHS:
             _tail(table, g, symbol.tolist(), cell.tolist(), v.tolist(), used.tolist(), paths.tolist(),
-                  paths_found, entries_found)
+                  min_cells, paths_found, entries_found)
             break
+        cells += 1
         nb = nbr[cell]                                          # (paths, 8)
         step = table[(v >> 2)[:, None] + symbol[nb]]            # the sink row and DEAD give -1
         bits = bit[nb]
@@ -170,13 +176,14 @@ def _search(table: npt.NDArray[np.int32], g: _Geometry,
         used = used[parent] | bits.ravel()[ok]
         cell = nb.ravel()[ok]
         paths = np.strings.add(paths[parent], cell_byte[cell])
-        paths_found.append(paths)
-        entries_found.append(v)
+        if cells >= min_cells:
+            paths_found.append(paths)
+            entries_found.append(v)
     return paths_found, entries_found
 
 
 def _tail(table: npt.NDArray[np.int32], g: _Geometry, symbol: list[int], cells: list[int],
-          entries: list[int], useds: list[int], paths: list[bytes],
+          entries: list[int], useds: list[int], paths: list[bytes], min_cells: int,
           paths_found: list[npt.NDArray[np.bytes_]], entries_found: list[npt.NDArray[np.int32]]) -> None:
     """The rest of the search from a few live paths, depth-first in plain Python
     (cheaper than a vectorised step for a handful of paths); appends what it finds."""
@@ -192,8 +199,9 @@ def _tail(table: npt.NDArray[np.int32], g: _Geometry, symbol: list[int], cells: 
             if e < 0:
                 continue
             p = path + bytes((j + 1,))
-            found_paths.append(p)
-            found_entries.append(e)
+            if len(p) >= min_cells:
+                found_paths.append(p)
+                found_entries.append(e)
             if e >> 2:
                 visit(j, e >> 2, used | 1 << j, p)
 
@@ -206,8 +214,10 @@ def _tail(table: npt.NDArray[np.int32], g: _Geometry, symbol: list[int], cells: 
 
 def _words(faces: list[str], g: _Geometry, paths_found: list[npt.NDArray[np.bytes_]],
            entries_found: list[npt.NDArray[np.int32]], min_len: int) -> list[FoundWord]:
-    """The FoundWord list of the terminal entries: words of >= min_len letters, each with
-    its lexicographically first path, alphabetical."""
+    """The FoundWord list of the terminal entries: words of >= min_len letters (0: no
+    test), each with its lexicographically first path, alphabetical."""
+    if not entries_found:
+        return []
     v = np.concatenate(entries_found)
     hit = ((v >= 0) & ((v & TERMINAL) != 0)).nonzero()[0]
     if not len(hit):
@@ -228,16 +238,17 @@ def _words(faces: list[str], g: _Geometry, paths_found: list[npt.NDArray[np.byte
     words = letter[paths.view(np.uint8)].view(f"S{width}")
     for f in sorted(multi):
         words = np.strings.replace(words, f[0].upper().encode(), f.encode())
-    keep = (np.strings.str_len(words) >= min_len).nonzero()[0]
-    paths, words, v = paths[keep], words[keep], v[keep]
-    order = paths.argsort(kind="stable")          # byte order = lexicographic cell order
+    if min_len > 1:
+        keep = (np.strings.str_len(words) >= min_len).nonzero()[0]
+        paths, words, v = paths[keep], words[keep], v[keep]
+    # one sort: the word, then its path (cell bytes 1..36 sort before letters, so a
+    # word sorts before its extensions); the first row of each word wins
+    order = np.strings.add(words, paths).argsort()
     words = words[order]
-    by_word = words.argsort(kind="stable")        # then by word, ties in path order
-    words = words[by_word]
     first = np.empty(len(words), dtype=bool)
     first[:1] = True
     np.not_equal(words[1:], words[:-1], out=first[1:])
-    order = order[by_word[first]]
+    order = order[first]
     if not len(order):
         return []
     cells = paths[order].view(np.uint8).reshape(len(order), -1)
