@@ -22,8 +22,9 @@ the sink (all -1); the last row is all -1 too.
 
 The default dictionary ships precompiled (boggle_cv/data/default-dict.bin, made by
 scripts/build_dictionary.py from Debian's `scowl`): loading it is one `frombuffer`
-of the edge arrays and a few array operations that fill the table, a few ms
-(benchmarks/bench_dictionary.py), no Python object per edge.
+of the edge arrays and a few array operations that fill the table, no Python object
+per edge: about 10 ms in-process, 20 ms in a fresh process (page faults of the new
+table), 0.4x the former flat dict's load (benchmarks/bench_dictionary.py).
 A user list (`--dict PATH`) is built at load time (about 1 s per 200k words).
 
 Words are lower-case ASCII a-z; a "q" must be followed by "u" (the Qu face).

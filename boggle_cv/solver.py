@@ -21,9 +21,10 @@ vectorised step costs about as much for 3 paths as for 300, so once few paths ar
 left (TAIL_PATHS) the rest is searched depth-first in plain Python. Words are made
 once at the end, from the byte paths of the terminal entries (a byte translation
 table, then the two-letter faces put back), and each word keeps its
-lexicographically first path (a stable sort of the byte paths, then of the words).
-What runs in Python per word is the building of the FoundWord tuples from lists
-made by numpy.
+lexicographically first path (one sort of word + path bytes). Without two-letter
+faces a word has as many letters as its path has cells, so shorter paths are not
+kept at all. What runs in Python per word is the building of the FoundWord tuples
+from lists made by numpy.
 """
 from __future__ import annotations
 
