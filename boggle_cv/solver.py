@@ -173,9 +173,9 @@ def _search(table: npt.NDArray[np.int32], g: _Geometry, symbol: IntArray,
         bits = bit[nb]
         ok = ((step >= 0) & ((used[:, None] & bits) == 0)).ravel().nonzero()[0]
         parent = ok >> 3                                        # ok = parent * 8 + neighbour slot
-        v = step.ravel()[ok]
-        used = used[parent] | bits.ravel()[ok]
-        cell = nb.ravel()[ok]
+        v = step.take(ok)
+        used = used[parent] | bits.take(ok)
+        cell = nb.take(ok)
         paths = np.strings.add(paths[parent], cell_byte[cell])
         if cells >= min_cells:
             paths_found.append(paths)
