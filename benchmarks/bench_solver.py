@@ -1,13 +1,23 @@
 #!/usr/bin/env python3
-"""Print the solver's median time per dice-rolled board (4x4 modern, 5x5 Big Boggle
-1979, 6x6 Super Big Boggle) with the default dictionary, and where the time goes.
+"""Time `boggle_cv.solver.solve` side by side with the textbook method, on the same
+dice-rolled boards and the same words, in one process.
 
-Usage: python benchmarks/bench_solver.py [--boards N] [--dict PATH]
-Three figures per size: the median wall time of single runs (each board solved
-once), the median CPU time (time.process_time) of single runs (not counting time the
-process waits for a core on a busy shared machine), and the median of each board's
-best of 3 wall times. Boards: dice.roll(set, seed) for
-seeds 0..N-1.
+Usage: python benchmarks/bench_solver.py [--boards N] [--repeat R] [--dict PATH] [--where]
+
+The textbook method (`textbook_solve` below) is the plain pure-Python Boggle solver:
+a nested-dict trie (one dict per node, keyed by letter, the word itself stored at
+its end), neighbour lists, a bitmask of used cells and one recursive call per cell
+entered. It only collects the set of words (no paths, no common flags, no sorting),
+so it does strictly less than `solve`, which returns sorted FoundWord objects with
+one path each.
+
+Boards: dice.roll(set, seed) for seeds 0..N-1 of the 4x4 modern, 5x5 Big Boggle 1979
+and 6x6 Super Big Boggle sets (the last has two-letter faces and a blank). For each
+board both solvers run R times, alternating which goes first; a board's time is its
+best of R. Printed per size: the median over boards of each solver's time (ms per
+board) and the ratio ours / textbook of those medians; the word sets of the two are
+checked equal on every board.
+--where: also print where `solve`'s time goes on the 4x4 boards.
 """
 from __future__ import annotations
 
@@ -16,80 +26,135 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from boggle_cv.board import Board, face_letters  # noqa: E402
 from boggle_cv.dice import roll  # noqa: E402
-from boggle_cv.dictionary import load_default, load_word_list  # noqa: E402
-from boggle_cv.scoring import Rules, board_words  # noqa: E402
-from boggle_cv.solver import solve  # noqa: E402
+from boggle_cv.dictionary import Dictionary, load_default, load_word_list  # noqa: E402
+from boggle_cv.solver import default_min_length, solve  # noqa: E402
 
 SETS = (("4x4", "modern-4"), ("5x5", "big-1979"), ("6x6", "super-big-6"))
+END = "$"  # the key under which a trie node stores the word that ends there
 
 
-class CountingDict(dict):
-    """The edge table with a counter on get (to count trie steps; slow)."""
+def build_trie(words: Any) -> dict[str, Any]:
+    """A nested-dict trie: node[letter] -> child node; node["$"] -> the word ending here."""
+    root: dict[str, Any] = {}
+    for w in words:
+        node = root
+        for ch in w:
+            nxt = node.get(ch)
+            if nxt is None:
+                nxt = node[ch] = {}
+            node = nxt
+        node[END] = w
+    return root
 
-    calls = 0
 
-    def get(self, key, default=None):
-        CountingDict.calls += 1
-        return super().get(key, default)
+def textbook_solve(board: Board, trie: dict[str, Any], min_len: int) -> set[str]:
+    """The set of trie words of at least `min_len` letters on the board (the textbook way)."""
+    n = board.size
+    faces = [face_letters(board.face(r, c)) for r in range(n) for c in range(n)]
+    # per cell: (neighbour, its bit, its letters) for the neighbours that are not blank
+    nbrs = [[(rr * n + cc, 1 << (rr * n + cc), faces[rr * n + cc])
+             for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
+             if 0 <= rr < n and 0 <= cc < n and (rr, cc) != (r, c) and faces[rr * n + cc]]
+            for r in range(n) for c in range(n)]
+    found: set[str] = set()
+
+    def descend(node: dict[str, Any] | None, letters: str) -> dict[str, Any] | None:
+        for ch in letters:
+            if node is None:
+                return None
+            node = node.get(ch)
+        return node
+
+    def enter(i: int, node: dict[str, Any], used: int) -> None:
+        word = node.get(END)
+        if word is not None and len(word) >= min_len:
+            found.add(word)
+        for j, bit, f in nbrs[i]:
+            if used & bit:
+                continue
+            child = node.get(f)
+            if child is None:
+                if len(f) == 1:
+                    continue
+                child = descend(node, f)     # a two-letter face: Qu, Th, In, ...
+                if child is None:
+                    continue
+            enter(j, child, used | bit)
+
+    for i, f in enumerate(faces):
+        if f:
+            node = descend(trie, f)
+            if node is not None:
+                enter(i, node, 1 << i)
+    return found
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--boards", type=int, default=300)
-    ap.add_argument("--dict", type=Path)
-    args = ap.parse_args()
-    d = load_word_list(args.dict) if args.dict else load_default()
-    print(f"dictionary: {d.source}, {len(d):,} words; {args.boards} boards per size; "
-          f"Python {sys.version.split()[0]}")
-    for label, name in SETS:
-        boards = [roll(name, s) for s in range(args.boards)]
-        single, cpu, best, counts, pts = [], [], [], [], []
-        for b in boards:
-            t0 = time.perf_counter()
-            c0 = time.process_time()
-            res = solve(b, d)
-            cpu.append(time.process_time() - c0)
-            single.append(time.perf_counter() - t0)
-        for b in boards:
-            runs = []
-            for _ in range(3):
+def side_by_side(boards: list[Board], d: Dictionary, trie: dict[str, Any],
+                 repeat: int) -> tuple[list[float], list[float]]:
+    """Per board: best-of-`repeat` seconds of solve and of textbook_solve (alternating)."""
+    ours_t, book_t = [], []
+    for k, b in enumerate(boards):
+        ml = default_min_length(b.size)
+        best_o = best_b = float("inf")
+        res_o: Any = None
+        res_b: Any = None
+        for r in range(repeat):
+            for which in ((0, 1) if (k + r) % 2 == 0 else (1, 0)):
                 t0 = time.perf_counter()
-                res = solve(b, d)
-                runs.append(time.perf_counter() - t0)
-            best.append(min(runs))
-            counts.append(len(res))
-        for b in boards[:50]:
-            pts.append(sum(w.points for w in board_words(b, d, Rules(size=b.size))))
-        print(f"{label} {name:12s} median {statistics.median(single) * 1e3:6.3f} ms wall, "
-              f"{statistics.median(cpu) * 1e3:6.3f} ms CPU (single runs), "
-              f"{statistics.median(best) * 1e3:6.3f} ms (best of 3); "
-              f"mean {statistics.mean(counts):.0f} words, {statistics.mean(pts):.0f} points")
-    # where the time goes, on the 4x4 boards
-    boards = [roll("modern-4", s) for s in range(args.boards)]
-    from boggle_cv.dictionary import Dictionary, from_words
+                if which == 0:
+                    res_o = solve(b, d)
+                    best_o = min(best_o, time.perf_counter() - t0)
+                else:
+                    res_b = textbook_solve(b, trie, ml)
+                    best_b = min(best_b, time.perf_counter() - t0)
+        if {w.word for w in res_o} != res_b:
+            raise SystemExit(f"word sets differ on board {b}")
+        ours_t.append(best_o)
+        book_t.append(best_b)
+    return ours_t, book_t
+
+
+def where_the_time_goes(d: Dictionary, n_boards: int) -> None:
+    from boggle_cv.dictionary import from_words
+    boards = [roll("modern-4", s) for s in range(n_boards)]
     empty = from_words(["zzzzzz"])
     t0 = time.perf_counter()
     for b in boards:
         solve(b, empty)
     setup = (time.perf_counter() - t0) / len(boards)
-    cd = Dictionary(CountingDict(d.edges), len(d))
-    hits = 0
-    for b in boards:
-        hits += len(solve(b, cd))
-    steps = CountingDict.calls / len(boards)
     t0 = time.perf_counter()
-    for b in boards:
-        solve(b, d)
+    words = sum(len(solve(b, d)) for b in boards)
     total = (time.perf_counter() - t0) / len(boards)
     print(f"where the time goes (4x4, mean per board {total * 1e3:.3f} ms): per-board set-up "
-          f"(faces, neighbour tables, result objects of an empty search) {setup * 1e3:.3f} ms; "
-          f"the depth-first search makes {steps:.0f} dictionary steps "
-          f"(one dict.get each) for {hits / len(boards):.0f} words, "
-          f"about {(total - setup) / steps * 1e9:.0f} ns a step including the Python call per cell.")
+          f"(an empty search) {setup * 1e3:.3f} ms; {words / len(boards):.0f} words a board")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--boards", type=int, default=300)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--dict", type=Path)
+    ap.add_argument("--where", action="store_true")
+    args = ap.parse_args()
+    d = load_word_list(args.dict) if args.dict else load_default()
+    trie = build_trie(d.words())
+    print(f"dictionary: {d.source}, {len(d):,} words; {args.boards} boards per size, "
+          f"best of {args.repeat} each; Python {sys.version.split()[0]}")
+    print("size set           solve ms  textbook ms  ratio solve/textbook  words/board")
+    for label, name in SETS:
+        boards = [roll(name, s) for s in range(args.boards)]
+        ours_t, book_t = side_by_side(boards, d, trie, args.repeat)
+        mo, mb = statistics.median(ours_t), statistics.median(book_t)
+        words = statistics.mean(len(solve(b, d)) for b in boards)
+        print(f"{label}  {name:12s} {mo * 1e3:8.3f}  {mb * 1e3:11.3f}  {mo / mb:20.2f}  {words:11.0f}")
+    if args.where:
+        where_the_time_goes(d, args.boards)
 
 
 if __name__ == "__main__":

@@ -1,20 +1,30 @@
 """Word lists for the solver and the referee.
 
-A `Dictionary` is a letter graph (a trie, or its minimised form, a DAWG) stored as
-one flat `dict[int, int]`:
+A word list is a letter graph (a trie, or its minimised form, a DAWG). It is built
+as one flat `dict[int, int]` of edges (`build_edges`, the compiled file's form):
 
     key   = (state << 5) | letter          letter = ord(ch) - ord("a"), 0..25
     value = (child << 2) | (common << 1) | terminal
 
 State 1 is the root; state 0 is the single state without outgoing edges (every
-word that is not a prefix of another ends there), so `value >> 2 == 0` tells the
-solver that there is nothing below. `terminal` says the letters so far spell a
-word; `common` says that word is common (SCOWL size <= 50 for the default list).
-Because the flags sit on edges, minimising the trie into a DAWG keeps them exact.
+word that is not a prefix of another ends there). `terminal` says the letters so
+far spell a word; `common` says that word is common (SCOWL size <= 50 for the
+default list). Because the flags sit on edges, minimising the trie keeps them exact.
+
+A `Dictionary` holds the graph as a dense transition table for the solver's
+vectorised search: `table` is a flat int32 array of `(states + 1) * WIDTH` entries,
+row `s` (entries `s * WIDTH ... s * WIDTH + WIDTH - 1`) holding state s's edges by
+symbol: 0..25 the letters, 26..31 the two-letter faces An Er He In Qu Th (the two
+edges in one step, so every face is one symbol), 32 (`DEAD`) never an edge (blank
+cells). An entry is -1 (no edge) or `(child * WIDTH << 2) | (common << 1) | terminal`:
+the child's row offset, so `(value >> 2) + symbol` indexes the next entry. Row 0 is
+the sink (all -1); the last row is all -1 too.
 
 The default dictionary ships precompiled (boggle_cv/data/default-dict.bin, made by
-scripts/build_dictionary.py from Debian's `scowl`): loading it is two `frombytes`
-and one `dict(zip(...))`, well under 100 ms (benchmarks/bench_dictionary.py).
+scripts/build_dictionary.py from Debian's `scowl`): loading it is one `frombuffer`
+of the edge arrays and a few array operations that fill the table, no Python object
+per edge: about 10 ms in-process, 20 ms in a fresh process (page faults of the new
+table), 0.4x the former flat dict's load (benchmarks/bench_dictionary.py).
 A user list (`--dict PATH`) is built at load time (about 1 s per 200k words).
 
 Words are lower-case ASCII a-z; a "q" must be followed by "u" (the Qu face).
@@ -26,11 +36,15 @@ import functools
 import json
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
+import numpy as np
+import numpy.typing as npt
+
+from .board import TWO_LETTER_FACES
 from .errors import WordListError
 
 ROOT = 1
@@ -40,6 +54,11 @@ COMMON = 2
 MAGIC = b"BOGDAWG1"
 DEFAULT_BIN = "default-dict.bin"
 DEFAULT_META = "default-dict.json"
+LETTERS = 26
+SYMBOLS = {**{chr(97 + i): i for i in range(LETTERS)},
+           **{f.lower(): LETTERS + k for k, f in enumerate(TWO_LETTER_FACES)}}
+DEAD = LETTERS + len(TWO_LETTER_FACES)   # 32: the symbol of a blank cell, never an edge
+WIDTH = DEAD + 1                         # table entries per state
 
 _WORD_RE = re.compile(r"[a-z]+\Z")
 _BAD_Q_RE = re.compile(r"q(?!u)")
@@ -59,33 +78,47 @@ def normalise_word(text: str) -> str | None:
 
 @dataclass
 class Dictionary:
-    """A word graph (see module docstring) plus where it came from.
+    """A word graph as a transition table (see module docstring), plus where it came from.
 
-    edges: the flat transition table; word_count: number of words;
-    source: a label for reports; skipped: lines of the source that were not words.
+    Built from a flat edge dict: `Dictionary(edges, word_count, source, skipped)`;
+    or from a ready table: `Dictionary(None, word_count, source, table=table)`.
+    word_count: number of words; source: a label for reports; skipped: lines of the
+    source that were not words.
     """
 
-    edges: dict[int, int]
+    edges: InitVar[dict[int, int] | None]
     word_count: int
     source: str = "default"
     skipped: int = 0
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+    table: npt.NDArray[np.int32] = field(default_factory=lambda: _empty_table(), repr=False)
+
+    def __post_init__(self, edges: dict[int, int] | None) -> None:
+        if edges is not None:
+            keys = np.fromiter(edges.keys(), dtype=np.int64, count=len(edges))
+            vals = np.fromiter(edges.values(), dtype=np.int64, count=len(edges))
+            self.table = table_from_edges(keys, vals)
 
     def __len__(self) -> int:
         return self.word_count
 
+    def _walk(self, letters: str) -> int | None:
+        """The table entry of the last edge of `letters` (lower-case), None if no such path."""
+        t = self.table
+        row, v = ROOT * WIDTH, -1
+        for ch in letters:
+            o = ord(ch) - 97
+            if not 0 <= o < LETTERS:
+                return None
+            v = int(t[row + o])
+            if v < 0:
+                return None
+            row = v >> 2
+        return v if letters else None
+
     def lookup(self, word: str) -> int | None:
         """Flags (TERMINAL | COMMON bits) of the last edge of `word`, None if no such path."""
-        state, v = ROOT, None
-        get = self.edges.get
-        for ch in word:
-            o = ord(ch) - 97
-            if not 0 <= o < 26:
-                return None
-            v = get((state << 5) | o)
-            if v is None:
-                return None
-            state = v >> 2
+        v = self._walk(word)
         return None if v is None else v & 3
 
     def __contains__(self, word: object) -> bool:
@@ -101,32 +134,57 @@ class Dictionary:
 
     def has_prefix(self, prefix: str) -> bool:
         """True if some word starts with `prefix`."""
-        state = ROOT
-        get = self.edges.get
-        for ch in prefix.lower():
-            v = get((state << 5) | (ord(ch) - 97)) if "a" <= ch <= "z" else None
-            if v is None:
-                return False
-            state = v >> 2
-        return True
+        return not prefix or self._walk(prefix.lower()) is not None
 
     def words(self) -> Iterator[str]:
         """Every word in alphabetical order (slow: walks the whole graph; for tests/tools)."""
+        t = self.table.reshape(-1, WIDTH)[:, :LETTERS]
+        rows, letters = np.nonzero(t >= 0)
         children: dict[int, list[tuple[int, int]]] = {}
-        for k, v in self.edges.items():
-            children.setdefault(k >> 5, []).append((k & 31, v))
-        for lst in children.values():
-            lst.sort()
+        for r, o, v in zip(rows.tolist(), letters.tolist(), t[rows, letters].tolist()):
+            children.setdefault(r * WIDTH, []).append((o, v))
 
-        def walk(state: int, prefix: str) -> Iterator[str]:
-            for letter, v in children.get(state, ()):
+        def walk(row: int, prefix: str) -> Iterator[str]:
+            for letter, v in children.get(row, ()):
                 w = prefix + chr(97 + letter)
                 if v & TERMINAL:
                     yield w
                 if v >> 2:
                     yield from walk(v >> 2, w)
 
-        yield from walk(ROOT, "")
+        yield from walk(ROOT * WIDTH, "")
+
+
+def _empty_table() -> npt.NDArray[np.int32]:
+    return np.full(2 * WIDTH, -1, dtype=np.int32)
+
+
+def table_from_edges(keys: npt.NDArray[np.int64], vals: npt.NDArray[np.int64]) -> npt.NDArray[np.int32]:
+    """The transition table (module docstring) of the flat edges `keys` -> `vals`.
+
+    Letters go in columns 0..25; each two-letter face gets the two edges in one
+    entry; the last row stays all -1. Raises WordListError if the graph is too big
+    for int32 entries.
+    """
+    if len(keys) == 0:
+        return _empty_table()
+    states = int(max(keys.max() >> 5, vals.max() >> 2)) + 1
+    if (states + 1) * WIDTH * 4 >= 2 ** 31:
+        raise WordListError(f"word list too big: {states:,} graph states", "use a smaller list")
+    t = np.full((states + 1) * WIDTH, -1, dtype=np.int32)
+    rows = (keys >> 5) * WIDTH
+    letters = keys & 31
+    t[rows + letters] = ((vals >> 2) * WIDTH << 2) | (vals & 3)
+    starts = np.zeros(32, dtype=bool)
+    starts[[ord(f[0].lower()) - 97 for f in TWO_LETTER_FACES]] = True
+    sub = np.flatnonzero(starts[letters])          # the edges of a two-letter face's first letter
+    letters, rows, vals = letters[sub], rows[sub], vals[sub]
+    for k, face in enumerate(TWO_LETTER_FACES):
+        a, b = (ord(ch) - 97 for ch in face.lower())
+        first = letters == a
+        both = t[((vals[first] >> 2) * WIDTH) + b]  # then the second letter's edge
+        t[rows[first] + LETTERS + k] = both
+    return t
 
 
 def build_edges(words: Iterable[str], common: Iterable[str] | set[str] = (),
@@ -138,7 +196,7 @@ def build_edges(words: Iterable[str], common: Iterable[str] | set[str] = (),
     Returns (edges, word_count).
     """
     common = set(common)
-    root: dict = {}
+    root: dict[str, Any] = {}
     count = 0
     for w in sorted(set(words)):
         node = root
@@ -147,13 +205,13 @@ def build_edges(words: Iterable[str], common: Iterable[str] | set[str] = (),
         node["$"] = (TERMINAL | COMMON) if w in common else TERMINAL
         count += 1
     edges: dict[int, int] = {}
-    register: dict[tuple, int] = {}
+    register: dict[tuple[tuple[int, int], ...], int] = {}
     next_id = [2]
 
     sys_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(sys_limit, 10_000))
     try:
-        def number(node: dict) -> int:
+        def number(node: dict[str, Any]) -> int:
             # children first, so a node's signature names its children's final ids
             items = []
             for ch in sorted(k for k in node if k != "$"):
@@ -211,22 +269,17 @@ def load_compiled(data: bytes, source: str) -> Dictionary:
     if len(data) != 16 + 8 * n:
         raise WordListError(f"{source}: compiled dictionary is truncated",
                             "rebuild it with scripts/build_dictionary.py")
-    keys = array.array("I")
-    vals = array.array("I")
-    keys.frombytes(data[16:16 + 4 * n])
-    vals.frombytes(data[16 + 4 * n:])
-    if sys.byteorder == "big":
-        keys.byteswap()
-        vals.byteswap()
-    # tolist() first: zip over two lists is faster than over two arrays
-    return Dictionary(dict(zip(keys.tolist(), vals.tolist())), count, source)
+    keys = np.frombuffer(data, dtype="<u4", count=n, offset=16).astype(np.int64)
+    vals = np.frombuffer(data, dtype="<u4", count=n, offset=16 + 4 * n).astype(np.int64)
+    return Dictionary(None, count, source, table=table_from_edges(keys, vals))
 
 
 @functools.lru_cache(maxsize=1)
 def load_default() -> Dictionary:
     """The shipped English dictionary (SCOWL-based; see boggle_cv/data/default-dict.json).
 
-    Cached: the first call costs < 100 ms, later calls nothing.
+    Cached: the first call costs a few ms (reading the file, filling the table),
+    later calls nothing.
     """
     pkg = resources.files("boggle_cv") / "data"
     try:

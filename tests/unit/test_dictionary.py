@@ -1,4 +1,5 @@
 """Dictionary loading, normalising, compiled form (boggle_cv/dictionary.py)."""
+import numpy as np
 import pytest
 
 from boggle_cv.dictionary import (Dictionary, build_edges, from_words, load_compiled, load_word_list,
@@ -109,3 +110,26 @@ def test_enable2k_coverage_recorded_is_at_least_95_percent(default_dict, enable2
     if recorded:  # the figure the README quotes was measured the same way
         assert recorded["coverage_percent"] >= 95
         assert abs(recorded["covered"] - covered) <= 30  # ENABLE2K's 30 Q-without-U words
+
+
+def test_table_two_letter_face_columns_are_the_two_steps(default_dict):
+    """Each two-letter face's column holds, for every state, the entry reached by its
+    two letters one at a time; the blank column and the sink row hold no edge."""
+    from boggle_cv.board import TWO_LETTER_FACES
+    from boggle_cv.dictionary import DEAD, LETTERS, SYMBOLS, WIDTH
+    t = default_dict.table.reshape(-1, WIDTH).astype(np.int64)
+    assert (t[:, DEAD] == -1).all() and (t[0] == -1).all() and (t[-1] == -1).all()
+    for face in TWO_LETTER_FACES:
+        a, b = (ord(ch) - 97 for ch in face.lower())
+        first = t[:, a]
+        expect = np.where(first >= 0, t.ravel()[np.maximum(first, 0) // 4 + b], -1)
+        assert (t[:, SYMBOLS[face.lower()]] == expect).all(), face
+        assert SYMBOLS[face.lower()] >= LETTERS
+
+
+def test_dictionary_lookups_on_the_table():
+    d = from_words(["queen", "quit", "the", "then", "a"], common=["the"])
+    assert "queen" in d and "que" not in d and d.has_prefix("que") and not d.has_prefix("qa")
+    assert d.lookup("the") == 3 and d.lookup("then") == 1 and d.lookup("x") is None
+    assert "a" in d and "" not in d and d.has_prefix("") and "Then" in d and 5 not in d
+    assert sorted(d.words()) == ["a", "queen", "quit", "the", "then"]

@@ -1,11 +1,13 @@
 """Solver: words, paths, lengths, faces (boggle_cv/solver.py)."""
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boggle_cv.board import ALL_FACES, Board, SINGLE_LETTERS
-from boggle_cv.dice import roll
-from boggle_cv.dictionary import from_words
+from boggle_cv.board import ALL_FACES, BLANK, Board, SINGLE_LETTERS, TWO_LETTER_FACES
+from boggle_cv.dice import CUBE_SETS, roll
+from boggle_cv.dictionary import COMMON, ROOT, TERMINAL, WIDTH, from_words
 from boggle_cv.scoring import Rules, table_points
 from boggle_cv.solver import find_paths, solve
 
@@ -113,3 +115,79 @@ def test_solver_agrees_with_brute_force(default_dict, board):
     probe = ["tea", "eat", "rate", "stone", "notes", "tin", "sit", "ran", "quit", "the", "inert"]
     for w in probe:
         assert (w in words) == (bool(find_paths(board, w, limit=1)) and w in default_dict)
+
+
+def reference_solve(board, dictionary, min_len):
+    """The plain depth-first search: start cells and neighbours in flat-index order,
+    one letter of a face at a time through the dictionary table; a word keeps the
+    path on which it is first met. Returns [(word, path, common)], alphabetical."""
+    n = board.size
+    letters = [board.face(r, c).lower() if board.face(r, c) != BLANK else "" for r in range(n) for c in range(n)]
+    table = dictionary.table
+    found = {}
+
+    def step(row, face):
+        v = -1
+        for ch in face:
+            v = int(table[row + ord(ch) - 97])
+            if v < 0:
+                return None
+            row = v >> 2
+        return v
+
+    def visit(i, v, path, word):
+        if v & TERMINAL and len(word) >= min_len and word not in found:
+            found[word] = (tuple(divmod(k, n) for k in path), bool(v & COMMON))
+        r, c = divmod(i, n)
+        for rr in range(r - 1, r + 2):
+            for cc in range(c - 1, c + 2):
+                j = rr * n + cc
+                if 0 <= rr < n and 0 <= cc < n and j not in path and letters[j] and v >> 2:
+                    w = step(v >> 2, letters[j])
+                    if w is not None:
+                        visit(j, w, path + [j], word + letters[j])
+
+    for i in range(n * n):
+        if letters[i]:
+            v = step(ROOT * WIDTH, letters[i])
+            if v is not None:
+                visit(i, v, [i], letters[i])
+    return [(w, p, c) for w, (p, c) in sorted(found.items())]
+
+
+def random_boards(seed, count):
+    """Boards of 3..6 with many two-letter faces and blanks (the dice rarely show two)."""
+    rng = random.Random(seed)
+    pool = SINGLE_LETTERS + ("A", "E", "I", "O", "S", "T", "R", "N") * 2 + TWO_LETTER_FACES * 3 + (BLANK,) * 2
+    for _ in range(count):
+        n = rng.randint(3, 6)
+        yield Board(tuple(tuple(rng.choice(pool) for _ in range(n)) for _ in range(n)))
+
+
+@pytest.mark.parametrize("cube_set", sorted(CUBE_SETS))
+def test_same_words_paths_and_flags_as_plain_depth_first_search(default_dict, cube_set):
+    """The vectorised search returns exactly what the plain search returns: the same
+    words, common flags and, for each word, the first path in flat-index order."""
+    for seed in range(12):
+        for challenge in (False, True):
+            board = roll(cube_set, seed, challenge=challenge)
+            got = [tuple(w) for w in solve(board, default_dict)]
+            assert got == reference_solve(board, default_dict, 3 if board.size <= 4 else 4), board
+
+
+def test_same_as_plain_search_with_two_letter_faces_and_blanks(default_dict):
+    for board in random_boards(2024, 40):
+        for min_len in (1, 3):
+            got = [tuple(w) for w in solve(board, default_dict, min_length=min_len)]
+            assert got == reference_solve(board, default_dict, min_len), board
+
+
+def test_a_word_spelt_by_a_face_and_by_two_cells_keeps_the_first_path():
+    # "then" by [Th]+E+N (cells 0, 1, 4) and by T+H+E+N (cells 2, 5, 1, 4): the first in index order wins
+    d = from_words(["then", "the"])
+    b = Board.parse("[Th]ET/NHX/XXX")
+    ws = {w.word: w.path for w in solve(b, d)}
+    assert ws["then"] == ((0, 0), (0, 1), (1, 0))
+    b2 = Board.parse("TE[Th]/HNX/XXX")   # the split spelling comes first now
+    ws2 = {w.word: w.path for w in solve(b2, d)}
+    assert ws2["then"] == ((0, 0), (1, 0), (0, 1), (1, 1))
