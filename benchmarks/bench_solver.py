@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from boggle_cv.board import Board, face_letters  # noqa: E402
 from boggle_cv.dice import roll  # noqa: E402
 from boggle_cv.dictionary import Dictionary, load_default, load_word_list  # noqa: E402
-from boggle_cv.solver import default_min_length, solve  # noqa: E402
+from boggle_cv.solver import FoundWord, default_min_length, solve  # noqa: E402
 
 SETS = (("4x4", "modern-4"), ("5x5", "big-1979"), ("6x6", "super-big-6"))
 END = "$"  # the key under which a trie node stores the word that ends there
@@ -95,29 +95,75 @@ def textbook_solve(board: Board, trie: dict[str, Any], min_len: int) -> set[str]
     return found
 
 
-def side_by_side(boards: list[Board], d: Dictionary, trie: dict[str, Any],
-                 repeat: int) -> tuple[list[float], list[float]]:
-    """Per board: best-of-`repeat` seconds of solve and of textbook_solve (alternating)."""
-    ours_t, book_t = [], []
+def textbook_solve_paths(board: Board, trie: dict[str, Any], min_len: int,
+                         common: set[str]) -> list[FoundWord]:
+    """The textbook method giving what `solve` gives: every word with the first path
+    the search meets (the path travels with the recursion as a tuple) and its common
+    flag, sorted. The same search as textbook_solve, plus the bookkeeping of a path."""
+    n = board.size
+    faces = [face_letters(board.face(r, c)) for r in range(n) for c in range(n)]
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    nbrs = [[(rr * n + cc, 1 << (rr * n + cc), faces[rr * n + cc])
+             for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
+             if 0 <= rr < n and 0 <= cc < n and (rr, cc) != (r, c) and faces[rr * n + cc]]
+            for r in range(n) for c in range(n)]
+    found: dict[str, tuple[tuple[int, int], ...]] = {}
+
+    def descend(node: dict[str, Any] | None, letters: str) -> dict[str, Any] | None:
+        for ch in letters:
+            if node is None:
+                return None
+            node = node.get(ch)
+        return node
+
+    def enter(i: int, node: dict[str, Any], used: int, path: tuple[tuple[int, int], ...]) -> None:
+        word = node.get(END)
+        if word is not None and len(word) >= min_len and word not in found:
+            found[word] = path
+        for j, bit, f in nbrs[i]:
+            if used & bit:
+                continue
+            child = node.get(f)
+            if child is None:
+                if len(f) == 1:
+                    continue
+                child = descend(node, f)
+                if child is None:
+                    continue
+            enter(j, child, used | bit, path + (cells[j],))
+
+    for i, f in enumerate(faces):
+        if f:
+            node = descend(trie, f)
+            if node is not None:
+                enter(i, node, 1 << i, (cells[i],))
+    return [FoundWord(w, p, w in common) for w, p in sorted(found.items())]
+
+
+def side_by_side(boards: list[Board], d: Dictionary, trie: dict[str, Any], common: set[str],
+                 repeat: int) -> tuple[list[float], list[float], list[float]]:
+    """Per board: best-of-`repeat` seconds of solve, textbook_solve and
+    textbook_solve_paths (the order rotating between boards and repeats)."""
+    ours_t, book_t, full_t = [], [], []
     for k, b in enumerate(boards):
         ml = default_min_length(b.size)
-        best_o = best_b = float("inf")
-        res_o: Any = None
-        res_b: Any = None
+        best = [float("inf")] * 3
+        results: list[Any] = [None] * 3
+        runs = (lambda: solve(b, d), lambda: textbook_solve(b, trie, ml),
+                lambda: textbook_solve_paths(b, trie, ml, common))
         for r in range(repeat):
-            for which in ((0, 1) if (k + r) % 2 == 0 else (1, 0)):
+            for which in [(k + r + i) % 3 for i in range(3)]:
                 t0 = time.perf_counter()
-                if which == 0:
-                    res_o = solve(b, d)
-                    best_o = min(best_o, time.perf_counter() - t0)
-                else:
-                    res_b = textbook_solve(b, trie, ml)
-                    best_b = min(best_b, time.perf_counter() - t0)
-        if {w.word for w in res_o} != res_b:
+                results[which] = runs[which]()
+                best[which] = min(best[which], time.perf_counter() - t0)
+        if {w.word for w in results[0]} != results[1]:
             raise SystemExit(f"word sets differ on board {b}")
-        ours_t.append(best_o)
-        book_t.append(best_b)
-    return ours_t, book_t
+        if results[0] != results[2]:
+            raise SystemExit(f"words, paths or flags differ from the textbook's on board {b}")
+        ours_t.append(best[0])
+        book_t.append(best[1])
+        full_t.append(best[2])
+    return ours_t, book_t, full_t
 
 
 def where_the_time_goes(d: Dictionary, n_boards: int) -> None:
@@ -143,16 +189,21 @@ def main() -> None:
     ap.add_argument("--where", action="store_true")
     args = ap.parse_args()
     d = load_word_list(args.dict) if args.dict else load_default()
-    trie = build_trie(d.words())
+    words_all = list(d.words())
+    trie = build_trie(words_all)
+    common = {w for w in words_all if d.is_common(w)}
     print(f"dictionary: {d.source}, {len(d):,} words; {args.boards} boards per size, "
           f"best of {args.repeat} each; Python {sys.version.split()[0]}")
-    print("size set           solve ms  textbook ms  ratio solve/textbook  words/board")
+    print("textbook: the word set only; textbook+paths: the same output as solve (a path and the "
+          "common flag per word, sorted)")
+    print("size set           solve ms  textbook ms  ratio  textbook+paths ms  ratio  words/board")
     for label, name in SETS:
         boards = [roll(name, s) for s in range(args.boards)]
-        ours_t, book_t = side_by_side(boards, d, trie, args.repeat)
-        mo, mb = statistics.median(ours_t), statistics.median(book_t)
+        ours_t, book_t, full_t = side_by_side(boards, d, trie, common, args.repeat)
+        mo, mb, mf = statistics.median(ours_t), statistics.median(book_t), statistics.median(full_t)
         words = statistics.mean(len(solve(b, d)) for b in boards)
-        print(f"{label}  {name:12s} {mo * 1e3:8.3f}  {mb * 1e3:11.3f}  {mo / mb:20.2f}  {words:11.0f}")
+        print(f"{label}  {name:12s} {mo * 1e3:8.3f}  {mb * 1e3:11.3f}  {mo / mb:5.2f}  {mf * 1e3:17.3f}  "
+              f"{mo / mf:5.2f}  {words:11.0f}")
     if args.where:
         where_the_time_goes(d, args.boards)
 
