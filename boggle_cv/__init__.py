@@ -7,7 +7,7 @@ The library (names are imported on first use, so `import boggle_cv` stays cheap)
   score_round(board, lists) the referee's sheet for players' lists
   read_board(photo, ...)    read the board in a photo (path or BGR uint8 array)
   Scanner                   a reusable photo reader (models loaded once)
-  referee, RoundRequest     one round: a scan or given board, corrections, rules,
+  referee_round, RoundRequest  one round: a scan or given board, corrections, rules,
   RoundResult, ...          the players' lists -> one typed result (to_dict/from_dict)
   Rules, load_dictionary    rules of scoring; the default or a custom word list
   BoggleError, ...          every error a user can meet (UsageError is a ValueError)
@@ -32,7 +32,7 @@ _EXPORTS: dict[str, str] = {
     "Scanner": "vision.pipeline",
     "ScanResult": "vision.pipeline",
     "load_image": "vision.imageio",
-    "referee": "referee",
+    "referee_round": "referee",
     "RoundRequest": "referee",
     "RoundResult": "referee",
     "RulesOptions": "referee",

@@ -1,6 +1,6 @@
 """One round, refereed: the one place that decides a round's rules and board.
 
-    RoundRequest  ->  referee(request, dictionary)  ->  RoundResult
+    RoundRequest  ->  referee_round(request, dictionary)  ->  RoundResult
 
 A request holds the board's source (a ScanResult read from a photo, or a board
 given as text), the players' corrections, the marks policy (do red rings and the
@@ -8,7 +8,7 @@ red challenge cube seen in the photo count?), the rules options the players chos
 and the players' lists. The result holds the board as read and as corrected, the
 rules in force and where each came from, the cells still doubtful, the score
 sheet and notes for the table. `scan`, `score`, the page and the room all call
-`referee`; they only parse, format and store.
+`referee_round`; they only parse, format and store.
 
 `RoundResult.to_dict()` is the JSON document of `scan --json` / `score --json`
 (README, "JSON schema") and `RoundResult.from_dict()` rebuilds the result from it.
@@ -248,7 +248,7 @@ def decide_rules(board: Board, options: RulesOptions, seen_bonus: Sequence[Cell]
     return rules, why, notes
 
 
-def referee(request: RoundRequest, dictionary: Dictionary | None = None) -> RoundResult:
+def referee_round(request: RoundRequest, dictionary: Dictionary | None = None) -> RoundResult:
     """Referee one round (see the module docstring). Raises UsageError (a ValueError)
     for a request that cannot be scored: no board, a fix off the board, a challenge
     variant without its cell, bad rules, lists that are not lists of words."""

@@ -20,7 +20,7 @@ import typer
 from ..board import Board, cell_label, normalise_face
 from ..dictionary import Dictionary
 from ..errors import BoggleError, ImageReadError, LowConfidenceError, UsageError
-from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee
+from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
 from ..scoring import LongWords, Variant
 from ..vision.engines import Engine
 from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, LongWordsOption, MinLengthOption,
@@ -199,7 +199,7 @@ def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dic
         board = scan.board if not corrections.cells else _fixed(scan.board, corrections)
         corrections = Corrections(None, {**ask_doubtful(scan, board), **corrections.cells})
     t0 = time.perf_counter()
-    result = referee(RoundRequest(scan, corrections, job.marks, job.options, job.lists, str(photo)), job.dictionary)
+    result = referee_round(RoundRequest(scan, corrections, job.marks, job.options, job.lists, str(photo)), job.dictionary)
     stages = {**setup, **stages, "solve+score": time.perf_counter() - t0}
     return dataclasses.replace(result, timings=stages), scan, image
 

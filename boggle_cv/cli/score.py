@@ -8,7 +8,7 @@ import typer
 
 from ..board import Board
 from ..errors import UsageError
-from ..referee import Corrections, RoundRequest, RulesOptions, referee
+from ..referee import Corrections, RoundRequest, RulesOptions, referee_round
 from ..scoring import LongWords, Variant
 from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, LongWordsOption, MinLengthOption,
                       load_dictionary, parse_cells, parse_one_cell, read_player_lists)
@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
                                frozenset(parse_cells(bonus, "--bonus")),
                                parse_one_cell(challenge_cell, "--challenge-cell"))
         lists = read_player_lists(player)
-        result = referee(RoundRequest(corrections=Corrections(board=b), options=options, players=lists),
+        result = referee_round(RoundRequest(corrections=Corrections(board=b), options=options, players=lists),
                          load_dictionary(dict_path))
         if as_json:
             typer.echo(json.dumps(result.to_dict()))

@@ -19,7 +19,7 @@ from typing import Any
 from ..board import Board, cell_label, normalise_face, parse_cell
 from ..dictionary import Dictionary
 from ..errors import (LimitReached, NotAllowed, NotAuthenticated, RoomNotFound, RoundStateError, UsageError)
-from ..referee import (Corrections, GameRef, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee,
+from ..referee import (Corrections, GameRef, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round,
                        round_record)
 from ..scoring import Rules
 from .db import RoomDB
@@ -288,7 +288,7 @@ class RoomService:
             from ..vision.pipeline import ScanResult
             request = RoundRequest(ScanResult.from_dict(b.scan), Corrections(cells=fixes),
                                    MarksPolicy(s.marks), options, players)
-        return referee(request, self.dictionary)
+        return referee_round(request, self.dictionary)
 
     # ---- helpers ---------------------------------------------------------------------------------
     def _update(self, code: str, change: Callable[[Room, sqlite3.Connection], Any]) -> tuple[Room, Any]:

@@ -33,7 +33,7 @@ from starlette.responses import JSONResponse, Response
 from .. import __version__, store
 from ..board import Board
 from ..errors import BoardTextError, UsageError, WordListError
-from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee, store_round
+from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, store_round
 from ..wordlists import parse_words, tokenise
 from .errors import NotFound
 from .geometry import board_geometry, preview_jpeg
@@ -215,7 +215,7 @@ def _referee(st: WebState, doc: dict[str, Any], scan: ScanResult | None = None) 
         corrections = Corrections(cells=fixes)
     else:
         scan, corrections = None, Corrections(board=board)
-    result = referee(RoundRequest(scan, corrections, MarksPolicy.ignore, parse_rules(doc.get("rules")), players),
+    result = referee_round(RoundRequest(scan, corrections, MarksPolicy.ignore, parse_rules(doc.get("rules")), players),
                      st.dictionary)
     return dataclasses.replace(result, notes=tuple(notes) + result.notes)
 

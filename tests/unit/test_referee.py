@@ -9,7 +9,7 @@ import pytest
 
 from boggle_cv.board import Board
 from boggle_cv.errors import ArgumentTypeError, UsageError
-from boggle_cv.referee import (Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee)
+from boggle_cv.referee import (Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round)
 from boggle_cv.scoring import score_round
 from boggle_cv.vision.decode import decode
 from boggle_cv.vision.pipeline import ScanResult
@@ -46,7 +46,7 @@ def fake_scan(text: str = BOARD, doubtful: tuple[int, int] | None = (1, 2), runn
 
 
 def test_a_given_board_scores_as_score_round(dictionary=None):
-    result = referee(RoundRequest(corrections=Corrections(board=Board.parse(BOARD)), players=LISTS))
+    result = referee_round(RoundRequest(corrections=Corrections(board=Board.parse(BOARD)), players=LISTS))
     want = score_round(Board.parse(BOARD), LISTS).to_dict()
     doc = result.to_dict()
     assert {k: v for k, v in doc.items() if k in want} == want
@@ -64,7 +64,7 @@ def test_round_trip_of_every_kind_of_round():
         RoundRequest(scan, marks=MarksPolicy.ignore, options=RulesOptions(min_length=4, long_words="flat")),
     ]
     for req in requests:
-        result = referee(req)
+        result = referee_round(req)
         doc = json.loads(json.dumps(result.to_dict()))
         again = RoundResult.from_dict(doc)
         assert again.to_dict() == doc
@@ -74,30 +74,30 @@ def test_round_trip_of_every_kind_of_round():
 
 def test_marks_seen_in_the_photo_set_the_rules_unless_ignored():
     scan = fake_scan(doubtful=None, bonus=[(0, 0)], challenge=(3, 3))
-    used = referee(RoundRequest(scan, options=RulesOptions(bonus_cells=frozenset({(1, 1)})), players=LISTS))
+    used = referee_round(RoundRequest(scan, options=RulesOptions(bonus_cells=frozenset({(1, 1)})), players=LISTS))
     assert used.rules.variant == "challenge" and used.rules.challenge_cell == (3, 3)
     assert used.rules.bonus_cells == {(0, 0), (1, 1)}
     assert used.rules_why["bonus_cells"] == "option+photo" and used.rules_why["variant"] == "photo"
     assert any("r4c4" in n for n in used.notes) and any("r1c1" in n for n in used.notes)
-    ignored = referee(RoundRequest(scan, marks=MarksPolicy.ignore, players=LISTS))
+    ignored = referee_round(RoundRequest(scan, marks=MarksPolicy.ignore, players=LISTS))
     assert ignored.rules.variant == "standard" and ignored.rules.bonus_cells == frozenset()
-    chosen = referee(RoundRequest(scan, options=RulesOptions(variant="standard"), players=LISTS))
+    chosen = referee_round(RoundRequest(scan, options=RulesOptions(variant="standard"), players=LISTS))
     assert chosen.rules.variant == "standard" and chosen.rules_why["challenge_cell"] == "none"
 
 
 def test_doubtful_cells_stay_unresolved_until_fixed():
     scan = fake_scan(doubtful=(1, 2), runner_up="W")
-    plain = referee(RoundRequest(scan))
+    plain = referee_round(RoundRequest(scan))
     assert plain.unresolved == ((1, 2),) and plain.corrected == ()
     assert any("1 doubtful" in n for n in plain.notes)
-    fixed = referee(RoundRequest(scan, Corrections(cells={(1, 2): "W"})))
+    fixed = referee_round(RoundRequest(scan, Corrections(cells={(1, 2): "W"})))
     assert fixed.unresolved == () and fixed.corrected == ((1, 2),) and fixed.board.faces[1][2] == "W"
-    confirmed = referee(RoundRequest(scan, Corrections(cells={(1, 2): "T"})))  # the reading, confirmed
+    confirmed = referee_round(RoundRequest(scan, Corrections(cells={(1, 2): "T"})))  # the reading, confirmed
     assert confirmed.unresolved == () and confirmed.corrected == ()
 
 
 def test_a_given_board_replaces_the_reading():
-    result = referee(RoundRequest(fake_scan(), Corrections(board=Board.parse("ABCD/EFGH/IJKL/MNOP")), photo="t.jpg"))
+    result = referee_round(RoundRequest(fake_scan(), Corrections(board=Board.parse("ABCD/EFGH/IJKL/MNOP")), photo="t.jpg"))
     assert result.scan is None and result.read_board is None
     doc = result.to_dict()
     assert doc["board"]["given"] is True and doc["tray"] is None
@@ -114,13 +114,13 @@ def test_a_given_board_replaces_the_reading():
 ])
 def test_requests_that_cannot_be_scored_are_value_errors(request_, fragment):
     with pytest.raises(ValueError, match=fragment) as info:
-        referee(request_)
+        referee_round(request_)
     assert isinstance(info.value, UsageError)
 
 
 def test_a_list_given_as_one_string_is_refused():
     with pytest.raises(TypeError, match="one string") as info:
-        referee(RoundRequest(corrections=Corrections(board=Board.parse(BOARD)), players={"ann": "pert last"}))
+        referee_round(RoundRequest(corrections=Corrections(board=Board.parse(BOARD)), players={"ann": "pert last"}))
     assert isinstance(info.value, ArgumentTypeError)
 
 
