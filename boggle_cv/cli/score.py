@@ -29,7 +29,7 @@ def read_player_lists(options: list[str]) -> dict[str, list[str]]:
     """--player NAME=FILE options -> {name: words}, in order; warnings on stderr.
 
     Refuses two players with one name and more than one list on stdin."""
-    from ..wordlists import parse_player_option, read_word_list
+    from ..wordlists import parse_player_option, read_lists
     specs = [parse_player_option(p) for p in options]
     names = [n for n, _ in specs]
     if len(set(names)) != len(names):
@@ -37,7 +37,7 @@ def read_player_lists(options: list[str]) -> dict[str, list[str]]:
     if sum(1 for _, f in specs if f == "-") > 1:
         raise UsageError("only one player's list can come from stdin", "give the others as files")
     notes: list[str] = []
-    lists = {name: read_word_list(path, notes=notes) for name, path in specs}
+    lists = read_lists(specs, notes=notes)
     for note in notes:
         typer.echo(f"boggle-cv: warning: {note}", err=True)
     return lists
