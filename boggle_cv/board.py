@@ -13,16 +13,37 @@ Case-insensitive on input. Example: "PERS/LATG/SINE/TERS".
 """
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator, Sequence
 
-from .errors import BoardTextError
+from .errors import BoardTextError, UsageError
 
 BLANK = "#"
 TWO_LETTER_FACES = ("An", "Er", "He", "In", "Qu", "Th")
 SINGLE_LETTERS = tuple(c for c in "ABCDEFGHIJKLMNOPRSTUVWXYZ")  # no lone Q
 ALL_FACES = SINGLE_LETTERS + TWO_LETTER_FACES + (BLANK,)
 MIN_SIZE, MAX_SIZE = 3, 6
+
+
+def describe_char(ch: str) -> str:
+    """A character as an error line shows it: "'1'" for ASCII; else its code point and
+    name, and why it is no face: "'\u0415' (U+0415 CYRILLIC CAPITAL LETTER IE, not a
+    Latin letter)", "'\u00c9' (U+00C9 LATIN CAPITAL LETTER E WITH ACUTE, an accented letter)".
+    """
+    if ch.isascii():
+        return repr(ch)
+    name = unicodedata.name(ch, "unnamed character")
+    why = ("an accented letter" if "LATIN" in name else "not a Latin letter") if ch.isalpha() else "not a letter"
+    return f"'{ch}' (U+{ord(ch):04X} {name}, {why})"
+
+
+def describe_text(text: str) -> str:
+    """repr-like form of a face given by the user, with the first non-ASCII character
+    explained (see describe_char)."""
+    odd = next((ch for ch in text if not ch.isascii()), None)
+    return describe_char(text) if len(text) == 1 else repr(text) + (f": {describe_char(odd)}" if odd else "")
 
 
 def normalise_face(text: str) -> str:
@@ -40,7 +61,7 @@ def normalise_face(text: str) -> str:
     canon = t[:1].upper() + t[1:].lower()
     if canon in TWO_LETTER_FACES:
         return canon
-    raise ValueError(f"not a Boggle face: {text!r}")
+    raise ValueError(f"not a Boggle face: {describe_text(text)}")
 
 
 def face_letters(face: str) -> str:
@@ -68,7 +89,7 @@ class Board:
         return len(self.faces)
 
     @classmethod
-    def from_rows(cls, rows: list[list[str]] | tuple) -> "Board":
+    def from_rows(cls, rows: Sequence[Sequence[str]]) -> "Board":
         """Build from rows of face strings in any accepted spelling."""
         try:
             return cls(tuple(tuple(normalise_face(f) for f in r) for r in rows))
@@ -121,7 +142,7 @@ class Board:
                     faces.append(ch.upper())
                     i += 1
                     continue
-                raise BoardTextError(f"row {ri}, character {i + 1}: {ch!r} is not a face", hint)
+                raise BoardTextError(f"row {ri}, character {i + 1}: {describe_char(ch)} is not a face", hint)
             rows.append(faces)
         n = len(rows)
         if not MIN_SIZE <= n <= MAX_SIZE:
@@ -175,3 +196,55 @@ class Board:
     def to_rows(self) -> list[list[str]]:
         """Rows of face strings (JSON form)."""
         return [list(r) for r in self.faces]
+
+
+_CELL = re.compile(r"r(\d+)c(\d+)\Z", re.IGNORECASE)
+_FIX = re.compile(r"r(\d+)c(\d+)=(.+)\Z", re.IGNORECASE)
+_FACE_HINT = "a letter, Qu, An Er He In Th, or # for a blank"
+
+
+def parse_cells(text: str, option: str) -> list[tuple[int, int]]:
+    """"r2c3,r1c1" (rows and columns from 1) -> [(1, 2), (0, 0)] (0-based (row, col)).
+
+    UsageError naming `option` for an empty value, an empty item ("r1c1,") or
+    anything that is not r<row>c<col>.
+    """
+    if not text.strip():
+        raise UsageError(f"{option} is empty", "give cells such as r2c3, or leave the option out")
+    cells = []
+    for part in text.split(","):
+        if not part.strip():
+            raise UsageError(f"{option} {text!r} has an empty item", "remove the extra ','")
+        m = _CELL.match(part.strip())
+        if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+            raise UsageError(f"{option} {describe_text(part.strip())} is not a cell",
+                             "write r<row>c<col> from 1, e.g. r2c3")
+        cells.append((int(m.group(1)) - 1, int(m.group(2)) - 1))
+    return cells
+
+
+def parse_fixes(items: Iterable[str]) -> dict[tuple[int, int], str]:
+    """["r2c3=W", "r1c1=qu"] -> {(1, 2): "W", (0, 0): "Qu"} (rows and columns from 1).
+
+    UsageError for a malformed item, a face that is not one (naming a non-Latin
+    character's code point), or two fixes of one cell that disagree (the same fix
+    twice is fine).
+    """
+    out: dict[tuple[int, int], str] = {}
+    given: dict[tuple[int, int], str] = {}
+    for item in items:
+        m = _FIX.match(item.strip())
+        if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+            raise UsageError(f"--fix {item!r} is not r<row>c<col>=FACE", "e.g. --fix r2c3=W (rows and columns from 1)")
+        try:
+            face = normalise_face(m.group(3))
+        except ValueError:
+            raise UsageError(f"--fix {item.strip()!r}: {describe_text(m.group(3).strip())} is not a face",
+                             _FACE_HINT) from None
+        cell = (int(m.group(1)) - 1, int(m.group(2)) - 1)
+        if cell in out and out[cell] != face:
+            raise UsageError(f"--fix {given[cell]!r} and --fix {item.strip()!r} give r{cell[0] + 1}c{cell[1] + 1} "
+                             "two different faces", "keep the one you mean")
+        out[cell] = face
+        given[cell] = item.strip()
+    return out

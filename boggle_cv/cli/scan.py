@@ -7,7 +7,6 @@ photo, stored round. This module only parses, calls, formats and picks the exit 
 from __future__ import annotations
 
 import json
-import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -23,7 +22,6 @@ from .solve import DictOption, JsonOption, MinLengthOption, check_min_length, lo
 
 SCAN_SCHEMA_VERSION = 1
 PROGRESS_MIN_PHOTOS = 4
-_FIX = re.compile(r"r(\d+)c(\d+)=(.+)\Z", re.IGNORECASE)
 
 
 @dataclass
@@ -62,19 +60,9 @@ class Corrections:
 
 
 def parse_fixes(items: list[str]) -> dict[tuple[int, int], str]:
-    """["r2c3=W", "r1c1=qu"] -> {(1, 2): "W", (0, 0): "Qu"} (rows and columns from 1)."""
-    out: dict[tuple[int, int], str] = {}
-    for item in items:
-        m = _FIX.match(item.strip())
-        if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
-            raise UsageError(f"--fix {item!r} is not r<row>c<col>=FACE", "e.g. --fix r2c3=W (rows and columns from 1)")
-        try:
-            face = normalise_face(m.group(3))
-        except ValueError:
-            raise UsageError(f"--fix {item!r}: {m.group(3)!r} is not a face",
-                             "a letter, Qu, An Er He In Th, or # for a blank") from None
-        out[(int(m.group(1)) - 1, int(m.group(2)) - 1)] = face
-    return out
+    """["r2c3=W", "r1c1=qu"] -> {(1, 2): "W", (0, 0): "Qu"} (rows and columns from 1); board.parse_fixes."""
+    from ..board import parse_fixes as board_fixes
+    return board_fixes(items)
 
 
 def apply_fixes(board: Board, fixes: dict[tuple[int, int], str]) -> Board:
@@ -184,11 +172,15 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"--board is {corr.board.size}x{corr.board.size} but --size is {forced}")
         if len(photos) > 1 and (annotate or corr.board or corr.cells):
             raise UsageError("--annotate, --board and --fix apply to one photo", "scan the photos one at a time")
+        from ..outputs import refuse_overwriting_inputs
+        from ..wordlists import parse_player_option
+        refuse_overwriting_inputs({"--annotate": annotate, "--db": db}, [*photos, dict_path, *(
+            parse_player_option(p)[1] for p in player or [])], debug_dir, [p.stem for p in photos])
         lists = read_player_lists(player or [])
         if variant is not None and variant not in ("standard", "challenge"):
             raise UsageError(f"unknown variant {variant!r}", "use standard or challenge")
-        bonus_cells = parse_cells(bonus, "--bonus") if bonus else []
-        cc = parse_cells(challenge_cell, "--challenge-cell") if challenge_cell else None
+        bonus_cells = parse_cells(bonus, "--bonus") if bonus is not None else []
+        cc = parse_cells(challenge_cell, "--challenge-cell") if challenge_cell is not None else None
         if cc is not None and len(cc) != 1:
             raise UsageError("--challenge-cell takes one cell", "e.g. --challenge-cell r2c3")
         t0 = time.perf_counter()
@@ -366,13 +358,7 @@ def _document(photo: Path, scan, sheet, board: Board, stage: dict[str, float]) -
     return doc
 
 
-def _write_debug(folder: Path, photo: Path, images: dict) -> None:
+def _write_debug(folder: Path, photo: Path, images: dict[str, Any]) -> None:
     """Write each stage's image (name -> BGR array) as PHOTO-STEM_NAME.png in folder."""
-    from ..errors import OutputError
-    from ..outputs import write_image_atomic
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise OutputError(f"cannot create {folder}: {e.strerror or e}", "choose a writable --debug-dir") from None
-    for name, img in sorted(images.items()):
-        write_image_atomic(folder / f"{photo.stem}_{name}.png", img)
+    from ..outputs import write_images_into
+    write_images_into(folder, {f"{photo.stem}_{name}.png": img for name, img in sorted(images.items())})

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Annotated, Optional
 
 import typer
@@ -11,18 +10,10 @@ from ..board import Board
 from ..errors import UsageError
 from .solve import DictOption, JsonOption, MinLengthOption, check_min_length, load_dictionary
 
-_CELL = re.compile(r"r(\d+)c(\d+)\Z", re.IGNORECASE)
-
-
 def parse_cells(text: str, option: str) -> list[tuple[int, int]]:
-    """"r2c3,r1c1" (1-based) -> [(1, 2), (0, 0)] (0-based (row, col))."""
-    cells = []
-    for part in text.split(","):
-        m = _CELL.match(part.strip())
-        if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
-            raise UsageError(f"{option} {part.strip()!r} is not a cell", "write r<row>c<col> from 1, e.g. r2c3")
-        cells.append((int(m.group(1)) - 1, int(m.group(2)) - 1))
-    return cells
+    """"r2c3,r1c1" (1-based) -> [(1, 2), (0, 0)] (0-based (row, col)); board.parse_cells."""
+    from ..board import parse_cells as board_cells
+    return board_cells(text, option)
 
 
 def read_player_lists(options: list[str]) -> dict[str, list[str]]:
@@ -65,11 +56,11 @@ def register(app: typer.Typer) -> None:
             raise UsageError("--variant challenge needs --challenge-cell", "e.g. --challenge-cell r2c3")
         if challenge_cell is not None and variant != "challenge":
             raise UsageError("--challenge-cell needs --variant challenge")
-        cc = parse_cells(challenge_cell, "--challenge-cell") if challenge_cell else None
+        cc = parse_cells(challenge_cell, "--challenge-cell") if challenge_cell is not None else None
         if cc is not None and len(cc) != 1:
             raise UsageError("--challenge-cell takes one cell", "e.g. --challenge-cell r2c3")
         rules = Rules(size=b.size, variant=variant, min_length=min_length, long_words=long_words,
-                      bonus_cells=frozenset(parse_cells(bonus, "--bonus")) if bonus else frozenset(),
+                      bonus_cells=frozenset(parse_cells(bonus, "--bonus")) if bonus is not None else frozenset(),
                       challenge_cell=cc[0] if cc else None)
         lists = read_player_lists(player)
         d = load_dictionary(dict_path)
