@@ -10,7 +10,6 @@ import logging
 from pathlib import Path
 from typing import Any, Callable
 
-import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -120,11 +119,10 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(SecurityHeaders), Middleware(BodyLimit, limit_for=limit_for)],
+        middleware=[Middleware(SecurityHeaders), Middleware(BodyLimit, limit_for=limit_for, config=config)],
         exception_handlers={BoggleError: _boggle_error, BodyTooLarge: _too_large,
                             UnsupportedType: _unsupported, HTTPException: _http_error,
                             Exception: _internal},
     )
     app.state.web = state
-    app.state.scan_limiter = anyio.Semaphore(max(1, config.scan_threads))
     return app
