@@ -15,6 +15,7 @@ names the file and the supported formats.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import os
 import re
@@ -101,28 +102,33 @@ class Header:
         return self.mode in ("1", "L", "P", "RGB", "CMYK", "YCbCr") and not (self.transparency or self.deep)
 
 
-def _plugins() -> tuple[tuple[Callable[[bytes], bool], str, type[Any]], ...]:
-    """(accepts first bytes, name, Pillow ImageFile class) for each format we decode.
+#: (accepts first bytes, Pillow's format name, its plugin module) for each format we
+#: decode; the list is explicit, so only these formats are ever tried.
+_FORMATS: tuple[tuple[Callable[[bytes], bool], str, str], ...] = (
+    (lambda b: b[:3] == b"\xff\xd8\xff", "JPEG", "JpegImagePlugin"),
+    (lambda b: b[:8] == b"\x89PNG\r\n\x1a\n", "PNG", "PngImagePlugin"),
+    (lambda b: b[:4] == b"RIFF" and b[8:12] == b"WEBP", "WEBP", "WebPImagePlugin"),
+    (lambda b: b[:4] in (b"II*\x00", b"MM\x00*"), "TIFF", "TiffImagePlugin"),
+    (lambda b: b[:2] == b"BM", "BMP", "BmpImagePlugin"),
+    (lambda b: b[:6] in (b"GIF87a", b"GIF89a"), "GIF", "GifImagePlugin"),
+    (lambda b: b[:1] == b"P" and b[1:2] in (b"1", b"2", b"3", b"4", b"5", b"6", b"f"), "PPM", "PpmImagePlugin"),
+    (lambda b: b[:4] == b"\xff\x4f\xff\x51" or b[:12] == b"\x00\x00\x00\x0cjP  \r\n\x87\n", "JPEG2000",
+     "Jpeg2KImagePlugin"),
+)
 
-    Imported on first use (Pillow costs nothing until a photo is read). The classes are
-    made directly, not through PIL.Image.open, so that only these formats are tried
-    and Pillow's own bomb limit (a global setting) neither refuses a large but legal
-    baseline JPEG nor prints a warning: our cap decides.
+
+def _plugin(name: str, module: str) -> type[Any]:
+    """Pillow's ImageFile class for one format, imported on first use (only the
+    photo's own plugin: Pillow costs a JPEG scan about 14 ms of imports).
+
+    The class is made directly, not through PIL.Image.open, so that Pillow's own bomb
+    limit (a global setting) neither refuses a large but legal baseline JPEG nor
+    prints a warning: our cap decides.
     """
-    from PIL import (BmpImagePlugin, GifImagePlugin, Jpeg2KImagePlugin, JpegImagePlugin, PngImagePlugin,
-                     PpmImagePlugin, TiffImagePlugin, WebPImagePlugin)
-    return (
-        (lambda b: b[:3] == b"\xff\xd8\xff", "JPEG", JpegImagePlugin.JpegImageFile),
-        (lambda b: b[:8] == b"\x89PNG\r\n\x1a\n", "PNG", PngImagePlugin.PngImageFile),
-        (lambda b: b[:4] == b"RIFF" and b[8:12] == b"WEBP", "WEBP", WebPImagePlugin.WebPImageFile),
-        (lambda b: b[:4] in (b"II*\x00", b"MM\x00*"), "TIFF", TiffImagePlugin.TiffImageFile),
-        (lambda b: b[:2] == b"BM", "BMP", BmpImagePlugin.BmpImageFile),
-        (lambda b: b[:6] in (b"GIF87a", b"GIF89a"), "GIF", GifImagePlugin.GifImageFile),
-        (lambda b: b[:1] == b"P" and b[1:2] in (b"1", b"2", b"3", b"4", b"5", b"6", b"f"), "PPM",
-         PpmImagePlugin.PpmImageFile),
-        (lambda b: b[:4] == b"\xff\x4f\xff\x51" or b[:12] == b"\x00\x00\x00\x0cjP  \r\n\x87\n", "JPEG2000",
-         Jpeg2KImagePlugin.Jpeg2KImageFile),
-    )
+    mod = importlib.import_module(f"PIL.{module}")
+    cls: type[Any] = getattr(mod, {"JPEG2000": "Jpeg2KImageFile", "WEBP": "WebPImageFile"}.get(
+        name, f"{name.capitalize()}ImageFile"))
+    return cls
 
 
 _TIFF_BITS_PER_SAMPLE = 258
@@ -131,11 +137,12 @@ _TIFF_BITS_PER_SAMPLE = 258
 def read_header(data: bytes) -> Header | None:
     """The header of an image in memory, or None if it is not one of the formats we
     decode or Pillow cannot make sense of its header. Reads no pixel data."""
-    from PIL import Image
     head = data[:16]
-    for accepts, name, cls in _plugins():
+    for accepts, name, module in _FORMATS:
         if not accepts(head):
             continue
+        cls = _plugin(name, module)
+        from PIL import Image
         try:
             im = cls(io.BytesIO(data))
         except Image.DecompressionBombError as exc:  # some plugins check Pillow's own limit (179 MP)
