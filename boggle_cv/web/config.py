@@ -52,7 +52,8 @@ class ServeConfig:
         closed after that), counted from the connection or the previous response.
     body_timeout_s: seconds for a whole request body to arrive (408 after that).
     keep_alive_s: an idle connection is closed after this many seconds.
-    max_header_bytes: largest request head (h11's limit; 431/400 above).
+    max_header_bytes: most bytes of a request head h11 buffers while it is incomplete
+        (400 above).
     max_photo_requests: photo uploads held at once, server-wide (body, reading).
     max_photo_requests_per_client: of those, at most this many from one address (its
         further uploads wait their turn).

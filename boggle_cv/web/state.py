@@ -66,11 +66,13 @@ class RecentScans:
             return item
 
 
-def read_photo_bytes(scanner: Any, data: bytes, size: int | None, preview_max_side: int,
+def read_photo_bytes(scanner: Callable[[], Any], data: bytes, size: int | None, preview_max_side: int,
                      preview_quality: int) -> tuple[StoredScan, dict[str, float]]:
     """Decode a photo (bounded: imageio), read its board, make the page's preview.
 
-    scanner: object with scan_image(image_bgr, size, photo=None) -> ScanResult.
+    scanner: () -> object with scan_image(image_bgr, size, photo=None) -> ScanResult,
+    called only once the photo has decoded (an unreadable photo is told as such even
+    when the reader is missing).
     Returns (StoredScan, stage -> seconds). Raises our errors (ImageReadError,
     NoBoardError, ...).
     """
@@ -79,7 +81,7 @@ def read_photo_bytes(scanner: Any, data: bytes, size: int | None, preview_max_si
     t0 = time.perf_counter()
     image = load_image_bytes(data, "the uploaded photo")
     t1 = time.perf_counter()
-    result = scanner.scan_image(image, size, photo=None)
+    result = scanner().scan_image(image, size, photo=None)
     t2 = time.perf_counter()
     preview = preview_jpeg(image, preview_max_side, preview_quality)
     t3 = time.perf_counter()
@@ -126,7 +128,8 @@ def _end_with_parent() -> None:
 
 def _read_in_worker(engine: str, data: bytes, size: int | None, preview_max_side: int,
                     preview_quality: int) -> tuple[StoredScan, dict[str, float]]:
-    return read_photo_bytes(_worker_scanner(engine), data, size, preview_max_side, preview_quality)
+    return read_photo_bytes(functools.partial(_worker_scanner, engine), data, size, preview_max_side,
+                            preview_quality)
 
 
 def _ready(hold_s: float) -> int:
@@ -240,7 +243,7 @@ class WebState:
             return await self.pool.read(data, size, c)
         async with self._one_at_a_time:
             return await anyio.to_thread.run_sync(
-                lambda: read_photo_bytes(self.scanner(), data, size, c.preview_max_side, c.preview_quality))
+                lambda: read_photo_bytes(self.scanner, data, size, c.preview_max_side, c.preview_quality))
 
     def close(self) -> None:
         """Stop the worker processes (if any)."""

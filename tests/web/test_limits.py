@@ -217,7 +217,8 @@ def test_pool_reads_like_the_server_process_and_survives_a_dead_worker(tmp_path,
     from boggle_cv.web.state import ReaderStopped, ReadingPool, read_photo_bytes
     config = ServeConfig(db_path=tmp_path / "g.db")
     data = SAMPLE.read_bytes()
-    here, _ = read_photo_bytes(Scanner("classifier"), data, None, config.preview_max_side, config.preview_quality)
+    here, _ = read_photo_bytes(lambda: Scanner("classifier"), data, None, config.preview_max_side,
+                               config.preview_quality)
     pool = ReadingPool(2, "classifier")
     try:
         pids = pool.start()
