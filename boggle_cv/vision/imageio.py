@@ -21,6 +21,7 @@ import os
 import re
 import stat
 import threading
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -143,21 +144,25 @@ def read_header(data: bytes) -> Header | None:
             continue
         cls = _plugin(name, module)
         from PIL import Image
-        try:
-            im = cls(io.BytesIO(data))
-        except Image.DecompressionBombError as exc:  # some plugins check Pillow's own limit (179 MP)
-            m = re.search(r"\((\d+) pixels\)", str(exc))
-            return Header(name, int(m.group(1)) if m else 2 * 89_478_485 + 1, 1, "RGB", size_known=False)
-        except Exception:  # noqa: BLE001 - any failure to parse a header means "not readable"
-            return None
-        try:
-            w, h = im.size
-            bits = getattr(im, "tag_v2", {}).get(_TIFF_BITS_PER_SAMPLE, 8) if name == "TIFF" else 8
-            deep = any(int(b) > 8 for b in (bits if isinstance(bits, tuple) else (bits,)))
-            return Header(name, int(w), int(h), str(im.mode), bool(im.info.get("progressive")),
-                          "transparency" in im.info, deep)
-        finally:
-            im.close()
+        with warnings.catch_warnings():  # "Corrupt EXIF data" and the like: our line says it
+            warnings.simplefilter("ignore")
+            try:
+                im = cls(io.BytesIO(data))
+            except Image.DecompressionBombError as exc:  # some plugins check Pillow's own limit (179 MP)
+                m = re.search(r"\((\d+) pixels\)", str(exc))
+                return Header(name, int(m.group(1)) if m else 2 * 89_478_485 + 1, 1, "RGB", size_known=False)
+            except Exception:  # noqa: BLE001 - any failure to parse a header means "not readable"
+                return None
+            try:
+                w, h = im.size
+                bits = getattr(im, "tag_v2", {}).get(_TIFF_BITS_PER_SAMPLE, 8) if name == "TIFF" else 8
+                deep = any(int(b) > 8 for b in (bits if isinstance(bits, tuple) else (bits,)))
+                return Header(name, int(w), int(h), str(im.mode), bool(im.info.get("progressive")),
+                              "transparency" in im.info, deep)
+            except Exception:  # noqa: BLE001 - a header Pillow opened but cannot describe
+                return None
+            finally:
+                im.close()
     return None
 
 

@@ -171,3 +171,20 @@ def test_page_answers_415_for_formats_it_does_not_take(tmp_path):
     with TestClient(app, raise_server_exceptions=False) as c:
         r = c.post("/api/scan", content=OVERSIZED["x.ppm"], headers={"content-type": "image/x-portable-pixmap"})
     assert r.status_code == 415, r.text
+
+
+def test_corrupt_exif_prints_nothing_of_pillow(tmp_path):
+    """Pillow warns about corrupt EXIF while it reads a header ('Corrupt EXIF data'):
+    the user sees only our line."""
+    import cv2
+    ok, buf = cv2.imencode(".jpg", np.full((40, 60, 3), 128, np.uint8))
+    assert ok
+    jpeg = buf.tobytes()
+    tiff = (b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 3) + struct.pack("<HHIHH", 0x0112, 3, 1, 6, 0)
+            + b"\x10\x01\x02")  # three entries promised, one and a half given
+    payload = b"Exif\x00\x00" + tiff
+    p = tmp_path / "exif.jpg"
+    p.write_bytes(jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:])
+    proc, _ = run_peak("scan", p, "--json", timeout=120)
+    one_error_line(proc, 5, "no board")
+    assert "Warning" not in proc.stderr and "EXIF" not in proc.stderr, proc.stderr
