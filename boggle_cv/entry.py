@@ -16,14 +16,12 @@ install); a Ctrl-C there is Python's ("Fatal Python error: init_import_site").
 """
 from __future__ import annotations
 
-import os
-import signal
+import os  # loaded with the interpreter already, like sys and signal: the guard
+import signal  # below must come before anything that takes time to import
 import sys
-import threading
-from types import FrameType
 
 
-def _interrupted_while_starting(signum: int, frame: FrameType | None) -> None:
+def _interrupted_while_starting(signum: int, frame: object) -> None:
     """SIGINT before main(): nothing to clean up, so say it and leave."""
     try:
         sys.stderr.write("boggle-cv: interrupted\n")
@@ -33,12 +31,11 @@ def _interrupted_while_starting(signum: int, frame: FrameType | None) -> None:
 
 
 def _guard_start() -> None:
-    if threading.current_thread() is threading.main_thread():
-        try:
-            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-                signal.signal(signal.SIGINT, _interrupted_while_starting)
-        except (ValueError, OSError):
-            pass
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _interrupted_while_starting)
+    except (ValueError, OSError):  # not the main thread (imported by a library user)
+        pass
 
 
 _guard_start()
