@@ -4,10 +4,16 @@
 as web uploads) returns a numpy array of shape (H, W, 3), dtype uint8, colour
 order BGR (OpenCV's), with the EXIF orientation tag applied, so that (x, y) pixel
 coordinates refer to the photo as a person sees it. Grayscale, RGBA (alpha dropped,
-transparent areas composited on white) and 16-bit images are converted. Images with
-more than ``LoadConfig.max_pixels`` pixels are decoded at 1/2, 1/4 or 1/8 scale by
-libjpeg/libpng's reduced decoders (``cv2.IMREAD_REDUCED_COLOR_*``), so a 100 MP
-panorama never needs 300 MB of RAM.
+transparent areas composited on white) and 16-bit images are converted.
+
+Before any pixel is decoded, the header is read (``read_header``: a JPEG's markers
+here, every other format by Pillow without decoding) and the pixels the decoder
+would hold are checked against one cap, ``LoadConfig.max_decode_pixels``, so that a
+small file claiming gigapixels (a "decompression bomb", or a header OpenCV would
+assert on) is refused with exit code 4. Images with more than
+``LoadConfig.max_pixels`` pixels are decoded at 1/2, 1/4 or 1/8 scale
+(``cv2.IMREAD_REDUCED_COLOR_*``); libjpeg does that while decoding a baseline JPEG,
+so a 200 MP phone photo never needs more than a few MB.
 
 Every failure raises :class:`boggle_cv.errors.ImageReadError` with one line that
 names the file and the supported formats.
@@ -120,7 +126,7 @@ _FORMATS: tuple[tuple[Callable[[bytes], bool], str, str], ...] = (
 
 def _plugin(name: str, module: str) -> type[Any]:
     """Pillow's ImageFile class for one format, imported on first use (only the
-    photo's own plugin: Pillow costs a JPEG scan about 14 ms of imports).
+    photo's own plugin; a JPEG never needs Pillow, see _jpeg_header).
 
     The class is made directly, not through PIL.Image.open, so that Pillow's own bomb
     limit (a global setting) neither refuses a large but legal baseline JPEG nor
@@ -135,10 +141,46 @@ def _plugin(name: str, module: str) -> type[Any]:
 _TIFF_BITS_PER_SAMPLE = 258
 
 
+_SOF = frozenset((0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF))
+_PROGRESSIVE_SOF = frozenset((0xC2, 0xC6, 0xCA, 0xCE))
+_JPEG_MODES = {1: "L", 3: "RGB", 4: "CMYK"}
+
+
+def _jpeg_header(data: bytes) -> Header | None:
+    """A JPEG's frame header (the first SOFn marker: size, components, progressive),
+    or None when there is none before the first scan.
+
+    Nearly every photo is a JPEG, and this walk over its markers costs nothing, while
+    importing Pillow costs a command-line scan about 12 ms (measured side by side:
+    docs/errors.md); every other format's header is read by Pillow.
+    """
+    i, n = 2, len(data)
+    while i + 9 < n:
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker = data[i + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+            i += 1 if marker == 0xFF else 2
+            continue
+        if marker in _SOF:
+            h = int.from_bytes(data[i + 5:i + 7], "big")
+            w = int.from_bytes(data[i + 7:i + 9], "big")
+            mode = _JPEG_MODES.get(data[i + 9] if i + 9 < n else 3, "RGB")
+            return Header("JPEG", w, h, mode, marker in _PROGRESSIVE_SOF)
+        if marker == 0xDA:  # a scan before any frame header
+            return None
+        i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+    return None
+
+
 def read_header(data: bytes) -> Header | None:
     """The header of an image in memory, or None if it is not one of the formats we
-    decode or Pillow cannot make sense of its header. Reads no pixel data."""
+    decode or its header makes no sense. Reads no pixel data: a JPEG's markers are
+    walked here (_jpeg_header), every other format's header is read by Pillow."""
     head = data[:16]
+    if _is_jpeg(data):
+        return _jpeg_header(data)
     for accepts, name, module in _FORMATS:
         if not accepts(head):
             continue
