@@ -16,9 +16,12 @@ install); a Ctrl-C there is Python's ("Fatal Python error: init_import_site").
 """
 from __future__ import annotations
 
-import os  # loaded with the interpreter already, like sys and signal: the guard
-import signal  # below must come before anything that takes time to import
+import os  # os and sys come loaded with the interpreter, like the C module _signal
 import sys
+
+# `signal` builds enums when imported (about 1 ms with no guard yet); its C module is
+# there from the interpreter's start (elsewhere, `signal` itself will do)
+_csignal = sys.modules.get("_signal") or __import__("signal")
 
 
 def _interrupted_while_starting(signum: int, frame: object) -> None:
@@ -32,13 +35,15 @@ def _interrupted_while_starting(signum: int, frame: object) -> None:
 
 def _guard_start() -> None:
     try:
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            signal.signal(signal.SIGINT, _interrupted_while_starting)
+        if _csignal.getsignal(_csignal.SIGINT) is _csignal.default_int_handler:
+            _csignal.signal(_csignal.SIGINT, _interrupted_while_starting)
     except (ValueError, OSError):  # not the main thread (imported by a library user)
         pass
 
 
 _guard_start()
+
+import signal  # noqa: E402 - after the guard, on purpose
 
 
 def _interrupted() -> None:

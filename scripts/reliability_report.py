@@ -433,6 +433,16 @@ def run_cases(all_cases: list[Case], root: Path, verbose: bool) -> list[Result]:
 
 # ---- signals ----------------------------------------------------------------------------
 
+def before_our_code(err: str) -> bool:
+    """A traceback of Python's own start-up: it failed before any line of boggle-cv ran
+    (its init errors, runpy, or no frame in boggle_cv/ but the editable-install finder)."""
+    if "init_import_site" in err or "init_sys_streams" in err or "Could not import runpy module" in err:
+        return True
+    frames = [ln for ln in err.splitlines() if ln.strip().startswith("File ")]
+    return bool(frames) and "KeyboardInterrupt" in err and not any(
+        "boggle_cv" in ln and "__editable__" not in ln for ln in frames)
+
+
 def signal_cases(root: Path, n: int, verbose: bool) -> tuple[int, int, dict[str, int]]:
     """n SIGINTs at random moments of the first 300 ms of `solve`, plus one between the
     entry point's import and main(): (tried, handled, kinds). Python's own start-up
@@ -451,10 +461,11 @@ def signal_cases(root: Path, n: int, verbose: bool) -> tuple[int, int, dict[str,
     for _ in range(n):
         p2 = subprocess.Popen([sys.executable, "-m", "boggle_cv", "solve", BOARD], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, env=env, cwd=tempfile.gettempdir())
-        time.sleep(rng.uniform(0.0, 0.3))
+        delay = rng.uniform(0.0, 0.3)
+        time.sleep(delay)
         p2.send_signal(signal.SIGINT)
         _, err = p2.communicate(timeout=60)
-        if "init_import_site" in err or "init_sys_streams" in err:
+        if before_our_code(err):
             kind, good = "Python's own start-up (before boggle-cv)", True
         elif p2.returncode == 130 and err == "boggle-cv: interrupted\n":
             kind, good = "one line, 130", True
@@ -464,6 +475,8 @@ def signal_cases(root: Path, n: int, verbose: bool) -> tuple[int, int, dict[str,
             kind, good = "killed before Python's handler", True
         else:
             kind, good = f"exit {p2.returncode}: {err.strip().splitlines()[-1][:60] if err.strip() else ''}", False
+            if verbose:
+                print(f"  signals      NOT HANDLED after {delay:.3f} s:\n{err[-3000:]}")
         kinds[kind] = kinds.get(kind, 0) + 1
         handled += good
     if verbose:
