@@ -14,10 +14,11 @@ Case-insensitive on input. Example: "PERS/LATG/SINE/TERS".
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
-from .errors import BoardTextError
+from .errors import BoardTextError, UsageError
 
 BLANK = "#"
 TWO_LETTER_FACES = ("An", "Er", "He", "In", "Qu", "Th")
@@ -46,6 +47,25 @@ def parse_cell(text: str) -> Cell:
     return int(m.group(1)) - 1, int(m.group(2)) - 1
 
 
+def describe_char(ch: str) -> str:
+    """A character as an error line shows it: "'1'" for ASCII; else its code point and
+    name, and why it is no face: "'\u0415' (U+0415 CYRILLIC CAPITAL LETTER IE, not a
+    Latin letter)", "'\u00c9' (U+00C9 LATIN CAPITAL LETTER E WITH ACUTE, an accented letter)".
+    """
+    if ch.isascii():
+        return repr(ch)
+    name = unicodedata.name(ch, "unnamed character")
+    why = ("an accented letter" if "LATIN" in name else "not a Latin letter") if ch.isalpha() else "not a letter"
+    return f"'{ch}' (U+{ord(ch):04X} {name}, {why})"
+
+
+def describe_text(text: str) -> str:
+    """repr-like form of a face given by the user, with the first non-ASCII character
+    explained (see describe_char)."""
+    odd = next((ch for ch in text if not ch.isascii()), None)
+    return describe_char(text) if len(text) == 1 else repr(text) + (f": {describe_char(odd)}" if odd else "")
+
+
 def normalise_face(text: str) -> str:
     """Return the canonical spelling of one face ("q" -> "Qu", "th" -> "Th", "" -> "#").
 
@@ -61,7 +81,7 @@ def normalise_face(text: str) -> str:
     canon = t[:1].upper() + t[1:].lower()
     if canon in TWO_LETTER_FACES:
         return canon
-    raise ValueError(f"not a Boggle face: {text!r}")
+    raise ValueError(f"not a Boggle face: {describe_text(text)}")
 
 
 def face_letters(face: str) -> str:
@@ -142,7 +162,7 @@ class Board:
                     faces.append(ch.upper())
                     i += 1
                     continue
-                raise BoardTextError(f"row {ri}, character {i + 1}: {ch!r} is not a face", hint)
+                raise BoardTextError(f"row {ri}, character {i + 1}: {describe_char(ch)} is not a face", hint)
             rows.append(faces)
         n = len(rows)
         if not MIN_SIZE <= n <= MAX_SIZE:

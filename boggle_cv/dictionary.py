@@ -46,6 +46,7 @@ import numpy.typing as npt
 
 from .board import TWO_LETTER_FACES
 from .errors import WordListError
+from .textfiles import DICTIONARY, open_lines
 
 ROOT = 1
 SINK = 0
@@ -296,35 +297,26 @@ def load_default() -> Dictionary:
     return d
 
 
-def read_lines(path: Path | str, what: str = "word list") -> list[str]:
-    """The lines of a UTF-8 text file (BOM and CRLF allowed), or WordListError."""
-    p = Path(path)
-    if not p.exists():
-        raise WordListError(f"{what} {p} does not exist", "check the path")
-    if p.is_dir():
-        raise WordListError(f"{what} {p} is a directory", "give a text file, one word per line")
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise WordListError(f"{what} {p} cannot be read: {e.strerror}", "check its permissions") from None
-    return decode_text(raw, f"{what} {p}")
+#: Most letters the word graph of a --dict list may hold, counting the letters that
+#: words share at their start once ("cat" and "cats": 4). Memory grows with it
+#: (build_edges: about 375 bytes a letter while it builds), so this bounds what any
+#: list can cost: ENABLE2K needs 389,308, YAWL 586,602; a longer list is refused.
+MAX_LIST_GRAPH_LETTERS = 700_000
 
 
-def decode_text(raw: bytes, label: str) -> list[str]:
-    """Decode bytes of a word list into lines; binary or non-UTF-8 -> WordListError."""
-    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with BOM (Windows Notepad "Unicode")
-        try:
-            return raw.decode("utf-16").splitlines()
-        except UnicodeDecodeError:
-            raise WordListError(f"{label} is not valid UTF-16 text", "save it as UTF-8") from None
-    if b"\x00" in raw[:65536]:
-        raise WordListError(f"{label} is a binary file, not text", "give a text file, one word per line")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise WordListError(f"{label} is not UTF-8 text (bad byte at offset {e.start})",
-                            "save it as UTF-8") from None
-    return text.splitlines()
+def graph_letters(sorted_words: list[str]) -> int:
+    """Letters of the trie of `sorted_words` (sorted, distinct): each word adds the
+    letters after the beginning it shares with the word before it."""
+    total = 0
+    prev = ""
+    for w in sorted_words:
+        n = min(len(w), len(prev))
+        k = 0
+        while k < n and w[k] == prev[k]:
+            k += 1
+        total += len(w) - k
+        prev = w
+    return total
 
 
 def load_word_list(path: Path | str, common_from: Dictionary | None = None) -> Dictionary:
@@ -332,26 +324,42 @@ def load_word_list(path: Path | str, common_from: Dictionary | None = None) -> D
 
     Lines that are not words (see normalise_word) are skipped and counted in
     `.skipped`. A word is flagged common if `common_from` (default: none) has it
-    flagged common. Raises WordListError for a missing/binary/non-UTF-8 file or one
-    without any word.
+    flagged common. The file is read line by line (textfiles.open_lines: at most
+    textfiles.DICTIONARY.max_bytes, regular files only). Raises WordListError for a
+    missing/binary/non-UTF-8/oversized file, one without any word, or one whose
+    word graph would pass MAX_LIST_GRAPH_LETTERS.
     """
-    lines = read_lines(path, "dictionary")
-    words: list[str] = []
+    words: set[str] = set()
     skipped = 0
-    for line in lines:
-        if not line.strip():
-            continue
-        w = normalise_word(line)
-        if w is None:
-            skipped += 1
-        else:
-            words.append(w)
+    with open_lines(path, DICTIONARY) as lines:
+        for line in lines:
+            if not line.strip():
+                continue
+            w = normalise_word(line)
+            if w is None:
+                skipped += 1
+                continue
+            words.add(w)
+            if len(words) > MAX_LIST_GRAPH_LETTERS:  # every distinct word adds a letter at least
+                raise _too_many_letters(path, len(words), at_least=True)
     if not words:
         raise WordListError(f"dictionary {path} holds no words ({skipped} lines skipped)",
                             "give a file with one word per line")
-    common = [w for w in words if common_from is not None and common_from.is_common(w)]
-    edges, count = build_edges(words, common, minimise=False)
+    ordered = sorted(words)
+    del words
+    letters = graph_letters(ordered)
+    if letters > MAX_LIST_GRAPH_LETTERS:
+        raise _too_many_letters(path, letters, at_least=False)
+    common = [w for w in ordered if common_from is not None and common_from.is_common(w)]
+    edges, count = build_edges(ordered, common, minimise=False)
     return Dictionary(edges, count, str(path), skipped)
+
+
+def _too_many_letters(path: Path | str, letters: int, at_least: bool) -> WordListError:
+    more = "at least " if at_least else ""
+    return WordListError(f"dictionary {path} is too large: its word graph needs {more}{letters:,} letters, "
+                         f"the limit is {MAX_LIST_GRAPH_LETTERS:,} (YAWL needs 586,602)",
+                         "give a smaller word list, or leave out --dict")
 
 
 def from_words(words: Iterable[str], common: Iterable[str] = (), source: str = "list") -> Dictionary:

@@ -4,14 +4,24 @@ A *game* is a named series of rounds (e.g. "friday"); a *round* is one scanned o
 typed board with the players' scores. Every write is one transaction: a crash or a
 Ctrl-C never leaves half a round stored.
 
-Default location: $BOGGLE_CV_DB if set, else $XDG_DATA_HOME/boggle-cv/games.sqlite3
-(XDG_DATA_HOME defaults to ~/.local/share).
+Reading and writing are apart:
+  * reads (list_games, standings) open the file read-only (SQLite URI mode=ro, or
+    immutable=1 when even that needs a write, as on a read-only mount): they never
+    create, migrate or change anything, so a read-only or shared file can be read;
+  * writes (save_round) create the database on first use and bring an older schema
+    up to SCHEMA_VERSION (MIGRATIONS), inside the round's own transaction;
+  * a file that is not a boggle-cv database (a SQLite file with other tables, one
+    made by a newer boggle-cv) is refused, read or write, without being touched.
+    An empty file counts as an empty database.
+
+Default location: $BOGGLE_CV_DB if set, else the user's data folder (default_db_path).
 """
 from __future__ import annotations
 
 import json
 import os
 import sqlite3
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,41 +29,91 @@ from typing import Any, Iterable
 
 from .errors import StorageError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 5.0
+APP_DIR = "boggle-cv"
+DB_NAME = "games.sqlite3"
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS games (
+#: The tables of a boggle-cv database; `meta` holds ('schema_version', N). `rooms` and
+#: `room_photos` keep the rooms of `boggle-cv serve` (boggle_cv.room.db).
+TABLES = ("meta", "games", "rounds", "round_players", "rooms", "room_photos")
+
+_GAME_TABLES: tuple[str, ...] = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
     created_at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS rounds (
+)""",
+    """CREATE TABLE IF NOT EXISTS rounds (
     id INTEGER PRIMARY KEY,
     game_id INTEGER NOT NULL REFERENCES games(id),
     created_at REAL NOT NULL,
     photo TEXT,
     board TEXT NOT NULL,
     report TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS round_players (
+)""",
+    """CREATE TABLE IF NOT EXISTS round_players (
     round_id INTEGER NOT NULL REFERENCES rounds(id),
     player TEXT NOT NULL,
     score INTEGER NOT NULL,
     words TEXT NOT NULL,
     PRIMARY KEY (round_id, player)
-);
-"""
+)""",
+)
+
+#: The rooms' tables (schema 2): one JSON document per room, a round's photo preview.
+_ROOM_TABLES: tuple[str, ...] = (
+    """CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    doc TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+)""",
+    """CREATE TABLE IF NOT EXISTS room_photos (
+    code TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    jpeg BLOB NOT NULL,
+    PRIMARY KEY (code, round)
+)""",
+)
+#: Every table of a new database, in order.
+_SCHEMA = _GAME_TABLES + _ROOM_TABLES
+
+#: version N -> the statements that bring a version-N database to N + 1; run only
+#: by writes, in the same transaction as the round.
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _ROOM_TABLES}
+
+_MOVE_HINT = "choose another file with --db (or $BOGGLE_CV_DB)"
 
 
 def default_db_path() -> Path:
-    """Where games live when --db is not given (see module docstring)."""
+    """Where games live when --db is not given.
+
+    $BOGGLE_CV_DB if set; else the user's data folder, as platformdirs.user_data_dir
+    names it: $XDG_DATA_HOME/boggle-cv (default ~/.local/share/boggle-cv) on Linux and
+    other Unix systems, ~/Library/Application Support/boggle-cv on macOS,
+    %LOCALAPPDATA%\\boggle-cv on Windows; the file is games.sqlite3.
+    """
     env = os.environ.get("BOGGLE_CV_DB")
     if env:
         return Path(env)
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "boggle-cv" / "games.sqlite3"
+    return data_dir() / DB_NAME
+
+
+def data_dir(platform: str = sys.platform) -> Path:
+    """The user's data folder for boggle-cv on `platform` (see default_db_path)."""
+    home = Path(os.path.expanduser("~"))
+    if platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(home / "AppData" / "Local")
+        return Path(base) / APP_DIR
+    if platform == "darwin":
+        return home / "Library" / "Application Support" / APP_DIR
+    xdg = os.environ.get("XDG_DATA_HOME", "").strip()
+    base_dir = Path(xdg) if xdg and os.path.isabs(xdg) else home / ".local" / "share"
+    return base_dir / APP_DIR
 
 
 @dataclass(frozen=True)
@@ -87,27 +147,117 @@ class Standings:
         }
 
 
-def _connect(path: Path, create: bool) -> sqlite3.Connection:
-    path = Path(path)
+def _check_path(path: Path, writing: bool) -> None:
+    """StorageError for a folder given as the database, or (writing) a file where a
+    folder of its path should be."""
     if path.is_dir():
         raise StorageError(f"games database {path} is a directory", "pass a file path with --db")
-    if not create and not path.exists():
-        raise StorageError(f"no games database at {path}", "store a round first with scan/score --game NAME")
+    if writing:
+        for parent in path.parents:
+            if parent.exists():
+                if not parent.is_dir():
+                    raise StorageError(f"cannot create games database {path}: {parent} is a file, not a directory",
+                                       _MOVE_HINT)
+                break
+
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _version(conn: sqlite3.Connection, path: Path) -> int | None:
+    """The schema version of an open database: None if it holds no table at all (new);
+    StorageError if it is not a boggle-cv database or is newer than this program."""
+    tables = _tables(conn)
+    if not tables:
+        return None
+    row = None
+    if "meta" in tables:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    if row is None:
+        shown = ", ".join(sorted(tables)[:4]) + (", ..." if len(tables) > 4 else "")
+        raise StorageError(f"{path} is not a boggle-cv games database (it holds other tables: {shown})",
+                           _MOVE_HINT)
     try:
-        if create:
-            path.parent.mkdir(parents=True, exist_ok=True)
+        version = int(row[0])
+    except (TypeError, ValueError):
+        raise StorageError(f"{path} has an unreadable schema version {row[0]!r}", _MOVE_HINT) from None
+    if version > SCHEMA_VERSION:
+        raise StorageError(f"games database {path} was written by a newer boggle-cv (schema {version}; "
+                           f"this one reads up to {SCHEMA_VERSION})", "upgrade boggle-cv")
+    return version
+
+
+def open_read(path: Path) -> sqlite3.Connection | None:
+    """A read-only connection to an existing database, or None when it holds no tables
+    yet (an empty file). Never writes to the file or beside it."""
+    path = Path(path)
+    _check_path(path, writing=False)
+    if not path.exists():
+        raise StorageError(f"no games database at {path}", "store a round first with scan/score --game NAME")
+    uri = path.absolute().as_uri()
+    last: sqlite3.Error | None = None
+    for mode in ("mode=ro", "mode=ro&immutable=1"):
+        conn = sqlite3.connect(f"{uri}?{mode}", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            if _version(conn, path) is None:
+                conn.close()
+                return None
+            return conn
+        except sqlite3.OperationalError as e:
+            conn.close()
+            last = e
+            if "locked" in str(e) or "busy" in str(e):
+                raise StorageError(f"games database {path} is locked by another program",
+                                   "close the other boggle-cv and try again") from None
+            if os.access(path, os.W_OK) and os.access(path.parent, os.W_OK):
+                break
+            # a WAL database in a place we cannot write (a read-only mount, an immutable
+            # file) cannot get its -shm file: read it as immutable, since nobody can be
+            # writing to it either
+        except BaseException:
+            conn.close()
+            raise
+    raise StorageError(f"cannot read games database {path}: {last}", "check the file can be read") from None
+
+
+def open_write(path: Path) -> sqlite3.Connection:
+    """A connection for one write transaction; the caller runs BEGIN IMMEDIATE, then
+    prepare. Refuses a foreign file before anything is written to it."""
+    path = Path(path)
+    _check_path(path, writing=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA journal_mode = WAL") if create else None
-        conn.executescript(_SCHEMA)
-        conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-        return conn
-    except sqlite3.DatabaseError as e:
-        raise StorageError(f"cannot use games database {path}: {e}",
-                           "check the file is a boggle-cv database and is writable, or choose another with --db") from None
     except OSError as e:
         raise StorageError(f"cannot create games database {path}: {e.strerror or e}",
                            "choose a writable place with --db") from None
+    try:
+        if _version(conn, path) is None:
+            conn.execute("PRAGMA journal_mode = WAL")  # new database: readers never wait for a writer
+        conn.execute("PRAGMA foreign_keys = ON")
+        return conn
+    except BaseException:
+        conn.close()
+        raise
+
+
+def prepare(conn: sqlite3.Connection, path: Path) -> None:
+    """Inside the write transaction: create the tables of a new database, or migrate an
+    older one to SCHEMA_VERSION."""
+    version = _version(conn, path)
+    if version is None:
+        for statement in _SCHEMA:
+            conn.execute(statement)
+        conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        return
+    for statement in _SCHEMA:  # a database cut short while it was first made
+        conn.execute(statement)
+    while version < SCHEMA_VERSION:
+        for statement in MIGRATIONS[version]:
+            conn.execute(statement)
+        version += 1
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))
 
 
 def save_round(db_path: Path, game: str, board_text: str, scores: dict[str, int],
@@ -116,12 +266,18 @@ def save_round(db_path: Path, game: str, board_text: str, scores: dict[str, int]
     """Store one round atomically; returns its 1-based number within the game.
 
     scores: player -> points this round; words: player -> [{word, status, points}].
+    Creates the database (or migrates an older one) in the same transaction.
     """
     if not game or not game.strip():
         raise StorageError("empty game name", "give --game a name such as 'friday'")
-    conn = _connect(db_path, create=True)
+    try:
+        conn = open_write(db_path)
+    except sqlite3.DatabaseError as e:
+        raise StorageError(f"cannot use games database {db_path}: {e}",
+                           "check the file is a boggle-cv database and is writable, or choose another with --db") from None
     try:
         conn.execute("BEGIN IMMEDIATE")
+        prepare(conn, Path(db_path))
         number = insert_round(conn, game, board_text, scores, words, report, photo)
         conn.execute("COMMIT")
         return number
@@ -139,12 +295,6 @@ def save_round(db_path: Path, game: str, board_text: str, scores: dict[str, int]
         raise
     finally:
         conn.close()
-
-
-def ensure_schema(conn: sqlite3.Connection) -> None:
-    """Create the games tables in this connection's database if they are missing."""
-    conn.executescript(_SCHEMA)
-    conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
 
 
 def insert_round(conn: sqlite3.Connection, game: str, board_text: str, scores: dict[str, int],
@@ -169,10 +319,21 @@ def _rollback(conn: sqlite3.Connection) -> None:
         pass
 
 
-def list_games(db_path: Path) -> list[str]:
-    """Names of the stored games, oldest first."""
-    conn = _connect(db_path, create=False)
+def _read(db_path: Path) -> sqlite3.Connection | None:
     try:
+        return open_read(Path(db_path))
+    except sqlite3.DatabaseError as e:
+        raise StorageError(f"games database {db_path} is damaged: {e}", "move it aside and start a new one") from None
+
+
+def list_games(db_path: Path) -> list[str]:
+    """Names of the stored games, oldest first (read-only; see module docstring)."""
+    conn = _read(db_path)
+    if conn is None:
+        return []
+    try:
+        if "games" not in _tables(conn):
+            return []
         return [r[0] for r in conn.execute("SELECT name FROM games ORDER BY created_at, id")]
     except sqlite3.DatabaseError as e:
         raise StorageError(f"games database {db_path} is damaged: {e}", "move it aside and start a new one") from None
@@ -185,13 +346,19 @@ def standings(db_path: Path, game: str, target: int | None = None) -> Standings:
 
     The first to reach the target is decided by round: the player(s) whose running
     total first reaches it; if several reach it in the same round, the higher total
-    wins, and equal totals are all listed.
+    wins, and equal totals are all listed. Read-only (see module docstring).
     """
-    conn = _connect(db_path, create=False)
+    conn = _read(db_path)
+    missing = StorageError(f"no game named {game!r} in {db_path}", "list games with `boggle-cv standings --list`")
+    if conn is None:
+        raise missing
     try:
+        if not {"games", "rounds", "round_players"} <= _tables(conn):
+            raise missing
+        conn.execute("BEGIN")  # one snapshot for both queries
         row = conn.execute("SELECT id FROM games WHERE name = ?", (game,)).fetchone()
         if row is None:
-            raise StorageError(f"no game named {game!r} in {db_path}", "list games with `boggle-cv standings --list`")
+            raise missing
         rows = conn.execute(
             "SELECT r.id, rp.player, rp.score FROM rounds r JOIN round_players rp ON rp.round_id = r.id "
             "WHERE r.game_id = ? ORDER BY r.id", (row[0],)).fetchall()

@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..board import Cell, cell_label, normalise_face, parse_cell
+from ..board import Cell, cell_label, describe_text, normalise_face, parse_cell
 from ..dictionary import Dictionary
 from ..errors import UsageError
 from ..scoring import MIN_LENGTH_RANGE, LongWords
@@ -58,10 +58,13 @@ def parse_cells(text: str | None, option: str) -> list[Cell]:
         raise UsageError(f"{option} is empty", "give cells such as r1c1,r3c4, or leave the option out")
     cells: list[Cell] = []
     for part in parts:
+        if not part:
+            raise UsageError(f"{option} {text!r} has an empty item", "remove the extra ','")
         try:
             cell = parse_cell(part)
         except ValueError:
-            raise UsageError(f"{option} {part!r} is not a cell", "write r<row>c<col> from 1, e.g. r2c3") from None
+            raise UsageError(f"{option} {describe_text(part)} is not a cell",
+                             "write r<row>c<col> from 1, e.g. r2c3") from None
         if cell in cells:
             raise UsageError(f"{option} names {cell_label(cell)} twice")
         cells.append(cell)
@@ -80,6 +83,7 @@ def parse_fixes(items: list[str]) -> dict[Cell, str]:
     """["r2c3=W", "r1c1=qu"] -> {(1, 2): "W", (0, 0): "Qu"} (rows and columns from 1).
     UsageError for a bad item or two different faces for one cell."""
     out: dict[Cell, str] = {}
+    given: dict[Cell, str] = {}
     for item in items:
         where, sep, face_text = item.strip().partition("=")
         try:
@@ -91,12 +95,13 @@ def parse_fixes(items: list[str]) -> dict[Cell, str]:
         try:
             face = normalise_face(face_text)
         except ValueError:
-            raise UsageError(f"--fix {item!r}: {face_text.strip()!r} is not a face",
+            raise UsageError(f"--fix {item.strip()!r}: {describe_text(face_text.strip())} is not a face",
                              "a letter, Qu, An Er He In Th, or # for a blank") from None
         if out.get(cell, face) != face:
-            raise UsageError(f"--fix gives {cell_label(cell)} two faces ({out[cell]} and {face})",
-                             "keep the one you mean")
+            raise UsageError(f"--fix {given[cell]!r} and --fix {item.strip()!r} give {cell_label(cell)} "
+                             "two different faces", "keep the one you mean")
         out[cell] = face
+        given[cell] = item.strip()
     return out
 
 
@@ -104,7 +109,7 @@ def read_player_lists(options: list[str]) -> dict[str, list[str]]:
     """--player NAME=FILE options -> {name: words}, in order; warnings on stderr.
 
     Refuses two players with one name and more than one list on stdin."""
-    from ..wordlists import parse_player_option, read_word_list
+    from ..wordlists import parse_player_option, read_lists
     specs = [parse_player_option(p) for p in options]
     names = [n for n, _ in specs]
     if len(set(names)) != len(names):
@@ -112,7 +117,7 @@ def read_player_lists(options: list[str]) -> dict[str, list[str]]:
     if sum(1 for _, f in specs if f == "-") > 1:
         raise UsageError("only one player's list can come from stdin", "give the others as files")
     notes: list[str] = []
-    lists = {name: read_word_list(path, notes=notes) for name, path in specs}
+    lists = read_lists(specs, notes=notes)
     for note in notes:
         typer.echo(f"boggle-cv: warning: {note}", err=True)
     return lists

@@ -129,6 +129,10 @@ def register(app: typer.Typer) -> None:
             raise UsageError("--annotate, --board and --fix apply to one photo", "scan the photos one at a time")
         options = RulesOptions(variant.value if variant else None, min_length, long_words.value,
                                frozenset(parse_cells(bonus, "--bonus")), parse_one_cell(challenge_cell, "--challenge-cell"))
+        from ..outputs import refuse_overwriting_inputs
+        from ..wordlists import parse_player_option
+        refuse_overwriting_inputs({"--annotate": annotate, "--db": db}, [*photos, dict_path, *(
+            parse_player_option(p)[1] for p in player or [])], debug_dir, [p.stem for p in photos])
         lists = read_player_lists(player or [])
         t0 = time.perf_counter()
         dictionary = load_dictionary(dict_path)
@@ -272,11 +276,5 @@ def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray
 
 def _write_debug(folder: Path, photo: Path, images: dict[str, ImageU8]) -> None:
     """Write each stage's image (name -> BGR array) as PHOTO-STEM_NAME.png in folder."""
-    from ..errors import OutputError
-    from ..outputs import write_image_atomic
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise OutputError(f"cannot create {folder}: {e.strerror or e}", "choose a writable --debug-dir") from None
-    for name, img in sorted(images.items()):
-        write_image_atomic(folder / f"{photo.stem}_{name}.png", img)
+    from ..outputs import write_images_into
+    write_images_into(folder, {f"{photo.stem}_{name}.png": img for name, img in sorted(images.items())})

@@ -7,8 +7,11 @@ otherwise; 0.0.0.0 (every network interface) prints a warning.
 """
 from __future__ import annotations
 
+import dataclasses
+import signal
 import socket
 from pathlib import Path
+from types import FrameType
 from typing import Annotated, Optional
 
 import typer
@@ -67,6 +70,15 @@ def lan_address() -> str | None:
         s.close()
 
 
+def _exit_on_sigterm() -> None:
+    """SIGTERM ends the command through SystemExit(143), so that `finally` blocks run
+    (the photo readers are stopped): uvicorn shuts down gracefully on SIGTERM, puts
+    back this handler and raises the signal again."""
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(128 + signum)
+    signal.signal(signal.SIGTERM, stop)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("serve")
     def serve_cmd(
@@ -83,35 +95,44 @@ def register(app: typer.Typer) -> None:
             raise StorageError(f"games database {db_path} is a directory", "pass a file path with --db")
         import uvicorn
 
-        from ..vision.pipeline import Scanner
-        from ..web import ServeConfig, create_app
-        try:  # load the reader now, so that the first photo is quick and a missing model is said at once
-            scanner = Scanner(engine.value)
-        except EngineMissingError as err:
-            scanner = None
-            typer.echo(f"boggle-cv: warning: photos cannot be read: {err.one_line()}; "
-                       "boards can still be typed on the page", err=True)
+        from ..web.app import create_app
+        from ..web.config import ServeConfig, serve_workers
+        from ..web.limits import uvicorn_config
+        from ..web.live import server_ending_streams
         sock = open_socket(host, port)
         bound = sock.getsockname()[1]
         lan = lan_address() if host in _ANY_HOST else None
         # join links and QR codes name the LAN address, even when the host's page was opened on 127.0.0.1
         config = ServeConfig(db_path=db_path, engine=engine.value, public_url=f"http://{lan}:{bound}" if lan else None)
-        web = create_app(config, (lambda: scanner) if scanner is not None else None)
-        if host in _ANY_HOST:
-            typer.echo("boggle-cv: warning: --host 0.0.0.0 lets anyone on this network open the page and "
-                       "store rounds (there is no password); use it only on a network you trust", err=True)
-            where = f"http://{lan}:{bound}/" if lan else f"port {bound} of this machine's address"
-            typer.echo(f"boggle-cv: serving on {where} (and http://127.0.0.1:{bound}/); Ctrl-C stops",
-                       err=True)
-        else:
-            shown = f"[{host}]" if ":" in host else host
-            typer.echo(f"boggle-cv: serving on http://{shown}:{bound}/ (Ctrl-C stops)", err=True)
-        typer.echo(f"boggle-cv: games database {db_path}", err=True)
-        from ..web.live import server_ending_streams
-        server = server_ending_streams(uvicorn.Config(web, log_level="warning", access_log=False, proxy_headers=False,
-                                                      server_header=False, timeout_graceful_shutdown=SHUTDOWN_GRACE_S),
-                                       web.state.room_hub)
+        config = dataclasses.replace(config, scan_workers=serve_workers(
+            held_photos_mb=config.max_photo_requests * config.max_upload_bytes // (1024 * 1024)))
+        web = create_app(config)
+        state = web.state.web
         try:
-            server.run(sockets=[sock])
+            try:  # start the readers now, so that the first photo is quick and a missing model is said at once
+                if state.pool is not None:
+                    state.pool.start()
+                    state.pool.check()
+            except EngineMissingError as err:
+                typer.echo(f"boggle-cv: warning: photos cannot be read: {err.one_line()}; "
+                           "boards can still be typed on the page", err=True)
+            if host in _ANY_HOST:
+                typer.echo("boggle-cv: warning: --host 0.0.0.0 lets anyone on this network open the page and "
+                           "store rounds (there is no password); use it only on a network you trust", err=True)
+                where = f"http://{lan}:{bound}/" if lan else f"port {bound} of this machine's address"
+                typer.echo(f"boggle-cv: serving on {where} (and http://127.0.0.1:{bound}/); Ctrl-C stops",
+                           err=True)
+            else:
+                shown = f"[{host}]" if ":" in host else host
+                typer.echo(f"boggle-cv: serving on http://{shown}:{bound}/ (Ctrl-C stops)", err=True)
+            typer.echo(f"boggle-cv: games database {db_path}; {config.scan_workers} photo reader(s)", err=True)
+            settings = uvicorn_config(web, config)
+            settings.timeout_graceful_shutdown = SHUTDOWN_GRACE_S
+            server = server_ending_streams(settings, web.state.room_hub)
+            _exit_on_sigterm()
+            try:
+                server.run(sockets=[sock])
+            finally:
+                sock.close()
         finally:
-            sock.close()
+            state.close()

@@ -2,7 +2,8 @@
 server resumes every room and its current round.
 
 Each room is one JSON document (room.model.Room) in table ``rooms``; a round's
-photo preview is a BLOB in ``room_photos``. Every change is one transaction that
+photo preview is a BLOB in ``room_photos`` (the tables are part of the games
+database's schema, boggle_cv.store, which opens, creates and migrates the file). Every change is one transaction that
 reads the room, applies the change and writes it back with its version bumped
 (``BEGIN IMMEDIATE``: two servers or threads never interleave a change). Scoring
 writes the games database's round and the room in the same transaction, so a
@@ -21,23 +22,20 @@ from typing import TypeVar
 from ..errors import StorageError
 from .model import Room
 
-BUSY_TIMEOUT_S = 10.0
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS rooms (
-    code TEXT PRIMARY KEY,
-    doc TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS room_photos (
-    code TEXT NOT NULL,
-    round INTEGER NOT NULL,
-    version INTEGER NOT NULL,
-    jpeg BLOB NOT NULL,
-    PRIMARY KEY (code, round)
-);
-"""
+
+class _NoTables:
+    """Stands in for a connection to a database that has no tables yet: every query
+    finds nothing (reads of a new file create nothing)."""
+
+    def execute(self, *_args: object) -> _NoTables:
+        return self
+
+    def fetchone(self) -> None:
+        return None
+
+
+_EMPTY: sqlite3.Connection = _NoTables()  # type: ignore[assignment]
+
 T = TypeVar("T")
 
 
@@ -47,30 +45,20 @@ class RoomDB:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self._ready = False
-
-    def _connect(self) -> sqlite3.Connection:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            if not self._ready:
-                from .. import store
-                conn.execute("PRAGMA journal_mode = WAL")
-                conn.executescript(_SCHEMA)
-                store.ensure_schema(conn)  # a scored round goes into the games tables
-                self._ready = True
-            return conn
-        except sqlite3.DatabaseError as e:
-            raise StorageError(f"cannot use the rooms in {self.path}: {e}",
-                               "check the file is a boggle-cv database and is writable") from None
-        except OSError as e:
-            raise StorageError(f"cannot open {self.path}: {e.strerror or e}", "choose a writable --db") from None
 
     def _run(self, what: str, fn: Callable[[sqlite3.Connection], T], write: bool) -> T:
-        conn = self._connect()
+        """fn(conn) in one transaction (write: BEGIN IMMEDIATE, the schema brought up to
+        date first, store.prepare); a read of a database without tables sees none."""
+        from .. import store
+        if not write and not self.path.exists():
+            return fn(_EMPTY)
+        conn = store.open_write(self.path) if write else store.open_read(self.path)
+        if conn is None:
+            return fn(_EMPTY)
         try:
             if write:
                 conn.execute("BEGIN IMMEDIATE")
+                store.prepare(conn, self.path)
             out = fn(conn)
             if write:
                 conn.execute("COMMIT")
@@ -107,7 +95,10 @@ class RoomDB:
         return self._run("read a room", read, write=False)
 
     def count(self) -> int:
-        return int(self._run("count rooms", lambda c: c.execute("SELECT COUNT(*) FROM rooms").fetchone()[0], False))
+        def rows(conn: sqlite3.Connection) -> int:
+            row = conn.execute("SELECT COUNT(*) FROM rooms").fetchone()
+            return int(row[0]) if row else 0
+        return self._run("count rooms", rows, write=False)
 
     def update(self, code: str, change: Callable[[Room, sqlite3.Connection], T]) -> tuple[Room, T]:
         """Apply change(room, conn) in one transaction and store the room with its

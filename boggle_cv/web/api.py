@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import time
 from typing import Any
 
 import anyio
@@ -36,9 +35,9 @@ from ..errors import BoardTextError, UsageError, WordListError
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, store_round
 from ..wordlists import parse_words, tokenise
 from .errors import NotFound
-from .geometry import board_geometry, preview_jpeg
 from ..vision.pipeline import ScanResult
-from .state import StoredScan, WebState
+from .geometry import board_geometry
+from .state import WebState
 from .uploads import UnsupportedType, read_photo
 
 SCHEMA_VERSION = 1
@@ -71,8 +70,7 @@ async def scan(request: Request) -> JSONResponse:
         raise UsageError(f"size {size_q!r} is not auto, 4, 5 or 6")
     size = None if size_q == "auto" else int(size_q)
     data, fmt = await read_photo(request)
-    async with request.app.state.scan_limiter:
-        stored, timings = await anyio.to_thread.run_sync(_scan_bytes, st, data, size)
+    stored, timings = await st.read(data, size)  # state.py: in this process or a pool of workers
     scan_id = st.scans.add(stored)
     result = stored.scan
     doc = result.to_dict()
@@ -81,21 +79,6 @@ async def scan(request: Request) -> JSONResponse:
                 "photo_url": f"/api/scans/{scan_id}/photo", **doc,
                 "geometry": board_geometry(result),
                 "timings_ms": {k: round(v * 1000, 1) for k, v in timings.items()}})
-
-
-def _scan_bytes(st: WebState, data: bytes, size: int | None) -> tuple[StoredScan, dict[str, float]]:
-    """Decode (bounded), read the board, make the preview; runs in a worker thread."""
-    from ..vision.imageio import load_image_bytes
-    t0 = time.perf_counter()
-    image = load_image_bytes(data, "the uploaded photo")
-    t1 = time.perf_counter()
-    scanner = st.scanner()
-    result = scanner.scan_image(image, size, photo=None)
-    t2 = time.perf_counter()
-    preview = preview_jpeg(image, st.config.preview_max_side, st.config.preview_quality)
-    t3 = time.perf_counter()
-    timings = {"decode": t1 - t0, **getattr(result, "timings", {}), "scan": t2 - t1, "preview": t3 - t2}
-    return StoredScan(preview, result), timings
 
 
 async def scan_photo(request: Request) -> Response:

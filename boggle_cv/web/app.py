@@ -10,7 +10,6 @@ import logging
 from pathlib import Path
 from typing import Any, Callable
 
-import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -24,7 +23,7 @@ from . import api
 from .config import ServeConfig
 from .errors import from_boggle_error, json_error
 from .state import WebState
-from .uploads import BodyLimit, BodyTooLarge, UnsupportedType
+from .uploads import BodyLimit, BodyTooLarge, UnsupportedType, is_photo_upload
 
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("boggle_cv.web")
@@ -105,8 +104,7 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
     state = WebState(config, dictionary, scanner_factory or _default_scanner_factory(config.engine))
 
     def limit_for(path: str) -> int:
-        photo = path == "/api/scan" or (path.startswith("/api/rooms/") and path.endswith("/photo"))
-        return config.max_upload_bytes if photo else config.max_json_bytes
+        return config.max_upload_bytes if is_photo_upload(path) else config.max_json_bytes
 
     from ..room.db import RoomDB
     from ..room.service import RoomLimits, RoomService
@@ -144,7 +142,7 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(SecurityHeaders), Middleware(BodyLimit, limit_for=limit_for)],
+        middleware=[Middleware(SecurityHeaders), Middleware(BodyLimit, limit_for=limit_for, config=config)],
         exception_handlers={BoggleError: _boggle_error, BodyTooLarge: _too_large,
                             UnsupportedType: _unsupported, HTTPException: _http_error,
                             Exception: _internal},
@@ -153,5 +151,4 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
     app.state.rooms = room_service
     app.state.room_hub = rooms.RoomHub()
     app.state.room_guard = rooms.GuessGuard()
-    app.state.scan_limiter = anyio.Semaphore(max(1, config.scan_threads))
     return app

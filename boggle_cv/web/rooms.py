@@ -19,7 +19,7 @@ from ..errors import LimitReached, RoomNotFound, UsageError
 from ..room.model import Room
 from ..room.service import RoomService
 from ..wordlists import tokenise
-from .api import _json_body, _ok, _scan_bytes
+from .api import _json_body, _ok
 from .live import RoomHub, room_events
 from .uploads import read_photo
 
@@ -215,9 +215,7 @@ async def post_photo(request: Request) -> JSONResponse:
     svc = _service(request)
     await _call(request, svc.view, code, token)  # a member, before any photo is read
     data, _fmt = await read_photo(request)
-    st = request.app.state.web
-    async with request.app.state.scan_limiter:
-        stored, _timings = await anyio.to_thread.run_sync(_scan_bytes, st, data, None)
+    stored, _timings = await request.app.state.web.read(data, None)  # the server's photo readers
     from .geometry import board_geometry
     scan_doc = {**stored.scan.to_dict(), "geometry": board_geometry(stored.scan)}
     scan_doc.pop("photo", None)

@@ -1,14 +1,36 @@
-"""What one server holds between requests: the dictionary, the reader (loaded once,
-on first use) and the recent scans (in memory only, oldest forgotten first)."""
+"""What one server holds between requests: the dictionary, the photo readers and the
+recent scans (in memory only, oldest forgotten first).
+
+Photos are read (decoded, scanned, previewed: `read_photo_bytes`) either
+  * in this process, one at a time, by the scanner the app was given (tests, a
+    library caller's own Scanner): `ServeConfig.scan_workers` 0; or
+  * by a pool of `scan_workers` worker processes (`boggle-cv serve`), each with its
+    own reader: photos are read side by side on as many cores, a slow photo holds
+    one worker only, and a worker that dies (out of memory) is replaced without
+    taking the server down. The photo bytes go to the worker and the ScanResult
+    and preview come back (a few KB) through the pool's pipes.
+"""
 from __future__ import annotations
 
+import asyncio
+import functools
+import multiprocessing
+import os
 import secrets
+import signal
+import sys
 import threading
+import time
 from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import anyio
+
 from ..dictionary import Dictionary
+from ..errors import EngineMissingError
 from .config import ServeConfig
 
 
@@ -44,10 +66,154 @@ class RecentScans:
             return item
 
 
+def read_photo_bytes(scanner: Callable[[], Any], data: bytes, size: int | None, preview_max_side: int,
+                     preview_quality: int) -> tuple[StoredScan, dict[str, float]]:
+    """Decode a photo (bounded: imageio), read its board, make the page's preview.
+
+    scanner: () -> object with scan_image(image_bgr, size, photo=None) -> ScanResult,
+    called only once the photo has decoded (an unreadable photo is told as such even
+    when the reader is missing).
+    Returns (StoredScan, stage -> seconds). Raises our errors (ImageReadError,
+    NoBoardError, ...).
+    """
+    from ..vision.imageio import load_image_bytes
+    from .geometry import preview_jpeg
+    t0 = time.perf_counter()
+    image = load_image_bytes(data, "the uploaded photo")
+    t1 = time.perf_counter()
+    result = scanner().scan_image(image, size, photo=None)
+    t2 = time.perf_counter()
+    preview = preview_jpeg(image, preview_max_side, preview_quality)
+    t3 = time.perf_counter()
+    timings = {"decode": t1 - t0, **getattr(result, "timings", {}), "scan": t2 - t1, "preview": t3 - t2}
+    return StoredScan(preview, result), timings
+
+
+# ---- worker processes ---------------------------------------------------------------
+
+@functools.lru_cache(maxsize=1)
+def _worker_scanner(engine: str) -> Any:
+    """The reader of this worker process, made once (not cached when it fails: a model
+    installed later is found by the next photo)."""
+    from ..vision.pipeline import Scanner
+    return Scanner(engine)
+
+
+def _init_worker(engine: str, cv_threads: int) -> None:
+    """Runs once in each worker: it ends with its parent (Linux), OpenCV's threads are
+    shared out between the workers, the reader is loaded before the first photo (a
+    missing model is reported per photo)."""
+    _end_with_parent()
+    import cv2
+    cv2.setNumThreads(max(1, cv_threads))
+    try:
+        _worker_scanner(engine)
+    except EngineMissingError:
+        pass
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _end_with_parent() -> None:
+    """Linux: SIGTERM this process when its parent (the server) dies, so that no worker
+    outlives a server killed with SIGKILL."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM))
+        except (OSError, AttributeError):
+            pass
+
+
+def _read_in_worker(engine: str, data: bytes, size: int | None, preview_max_side: int,
+                    preview_quality: int) -> tuple[StoredScan, dict[str, float]]:
+    return read_photo_bytes(functools.partial(_worker_scanner, engine), data, size, preview_max_side,
+                            preview_quality)
+
+
+def _ready(hold_s: float) -> int:
+    time.sleep(hold_s)  # long enough for the other workers to take the other tasks
+    return os.getpid()
+
+
+def _check_reader(engine: str) -> None:
+    _worker_scanner(engine)
+
+
+class ReaderStopped(EngineMissingError):
+    """A worker process died while reading a photo: the reader is missing for a moment
+    (answered 503 like a missing model; the pool is renewed on the next photo)."""
+
+
+class ReadingPool:
+    """`workers` processes reading photos with their own Scanner(engine).
+
+    Workers are spawned (fresh interpreters, children of the server: never forked
+    from a process that runs threads) and end with the server (_end_with_parent). A
+    worker that dies breaks the executor: the next read makes a new one.
+    """
+
+    def __init__(self, workers: int, engine: str, cv_threads: int = 1) -> None:
+        self.workers = max(1, int(workers))
+        self.engine = engine
+        self.cv_threads = cv_threads
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                ctx = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker,
+                                                 initargs=(self.engine, self.cv_threads))
+            return self._pool
+
+    def start(self, timeout_s: float = 120.0) -> list[int]:
+        """Start every worker now and wait until each has loaded its reader (each has
+        answered a task, which it takes only after its initializer); their pids."""
+        pool = self._executor()
+        seen: set[int] = set()
+        end = time.monotonic() + timeout_s
+        while len(seen) < self.workers and time.monotonic() < end:
+            futures = [pool.submit(_ready, 0.2) for _ in range(self.workers)]
+            seen.update(f.result() for f in futures)
+        return sorted(seen)
+
+    def check(self) -> None:
+        """EngineMissingError when the workers cannot load their reader (the model)."""
+        self._executor().submit(_check_reader, self.engine).result()
+
+    async def read(self, data: bytes, size: int | None, config: ServeConfig) -> tuple[StoredScan, dict[str, float]]:
+        pool = self._executor()
+        try:
+            future = pool.submit(_read_in_worker, self.engine, data, size, config.preview_max_side,
+                                 config.preview_quality)
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool:
+            with self._lock:
+                if self._pool is pool:
+                    self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise ReaderStopped("the photo reader stopped while reading a photo (out of memory?)",
+                                "try again; a fresh reader has been started") from None
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
 class WebState:
-    """Per-app state. scanner_factory() -> object with scan_image(image, size) (a Scanner);
-    it is called once, on the first photo, and again after a failure (e.g. the model
-    was missing and has since been installed)."""
+    """Per-app state.
+
+    scanner_factory() -> object with scan_image(image, size, photo=None) (a Scanner);
+    used when config.scan_workers is 0: called once, on the first photo, and again
+    after a failure (e.g. the model was missing and has since been installed); photos
+    are then read one at a time in a worker thread. With scan_workers > 0 the photos
+    go to a ReadingPool of that many processes (the factory is not used).
+    """
 
     def __init__(self, config: ServeConfig, dictionary: Dictionary,
                  scanner_factory: Callable[[], Any]) -> None:
@@ -55,12 +221,31 @@ class WebState:
         self.dictionary = dictionary
         self.scans = RecentScans(config.recent_scans)
         self._scanner_factory = scanner_factory
-        self._scanner = None
+        self._scanner: Any = None
         self._lock = threading.Lock()
+        self._one_at_a_time = anyio.Semaphore(1)
+        self.pool: ReadingPool | None = None
+        if config.scan_workers > 0:
+            threads = max(1, (os.cpu_count() or 1) // config.scan_workers)
+            self.pool = ReadingPool(config.scan_workers, config.engine, threads)
 
-    def scanner(self):
-        """The reader pipeline, made on first use (raises EngineMissingError)."""
+    def scanner(self) -> Any:
+        """The in-process reader pipeline, made on first use (raises EngineMissingError)."""
         with self._lock:
             if self._scanner is None:
                 self._scanner = self._scanner_factory()
             return self._scanner
+
+    async def read(self, data: bytes, size: int | None) -> tuple[StoredScan, dict[str, float]]:
+        """Read one uploaded photo (see module docstring); our errors propagate."""
+        c = self.config
+        if self.pool is not None:
+            return await self.pool.read(data, size, c)
+        async with self._one_at_a_time:
+            return await anyio.to_thread.run_sync(
+                lambda: read_photo_bytes(self.scanner, data, size, c.preview_max_side, c.preview_quality))
+
+    def close(self) -> None:
+        """Stop the worker processes (if any)."""
+        if self.pool is not None:
+            self.pool.close()

@@ -1,19 +1,46 @@
-"""Request bodies with limits: a size cap checked while the body streams in, and
-photos that must really be images.
+"""Request bodies with limits: a size cap checked while the body streams in, a time
+limit for the whole body, a bounded number of photos held at once, and photos that
+must really be images.
 
 ``BodyLimit`` is an ASGI middleware: it refuses a declared Content-Length above the
 cap at once and counts the bytes of undeclared (chunked) bodies as they arrive,
-raising ``BodyTooLarge`` (answered 413) as soon as the cap is passed. The photo is
-never written to disk under any name: a raw body is held in memory (at most the
+raising ``BodyTooLarge`` (answered 413) as soon as the cap is passed; a body that
+has not fully arrived ``body_timeout_s`` after the app began to read it is answered
+408 (a client sending one byte a second cannot hold the server). Photo uploads
+(/api/scan) are admitted ``max_photo_requests`` at a time, at most
+``max_photo_requests_per_client`` of them from one address (so one busy phone cannot
+take every slot); a further upload waits for a slot (its body stays in the kernel's
+buffers, not ours) up to ``photo_wait_s``, then 503. The photos held in memory are
+bounded whatever the clients do. The photo
+is never written to disk under any name: a raw body is held in memory (at most the
 cap), a multipart part is spooled by Starlette to an anonymous temporary file.
 """
 from __future__ import annotations
 
-from typing import Callable
+import time
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, MutableMapping
 
+import anyio
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from ..errors import UsageError
+from .config import ServeConfig
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+PHOTO_PATH = "/api/scan"
+
+
+def is_photo_upload(path: str) -> bool:
+    """True for the endpoints that take a photo body: /api/scan and a room's
+    /api/rooms/{code}/rounds/current/photo."""
+    return path == PHOTO_PATH or (path.startswith("/api/rooms/") and path.endswith("/rounds/current/photo"))
 
 # First bytes of the formats the bounded decoder reads (imageio.SUPPORTED).
 _MAGIC = (
@@ -45,18 +72,37 @@ class NotAnImage(UnsupportedType):
     """The upload is not an image we can read (answered 415)."""
 
 
-class BodyLimit:
-    """ASGI middleware: cap request bodies; `limit_for(path)` gives the cap in bytes."""
+@dataclass
+class _ClientSlots:
+    """One address's photo slots and how many of its requests use or wait for them."""
 
-    def __init__(self, app, limit_for: Callable[[str], int]) -> None:
+    slots: anyio.Semaphore
+    users: int = 0
+
+
+class BodyLimit:
+    """ASGI middleware: cap request bodies in size and time, admit photos in bounded
+    numbers. `limit_for(path)` gives the size cap in bytes; `config` the other limits
+    (ServeConfig: body_timeout_s, max_photo_requests, max_photo_requests_per_client,
+    photo_wait_s)."""
+
+    def __init__(self, app: ASGIApp, limit_for: Callable[[str], int], config: ServeConfig) -> None:
         self.app = app
         self.limit_for = limit_for
+        c = config
+        self.body_timeout_s = c.body_timeout_s
+        self.photo_wait_s = c.photo_wait_s
+        self.per_client = c.max_photo_requests_per_client
+        self._photo_slots = anyio.Semaphore(max(1, c.max_photo_requests))
+        self._slots_of: dict[str, _ClientSlots] = {}
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = self.limit_for(scope.get("path", ""))
+        from .errors import json_error
+        path = scope.get("path", "")
+        limit = self.limit_for(path)
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None:
             try:
@@ -69,18 +115,59 @@ class BodyLimit:
                 what = "a smaller photo" if ctype.startswith((b"image/", b"multipart/")) else "fewer words"
                 await json_error(413, str(BodyTooLarge(limit)), f"send {what}")(scope, receive, send)
                 return
-        seen = 0
+        if not is_photo_upload(path) or scope.get("method") != "POST":
+            await self.app(scope, self._timed(receive, limit), send)
+            return
+        client = str((scope.get("client") or ("?", 0))[0])
+        mine = self._slots_of.get(client)
+        if mine is None:
+            mine = self._slots_of[client] = _ClientSlots(anyio.Semaphore(max(1, self.per_client)))
+        mine.users += 1
+        got_mine = got_one = False
+        try:
+            with anyio.move_on_after(self.photo_wait_s):  # only the wait is bounded here
+                await mine.slots.acquire()  # this address's share of the slots,
+                got_mine = True
+                await self._photo_slots.acquire()  # then one of the server's
+                got_one = True
+            if got_one:
+                await self.app(scope, self._timed(receive, limit), send)
+            else:
+                await json_error(503, "the server is busy reading other photos", "try again in a moment",
+                                 "Busy")(scope, receive, send)
+        finally:
+            if got_one:
+                self._photo_slots.release()
+            if got_mine:
+                mine.slots.release()
+            mine.users -= 1
+            if not mine.users:
+                del self._slots_of[client]
 
-        async def counted():
-            nonlocal seen
-            message = await receive()
+    def _timed(self, receive: Receive, limit: int) -> Receive:
+        """`receive` counting the body's bytes (BodyTooLarge past `limit`) and giving
+        up (408) when the body is not in body_timeout_s after the first read."""
+        seen = 0
+        deadline: float | None = None
+
+        async def counted() -> Message:
+            nonlocal seen, deadline
+            now = time.monotonic()
+            if deadline is None:
+                deadline = now + self.body_timeout_s
+            try:
+                with anyio.fail_after(max(0.0, deadline - now)):
+                    message = await receive()
+            except TimeoutError:
+                raise HTTPException(408, f"the request body did not arrive within {self.body_timeout_s:g} s") \
+                    from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > limit:
                     raise BodyTooLarge(limit)
             return message
 
-        await self.app(scope, counted, send)
+        return counted
 
 
 def sniff(data: bytes) -> str | None:

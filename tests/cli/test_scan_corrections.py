@@ -29,7 +29,7 @@ def test_parse_fixes_refuses_bad_items(bad):
 
 def test_parse_fixes_refuses_two_faces_for_one_cell_but_not_a_repeat():
     assert parse_fixes(["r1c1=W", "r1c1=w"]) == {(0, 0): "W"}
-    with pytest.raises(UsageError, match="r1c1 two faces"):
+    with pytest.raises(UsageError, match="r1c1 two different faces"):
         parse_fixes(["r1c1=W", "r1c1=M"])
 
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boggle_cv.board import ALL_FACES, Board
-from boggle_cv.dictionary import decode_text
+from boggle_cv.textfiles import decode_text
 from boggle_cv.errors import BoardTextError, BoggleError, WordListError
 from boggle_cv.scoring import STATUSES, score_round
 from boggle_cv.wordlists import parse_words

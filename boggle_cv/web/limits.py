@@ -1,0 +1,92 @@
+"""The HTTP server's own limits for `boggle-cv serve` (uvicorn with its h11 protocol).
+
+uvicorn bounds open connections (limit_concurrency: 503 above it), idle keep-alive
+connections and the size of a request head, but it waits forever for a request
+whose headers never finish (300 such connections stayed open 50 s). The protocol
+made here adds two limits of ServeConfig:
+  * header_timeout_s: a connection whose request head has not arrived that many
+    seconds after the connection was made, or after the previous response, is
+    closed (uvicorn's own keep-alive timer stops as soon as any byte arrives);
+  * max_connections_per_client: a further connection from an address that holds
+    that many already is answered 429 and closed.
+The body's own time limit is uploads.BodyLimit's (408).
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .config import ServeConfig
+
+_TOO_MANY = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nconnection: close\r\n"
+             b"content-length: 44\r\n\r\ntoo many connections from this address: wait")
+
+
+class GuardedH11(H11Protocol):
+    """uvicorn's h11 protocol with a header deadline and a per-client connection cap
+    (class attributes, set by guarded_protocol)."""
+
+    header_timeout_s: float = 10.0
+    max_per_client: int = 8
+
+    _deadline: asyncio.TimerHandle | None = None
+    _waiting_since: Any = None
+
+    # uvicorn narrows asyncio.Protocol's BaseTransport to Transport (with the same ignore)
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        host = _host(self)
+        if host is not None:
+            same = sum(1 for c in self.connections if _host(c) == host)
+            if same > self.max_per_client:
+                self.transport.write(_TOO_MANY)
+                self.transport.close()
+                return
+        self._arm()
+
+    def on_response_complete(self) -> None:
+        self._arm()  # before uvicorn may start a pipelined request's cycle
+        super().on_response_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        """Expect a new request head within header_timeout_s."""
+        self._disarm()
+        self._waiting_since = self.cycle  # a new request makes a new cycle
+        self._deadline = self.loop.call_later(self.header_timeout_s, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if self.cycle is self._waiting_since and not self.transport.is_closing():
+            self.transport.close()
+
+
+def _host(conn: object) -> str | None:
+    """The client address of a connection (None if unknown)."""
+    client = getattr(conn, "client", None)
+    return str(client[0]) if isinstance(client, tuple) and client else None
+
+
+def guarded_protocol(config: ServeConfig) -> type[GuardedH11]:
+    """GuardedH11 with this server's limits."""
+    return type("GuardedH11Server", (GuardedH11,), {"header_timeout_s": float(config.header_timeout_s),
+                                                    "max_per_client": int(config.max_connections_per_client)})
+
+
+def uvicorn_config(app: Any, config: ServeConfig) -> uvicorn.Config:
+    """uvicorn's settings for the page: the limits of `config` (see ServeConfig)."""
+    return uvicorn.Config(app, http=guarded_protocol(config), log_level="warning", access_log=False,
+                          proxy_headers=False, server_header=False, limit_concurrency=config.max_connections,
+                          timeout_keep_alive=config.keep_alive_s, backlog=config.backlog,
+                          h11_max_incomplete_event_size=config.max_header_bytes)

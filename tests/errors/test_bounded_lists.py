@@ -1,0 +1,166 @@
+"""Word lists and dictionaries are read with bounded memory and never block (issue 17, 1).
+
+Each case runs the program as a user does and measures its peak memory
+(measure.run_peak). Before textfiles.py, /dev/zero grew to gigabytes and ended in a
+MemoryError (exit 1), and a FIFO blocked forever (these tests then time out).
+"""
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from boggle_cv.dictionary import MAX_LIST_GRAPH_LETTERS, graph_letters, load_word_list
+from boggle_cv.errors import WordListError
+from boggle_cv.textfiles import DICTIONARY, WORD_LIST
+from boggle_cv.wordlists import MAX_ROUND_ENTRIES, read_word_list
+
+from .conftest import BOARD, one_error_line
+from .measure import run_peak
+
+SHARED_WORDS = Path(__file__).resolve().parents[2].parent / "shared" / "words"
+# Python, the CLI and the default dictionary take about 65 MiB; a refused list must
+# not add much to that.
+SMALL_MB = 150
+
+
+@pytest.mark.parametrize("option", ["--player", "--dict"])
+def test_dev_zero_as_a_file_is_refused_at_once(option, tmp_path):
+    ok = tmp_path / "ok.txt"
+    ok.write_text("rats\n")
+    args = ["-p", "a=/dev/zero"] if option == "--player" else ["-p", f"a={ok}", "--dict", "/dev/zero"]
+    proc, peak = run_peak("score", BOARD, *args, timeout=60)
+    one_error_line(proc, 2, "/dev/zero", "not a regular file")
+    assert peak < SMALL_MB, peak
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_endless_stdin_is_refused(device):
+    with open(device, "rb") as f:
+        proc, peak = run_peak("score", BOARD, "-p", "a=-", stdin=f, timeout=60)
+    one_error_line(proc, 2, "stdin")
+    assert peak < SMALL_MB, peak
+
+
+def test_endless_text_on_stdin_stops_at_the_limit(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"replastering\n" * (3 * WORD_LIST.max_bytes // 13))
+    with open(big, "rb") as f:
+        proc, peak = run_peak("score", BOARD, "-p", "a=-", stdin=f, timeout=60)
+    one_error_line(proc, 2, "stdin", "larger than 1 MiB")
+    assert peak < SMALL_MB, peak
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("option", ["--player", "--dict"])
+def test_fifo_is_refused_not_waited_on(option, tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    ok = tmp_path / "ok.txt"
+    ok.write_text("rats\n")
+    args = ["-p", f"a={fifo}"] if option == "--player" else ["-p", f"a={ok}", "--dict", fifo]
+    proc, _ = run_peak("score", BOARD, *args, timeout=30)
+    one_error_line(proc, 2, "FIFO", "not a regular file")
+
+
+def test_a_list_over_the_limit_names_the_limit(tmp_path):
+    at = tmp_path / "at.txt"
+    line = b"replastering\n"
+    at.write_bytes(line * (WORD_LIST.max_bytes // len(line)))
+    over = tmp_path / "over.txt"
+    over.write_bytes(at.read_bytes() + line)
+    assert at.stat().st_size <= WORD_LIST.max_bytes < over.stat().st_size
+    proc, peak = run_peak("score", BOARD, "-p", f"a={at}", "--json", timeout=120)
+    assert proc.returncode == 0, proc.stderr[-500:]
+    proc, peak = run_peak("score", BOARD, "-p", f"a={over}", timeout=60)
+    one_error_line(proc, 2, "larger than 1 MiB", "limit")
+    assert peak < SMALL_MB, peak
+
+
+def test_long_lines_cost_only_their_bytes(tmp_path):
+    """Lines of 10,000 characters (100 of them, just under 1 MiB): read, cut to 72."""
+    p = tmp_path / "long.txt"
+    rng = random.Random(3)
+    p.write_text("\n".join("".join(rng.choice("abcdefgh") for _ in range(10_000)) for _ in range(100)) + "\nrats\n")
+    proc, peak = run_peak("score", BOARD, "-p", f"a={p}", "--json", timeout=60)
+    assert proc.returncode == 0 and "cut" in proc.stderr, proc.stderr[-500:]
+    assert peak < SMALL_MB, peak
+
+
+def test_ten_players_with_big_lists_are_bounded(tmp_path):
+    """Ten lists near 1 MiB each: the round's entries pass MAX_ROUND_ENTRIES and the
+    reading stops there (before: 1M-line lists took 1.2 GB)."""
+    p = tmp_path / "many.txt"
+    p.write_bytes(b"tsar\n" * (WORD_LIST.max_bytes // 5))
+    players = [a for i in range(10) for a in ("-p", f"p{i}={p}")]
+    proc, peak = run_peak("score", BOARD, *players, timeout=120)
+    one_error_line(proc, 2, f"{MAX_ROUND_ENTRIES:,} entries")
+    assert peak < 300, peak
+
+
+def test_round_budget_is_shared_between_players(tmp_path):
+    a = tmp_path / "a.txt"
+    a.write_text("rats\n" * (MAX_ROUND_ENTRIES // 2))
+    from boggle_cv.wordlists import read_lists
+    assert len(read_lists([("a", str(a)), ("b", str(a))])["b"]) == MAX_ROUND_ENTRIES // 2
+    with pytest.raises(WordListError, match="200,000 entries"):
+        read_lists([("a", str(a)), ("b", str(a)), ("c", str(a))])
+
+
+def test_dictionary_over_its_byte_limit(tmp_path):
+    p = tmp_path / "d.txt"
+    p.write_bytes(b"cat\n" * (DICTIONARY.max_bytes // 4 + 1))
+    with pytest.raises(WordListError, match="larger than 8 MiB"):
+        load_word_list(p)
+    proc, peak = run_peak("solve", BOARD, "--dict", p, timeout=60)
+    one_error_line(proc, 2, "larger than 8 MiB")
+    assert peak < SMALL_MB, peak
+
+
+def test_dictionary_whose_graph_is_too_large(tmp_path):
+    """Random 30-letter words share almost no beginnings: 1 MB of them would need about
+    a million letters in the graph (before: 465 MB while building); refused, bounded."""
+    rng = random.Random(0)
+    words = ["".join(rng.choice("abcdefghijklmnoprstvwxyz") for _ in range(30))
+             for _ in range(MAX_LIST_GRAPH_LETTERS // 25)]
+    p = tmp_path / "d.txt"
+    p.write_text("\n".join(words))
+    assert graph_letters(sorted(set(words))) > MAX_LIST_GRAPH_LETTERS
+    proc, peak = run_peak("solve", BOARD, "--dict", p, timeout=120)
+    one_error_line(proc, 2, "too large", f"{MAX_LIST_GRAPH_LETTERS:,}")
+    assert peak < SMALL_MB, peak
+
+
+def test_graph_letters_counts_shared_beginnings_once():
+    assert graph_letters(["cat", "cats", "dog"]) == 7
+    assert graph_letters([]) == 0
+    assert graph_letters(["a", "ab", "abc", "b"]) == 4
+
+
+@pytest.mark.skipif(not (SHARED_WORDS / "yawl.txt").is_file(), reason="../shared/words absent")
+@pytest.mark.parametrize("name", ["enable2k.txt", "yawl.txt"])
+def test_real_dictionaries_fit_the_limits(name):
+    p = SHARED_WORDS / name
+    assert p.stat().st_size < DICTIONARY.max_bytes / 2
+    d = load_word_list(p)
+    assert len(d) > 150_000
+
+
+def test_dash_is_a_file_name_for_dict_not_stdin(tmp_path):
+    """--dict - is not read from stdin (only lists are): it names a file '-'."""
+    with pytest.raises(WordListError, match="does not exist"):
+        load_word_list(Path("/nonexistent-dir") / "-")
+    cwd = Path.cwd()
+    try:
+        os.chdir(tmp_path)
+        with pytest.raises(WordListError, match="dictionary - does not exist"):
+            load_word_list("-")
+    finally:
+        os.chdir(cwd)
+
+
+def test_read_word_list_not_a_regular_file_in_process():
+    with pytest.raises(WordListError, match="character device"):
+        read_word_list("/dev/null")
