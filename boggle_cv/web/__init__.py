@@ -13,12 +13,17 @@ Needs the optional extra ``web`` (Starlette, uvicorn, python-multipart). Modules
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .config import ServeConfig
 
 __all__ = ["ServeConfig", "create_app"]
 
 
-def create_app(*args, **kwargs):
-    """Build the ASGI app (see app.create_app); imported lazily so the CLI can check the extra."""
-    from .app import create_app as _create
-    return _create(*args, **kwargs)
+if TYPE_CHECKING:
+    from .app import create_app
+else:
+    def create_app(*args: Any, **kwargs: Any) -> Any:
+        """Build the ASGI app (see app.create_app); imported lazily so the CLI can check the extra."""
+        from .app import create_app as _create
+        return _create(*args, **kwargs)

@@ -50,7 +50,8 @@ def _ok(doc: dict[str, Any], status: int = 200) -> JSONResponse:
 
 
 def _state(request: Request) -> WebState:
-    return request.app.state.web
+    state: WebState = request.app.state.web
+    return state
 
 
 async def health(request: Request) -> JSONResponse:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -17,11 +18,14 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..dictionary import Dictionary
 from ..errors import BoggleError
 from . import api
 from .config import ServeConfig
 from .errors import from_boggle_error, json_error
+from .live import RoomHub
 from .state import WebState
 from .uploads import BodyLimit, BodyTooLarge, UnsupportedType, is_photo_upload
 
@@ -36,15 +40,15 @@ _CSP = ("default-src 'self'; img-src 'self' blob: data:; style-src 'self'; scrip
 class SecurityHeaders:
     """ASGI middleware adding CSP, nosniff and no-referrer to every response."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        async def send_with_headers(message):
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers += [(b"content-security-policy", _CSP.encode()),
@@ -57,7 +61,7 @@ class SecurityHeaders:
 
 
 def _default_scanner_factory(engine: str) -> Callable[[], Any]:
-    def make():
+    def make() -> Any:
         from ..vision.pipeline import Scanner
         return Scanner(engine)
     return make
@@ -90,8 +94,14 @@ async def _internal(request: Request, exc: Exception) -> Response:
     return json_error(500, f"internal error: {type(exc).__name__}", "see the server's log", "InternalError")
 
 
+def _handlers(by_type: dict[type[Exception], Callable[[Request, Any], Awaitable[Response]]]) -> dict[Any, Any]:
+    """The exception handlers as Starlette's table (its stubs type each handler as
+    taking any Exception; ours take their own type, which is what it calls them with)."""
+    return dict(by_type)
+
+
 def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = None,
-               dictionary=None) -> Starlette:
+               dictionary: Dictionary | None = None) -> Starlette:
     """The ASGI app for one server.
 
     scanner_factory: () -> object with scan_image(image_bgr, size, photo=None) ->
@@ -143,12 +153,12 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
     app = Starlette(
         routes=routes,
         middleware=[Middleware(SecurityHeaders), Middleware(BodyLimit, limit_for=limit_for, config=config)],
-        exception_handlers={BoggleError: _boggle_error, BodyTooLarge: _too_large,
-                            UnsupportedType: _unsupported, HTTPException: _http_error,
-                            Exception: _internal},
+        exception_handlers=_handlers({BoggleError: _boggle_error, BodyTooLarge: _too_large,
+                                      UnsupportedType: _unsupported, HTTPException: _http_error,
+                                      Exception: _internal}),
     )
     app.state.web = state
     app.state.rooms = room_service
-    app.state.room_hub = rooms.RoomHub()
+    app.state.room_hub = RoomHub()
     app.state.room_guard = rooms.GuessGuard()
     return app
