@@ -20,7 +20,7 @@ from ..errors import BoggleError
 
 if TYPE_CHECKING:
     from ..vision.pipeline import Scanner
-    from .scan import Outcome, ScanJob
+    from .scan_round import Outcome, ScanJob
 
 _worker: dict[str, object] = {}  # per worker process: its Scanner, job and setup times
 
@@ -34,7 +34,7 @@ def _start(job: ScanJob, setup: dict[str, float]) -> None:
 
 
 def _one(photo: Path) -> Outcome | BoggleError:
-    from .scan import referee_photo
+    from .scan_round import referee_photo
     scanner: Scanner | None = _worker["scanner"]  # type: ignore[assignment]
     job: ScanJob = _worker["job"]  # type: ignore[assignment]
     setup: dict[str, float] = _worker["setup"]  # type: ignore[assignment]

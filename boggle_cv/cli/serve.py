@@ -93,7 +93,6 @@ def register(app: typer.Typer) -> None:
         db_path = db or store.default_db_path()
         if db_path.is_dir():
             raise StorageError(f"games database {db_path} is a directory", "pass a file path with --db")
-        import uvicorn
 
         from ..web.app import create_app
         from ..web.config import ServeConfig, serve_workers

@@ -21,7 +21,7 @@ from pathlib import Path
 MB = 1024 * 1024
 
 #: Measured peak of one worker process reading the largest photo it decodes at full
-#: size (24 MP, imageio.LoadConfig.max_pixels): 230 MiB resident, of which about
+#: size (24 MP, image_header.LoadConfig.max_pixels): 230 MiB resident, of which about
 #: 50 MiB are NumPy/OpenCV pages shared with the other workers (forkserver).
 WORKER_PEAK_MB = 230
 #: The server process itself: Python, Starlette, uvicorn, the dictionary (measured

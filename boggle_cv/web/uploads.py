@@ -42,7 +42,7 @@ def is_photo_upload(path: str) -> bool:
     /api/rooms/{code}/rounds/current/photo."""
     return path == PHOTO_PATH or (path.startswith("/api/rooms/") and path.endswith("/rounds/current/photo"))
 
-# First bytes of the formats the bounded decoder reads (imageio.SUPPORTED).
+# First bytes of the formats the bounded decoder reads (image_header.SUPPORTED).
 _MAGIC = (
     (b"\xff\xd8\xff", "JPEG"),
     (b"\x89PNG\r\n\x1a\n", "PNG"),

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from boggle_cv.board import Board
-from boggle_cv.cli import scan as scan_cli
+from boggle_cv.cli import scan_round as scan_cli
 from boggle_cv.cli.options import parse_fixes
 from boggle_cv.referee import apply_fixes
 from boggle_cv.errors import UsageError

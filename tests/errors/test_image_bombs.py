@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from boggle_cv.errors import ImageReadError
-from boggle_cv.vision.imageio import (HEAVY_FORMAT_WEIGHT, LoadConfig, decode_plan, load_image_bytes,
-                                      read_header)
+from boggle_cv.vision.image_header import HEAVY_FORMAT_WEIGHT, LoadConfig, decode_plan, read_header
+from boggle_cv.vision.imageio import load_image_bytes
 
 from .conftest import one_error_line
 from .measure import run_peak

@@ -1,0 +1,127 @@
+"""Reading and refereeing one photo of `boggle-cv scan`: what every photo of the
+command shares (ScanJob), the read (with --debug-dir images), the questions about
+doubtful cells on a terminal, and the referee's call. Used by the command one photo
+after another and by its worker processes (scan_jobs) alike.
+"""
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from ..board import Board, normalise_face
+from ..dictionary import Dictionary
+from ..errors import BoggleError, ImageReadError
+from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..vision.pipeline import ScanResult, Scanner
+    from ..vision.stages import ImageU8
+
+
+@dataclass(frozen=True)
+class ScanJob:
+    """What every photo of one `scan` command shares (the parsed command line)."""
+
+    engine: str
+    size: int | None
+    corrections: Corrections
+    options: RulesOptions
+    marks: MarksPolicy
+    lists: dict[str, list[str]]
+    dictionary: Dictionary
+    as_json: bool
+    annotate: Path | None
+    debug_dir: Path | None
+    game: str | None
+    db: Path | None
+    timings: bool
+    strict: bool
+    ask: bool
+    several: bool
+    start: float
+
+
+def ask_doubtful(scan: ScanResult, board: Board) -> dict[tuple[int, int], str]:
+    """On a terminal: ask about each flagged cell that still shows its reading
+    ("row 2, col 3: M (62%) or W (35%)? [M]"); the answers as cell corrections."""
+    answers: dict[tuple[int, int], str] = {}
+    for row in scan.reading.cells:
+        for c in row:
+            if not c.flagged or board.faces[c.row][c.col] != c.face:
+                continue
+            prompt = (f"row {c.row + 1}, col {c.col + 1}: {c.face} ({c.confidence:.0%}) or "
+                      f"{c.runner_up} ({c.runner_up_confidence:.0%})? [{c.face}] ")
+            while True:
+                typer.echo(prompt, err=True, nl=False)
+                answer = sys.stdin.readline().strip()  # "" at the end of input: keep the reading
+                if not answer:
+                    break
+                try:
+                    face = normalise_face(answer)
+                except ValueError:
+                    typer.echo("  a letter, Qu, An Er He In Th, or # for a blank", err=True)
+                    continue
+                if face != c.face:
+                    answers[(c.row, c.col)] = face
+                break
+    return answers
+
+
+Outcome = tuple["RoundResult", "ScanResult | None", "np.ndarray | None"]
+
+
+def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str, float]) -> Outcome:
+    """Read one photo (unless --board replaces it), ask about doubtful cells on a
+    terminal, referee the round: (result, scan, image). Runs in a worker with --jobs."""
+    scan, image, stages = _read(photo, scanner, job)
+    corrections = job.corrections
+    if job.ask and scan is not None and corrections.board is None and scan.reading.flagged:
+        board = scan.board if not corrections.cells else _fixed(scan.board, corrections)
+        corrections = Corrections(None, {**ask_doubtful(scan, board), **corrections.cells})
+    t0 = time.perf_counter()
+    result = referee_round(RoundRequest(scan, corrections, job.marks, job.options, job.lists, str(photo)), job.dictionary)
+    stages = {**setup, **stages, "solve+score": time.perf_counter() - t0}
+    return dataclasses.replace(result, timings=stages), scan, image
+
+
+def _fixed(board: Board, corrections: Corrections) -> Board:
+    from ..referee import apply_fixes
+    return apply_fixes(board, corrections.cells)
+
+
+def _read(photo: Path, scanner: Scanner | None, job: ScanJob) -> tuple[ScanResult | None, np.ndarray | None,
+                                                                          dict[str, float]]:
+    """(scan, image, stage timings) of a photo; with --board a photo that holds no
+    board is fine (scan None), and without a scanner the photo need only exist."""
+    if scanner is None:  # --board alone does not decode the photo
+        if not photo.is_file():
+            raise ImageReadError(f"cannot read image {photo}: " + ("it is a directory" if photo.is_dir() else "no such file"),
+                                 "give the photo of this round (or use `boggle-cv score` with the board text)")
+        return None, None, {}
+    from ..vision.stages import DebugImages
+    debug = DebugImages() if job.debug_dir is not None else None
+    try:
+        scan, image = scanner.scan_file(photo, job.size, debug=debug)
+    except BoggleError:
+        if job.debug_dir is not None and debug:
+            _write_debug(job.debug_dir, photo, debug.images)  # show the stages that led to a refusal
+        if job.corrections.board is None:
+            raise
+        return None, None, {}
+    if job.debug_dir is not None and debug:
+        _write_debug(job.debug_dir, photo, debug.images)
+    return scan, image, dict(scan.timings)
+
+
+def _write_debug(folder: Path, photo: Path, images: dict[str, ImageU8]) -> None:
+    """Write each stage's image (name -> BGR array) as PHOTO-STEM_NAME.png in folder."""
+    from ..outputs import write_images_into
+    write_images_into(folder, {f"{photo.stem}_{name}.png": img for name, img in sorted(images.items())})
