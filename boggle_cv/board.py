@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Iterator, Sequence
 
-from .errors import BoardTextError, UsageError
+from .errors import BoardTextError
 
 BLANK = "#"
 TWO_LETTER_FACES = ("An", "Er", "He", "In", "Qu", "Th")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from boggle_cv import outputs, store
-from boggle_cv.errors import EngineMissingError, OutputError, StorageError
+from boggle_cv.errors import OutputError, StorageError
 
 from .conftest import BOARD, needs_model, one_error_line, run
 

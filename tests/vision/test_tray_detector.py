@@ -3,7 +3,6 @@ and find_tray combining it with the classical blobs."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -6,7 +6,6 @@ reading of conftest.py.
 """
 from __future__ import annotations
 
-import io
 import json
 
 import cv2

@@ -97,7 +97,7 @@ def table_room(phones: Phones, *names: str) -> Any:
 def add_player(page: Any, name: str) -> None:
     page.fill("#add-name", name)
     page.click("#add-form button[type=submit]")
-    page.wait_for_selector(f"#add-msg:not(.busy)")
+    page.wait_for_selector("#add-msg:not(.busy)")
 
 
 def typed_board(page: Any, text: str) -> None:
@@ -275,7 +275,7 @@ def test_no_sideways_scrolling_labels_and_word_chips(site, phones):
     words(page, name, "rest\nlast\n" + "supercalifragilisticexpialidocious" * 2 + "\n" + "z" * 70)
     page.get_by_label("Bo's words").fill("rest")  # a reload at once, before the save is due
     page.reload()
-    page.wait_for_selector(f"#room[data-phase=playing] .wordbox:has(label:text-is(\"Bo's words\"))")
+    page.wait_for_selector("#room[data-phase=playing] .wordbox:has(label:text-is(\"Bo's words\"))")
     assert page.get_by_label("Bo's words").input_value() == "rest"
     page.wait_for_selector(".wordbox:has(label:text-is(\"Bo's words\")) .save-state[data-state=saved]")
     typed_board(page, BOARDS[6])
