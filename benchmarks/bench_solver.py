@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Time `boggle_cv.solver.solve` side by side with the textbook method, on the same
+"""Time `boggle_cv.solver.find_words` (the search under `solve`) side by side with the textbook method, on the same
 dice-rolled boards and the same words, in one process.
 
 Usage: python benchmarks/bench_solver.py [--boards N] [--repeat R] [--dict PATH] [--where]
@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from boggle_cv.board import Board, face_letters  # noqa: E402
 from boggle_cv.dice import roll  # noqa: E402
 from boggle_cv.dictionary import Dictionary, load_default, load_word_list  # noqa: E402
-from boggle_cv.solver import FoundWord, default_min_length, solve  # noqa: E402
+from boggle_cv.solver import FoundWord, default_min_length  # noqa: E402
+from boggle_cv.solver import find_words as solve  # noqa: E402
 
 SETS = (("4x4", "modern-4"), ("5x5", "big-1979"), ("6x6", "super-big-6"))
 END = "$"  # the key under which a trie node stores the word that ends there

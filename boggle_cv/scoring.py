@@ -23,8 +23,7 @@ from typing import Any
 from .board import MAX_SIZE, MAX_WORD_LETTERS, MIN_SIZE, Board, Cell
 from .dictionary import Dictionary, load_default
 from .errors import ArgumentTypeError, UsageError
-from .solver import FoundWord, default_min_length, find_paths
-from .solver import solve as find_words
+from .solver import FoundWord, default_min_length, find_paths, find_words
 
 SCHEMA_VERSION = 1
 

@@ -121,8 +121,8 @@ def _geometry(n: int) -> _Geometry:
     return geometry
 
 
-def solve(board: Board, dictionary: Dictionary | None = None,
-          min_length: int | None = None) -> list[FoundWord]:
+def find_words(board: Board, dictionary: Dictionary | None = None,
+               min_length: int | None = None) -> list[FoundWord]:
     """Every word of the dictionary with at least `min_length` letters on the board.
 
     Returns FoundWord sorted alphabetically, one path each (the lexicographically

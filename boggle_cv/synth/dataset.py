@@ -150,9 +150,9 @@ def player_lists(faces: list[list[str]], rng: np.random.Generator, players: int 
     Uses boggle_cv.solver and the shipped dictionary (or `dictionary`).
     """
     from ..board import Board
-    from ..solver import solve
+    from ..solver import find_words
     board = Board.from_rows(faces)
-    found = solve(board, dictionary)
+    found = find_words(board, dictionary)
     common = [f.word for f in found if f.common] or [f.word for f in found]
     rare = [f.word for f in found if not f.common]
     lists: list[set[str]] = [set() for _ in range(players)]

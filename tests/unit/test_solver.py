@@ -9,7 +9,8 @@ from boggle_cv.board import ALL_FACES, BLANK, Board, SINGLE_LETTERS, TWO_LETTER_
 from boggle_cv.dice import CUBE_SETS, roll
 from boggle_cv.dictionary import COMMON, ROOT, TERMINAL, WIDTH, from_words
 from boggle_cv.scoring import Rules, table_points
-from boggle_cv.solver import find_paths, solve
+from boggle_cv.solver import find_paths
+from boggle_cv.solver import find_words as solve
 
 
 def spelled(board, path):
