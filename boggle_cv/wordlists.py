@@ -26,11 +26,12 @@ import unicodedata
 from pathlib import Path
 from typing import BinaryIO, Iterable
 
+from .board import MAX_WORD_LETTERS
 from .errors import UsageError, WordListError
 from .textfiles import WORD_LIST, open_lines
 
-#: Longest token kept (letters): a 6x6 board of two-letter faces spells at most 72.
-MAX_TOKEN = 72
+#: Longest token kept (letters): the most a board can spell (board.MAX_WORD_LETTERS).
+MAX_TOKEN = MAX_WORD_LETTERS
 #: Player names: at most this many characters, no control characters.
 MAX_NAME = 40
 #: Entries (tokens) in all the lists of one round together. A player writes a few

@@ -22,6 +22,7 @@ from ..errors import (LimitReached, NotAllowed, NotAuthenticated, RoomNotFound, 
 from ..referee import (Corrections, GameRef, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round,
                        round_record)
 from ..scoring import Rules
+from ..wordlists import MAX_NAME, MAX_TOKEN
 from .db import RoomDB
 from .model import (BoardState, Correction, Player, Room, Round, Settings, new_code, new_token,
                     normalise_code, token_hash, token_matches)
@@ -38,7 +39,7 @@ class RoomLimits:
     max_rooms: int = 200
     max_players: int = 12
     max_words: int = 2000
-    max_name: int = 40
+    max_name: int = MAX_NAME
     seconds: tuple[int, int] = (10, 3600)
     grace_s: float = 3.0
     target: tuple[int, int] = (1, 100_000)
@@ -205,7 +206,7 @@ class RoomService:
                                       else "the round has not started", "wait for the host")
             if len(words) > self.limits.max_words:
                 raise LimitReached(f"{player.name}'s list has {len(words)} words; at most {self.limits.max_words}")
-            r.lists[player.id] = [str(w)[:72] for w in words]
+            r.lists[player.id] = [str(w)[:MAX_TOKEN] for w in words]
             room.last_change = {"what": "words", "by": player.name, "at": now}
         return self._update(code, change)[0]
 

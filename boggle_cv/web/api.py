@@ -33,7 +33,7 @@ from .. import __version__, store
 from ..board import Board
 from ..errors import BoardTextError, UsageError, WordListError
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, store_round
-from ..wordlists import parse_words, tokenise
+from ..wordlists import MAX_NAME, parse_words, tokenise
 from .errors import NotFound
 from ..vision.pipeline import ScanResult
 from .geometry import board_geometry
@@ -41,7 +41,7 @@ from .state import WebState
 from .uploads import UnsupportedType, read_photo
 
 SCHEMA_VERSION = 1
-_NAME_MAX = 40
+_NAME_MAX = MAX_NAME  # player and game names, as on the command line
 _NO_STORE = {"Cache-Control": "no-store"}
 
 
