@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Time the tray finder, stage by stage, on a photo (default: a 12 MP photo).
 
-usage: python benchmarks/bench_tray.py [PHOTO] [--repeat R]
+usage: python benchmarks/bench_tray.py [PHOTO] [--repeat R] [--refusal]
 
 Prints the median over R runs of: decode (load_image), then find_tray's stages
 (reduce; per candidate source tried: detector or blobs, lattice_<source>,
 grid_<source>) and the total including decode, in milliseconds. The first run (model
 load, caches) is reported apart as "cold".
 Without PHOTO it uses ../shared/real-photos/nsinghvi-5x5-clear-a.jpg (3024x4032).
+--refusal: also the cost of refusing a photo with no board in it (seeded noise at
+12 MP and at 416 px; every fallback runs), median of 3.
 """
 from __future__ import annotations
 
@@ -15,6 +17,10 @@ import argparse
 import statistics
 import time
 from pathlib import Path
+
+import numpy as np
+
+from boggle_cv.errors import NoBoardError
 
 from boggle_cv.vision.imageio import load_image
 from boggle_cv.vision.tray import find_tray
@@ -27,6 +33,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("photo", nargs="?", type=Path, default=DEFAULT)
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--refusal", action="store_true")
     a = ap.parse_args()
     rows: dict[str, list[float]] = {}
     cold = None
@@ -47,6 +54,19 @@ def main() -> None:
     for k, v in rows.items():
         print(f"  {k:16s} {1000 * statistics.median(v[1:]):7.1f} ms")
     print(f"  {'cold (1st run)':16s} {1000 * cold:7.1f} ms")
+    if a.refusal:
+        rng = np.random.default_rng(0)
+        for w, h in ((4000, 3000), (416, 416)):
+            noise = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+            took = []
+            for _ in range(3):
+                t0 = time.perf_counter()
+                try:
+                    find_tray(noise)
+                except NoBoardError:
+                    pass
+                took.append(time.perf_counter() - t0)
+            print(f"  refusing {w}x{h} noise (every fallback runs): {statistics.median(took):.2f} s")
 
 
 if __name__ == "__main__":
