@@ -1,4 +1,4 @@
-"""Where the shipped model files are.
+"""Where the shipped model files are, and the user's cache folder.
 
 The trained models live in `models/` at the top of the repository, next to their model
 cards. A wheel installs them as the package data of `boggle_cv.models` (see
@@ -6,6 +6,8 @@ pyproject.toml, `package-dir`); an editable install reads them from the source t
 """
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 SOURCE_MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -23,3 +25,20 @@ def model_file(name: str) -> Path:
     except (ModuleNotFoundError, TypeError, ValueError):
         pass
     return SOURCE_MODELS / name
+
+
+def cache_dir(platform: str = sys.platform) -> Path:
+    """The user's cache folder for boggle-cv: $BOGGLE_CV_CACHE, else
+    $XDG_CACHE_HOME/boggle-cv (~/.cache/boggle-cv) on Linux, ~/Library/Caches/boggle-cv
+    on macOS, %LOCALAPPDATA%\\boggle-cv\\Cache on Windows. Only what can be made again
+    goes there (the folder may be deleted at any time)."""
+    env = os.environ.get("BOGGLE_CV_CACHE", "").strip()
+    if env:
+        return Path(env)
+    home = Path(os.path.expanduser("~"))
+    if platform == "win32":
+        return Path(os.environ.get("LOCALAPPDATA") or str(home / "AppData" / "Local")) / "boggle-cv" / "Cache"
+    if platform == "darwin":
+        return home / "Library" / "Caches" / "boggle-cv"
+    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+    return (Path(xdg) if xdg and os.path.isabs(xdg) else home / ".cache") / "boggle-cv"

@@ -24,7 +24,7 @@ from ..vision.engines import Engine
 from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, LongWordsOption, MinLengthOption,
                       SizeChoice, load_dictionary, parse_cells, parse_fixes, parse_one_cell, read_player_lists,
                       stderr_progress)
-from .scan_round import Outcome, ScanJob, referee_photo
+from .scan_round import EarlyLoad, Outcome, ScanJob, referee_photo
 
 if TYPE_CHECKING:
     import numpy as np
@@ -83,22 +83,23 @@ def register(app: typer.Typer) -> None:
         refuse_overwriting_inputs({"--annotate": annotate, "--db": db}, [*photos, dict_path, *(
             parse_player_option(p)[1] for p in player or [])], debug_dir, [p.stem for p in photos])
         lists = read_player_lists(player or [])
+        scanner = early = None
+        workers = (jobs or os.cpu_count() or 1) if len(photos) > 1 else 1
+        if (given is None or annotate is not None) and workers == 1:
+            early = EarlyLoad(photos[0])  # decoded while the models and the dictionary load
+            from ..vision.pipeline import Scanner
+            scanner = Scanner(engine.value)
         t0 = time.perf_counter()
         dictionary = load_dictionary(dict_path)
         dictionary_s = time.perf_counter() - t0
-        scanner = None
-        workers = (jobs or os.cpu_count() or 1) if len(photos) > 1 else 1
-        if (given is None or annotate is not None) and workers == 1:
-            from ..vision.pipeline import Scanner
-            scanner = Scanner(engine.value)
         job = ScanJob(engine.value, size.size, corrections, options, MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,
                       dictionary, as_json, annotate, debug_dir, game, db, timings, strict,
                       not (as_json or no_ask) and interactive() and len(photos) == 1, len(photos) > 1, start)
-        _scan_all(photos, scanner, job, {"dictionary": dictionary_s}, workers)
+        _scan_all(photos, scanner, job, {"dictionary": dictionary_s}, workers, early)
 
 
 def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: dict[str, float],
-              jobs: int = 1) -> None:
+              jobs: int = 1, early: EarlyLoad | None = None) -> None:
     """Each photo in turn (or read by `jobs` worker processes, reported in the same
     order); with several, a bad photo does not stop the others, a progress bar shows
     on a terminal and a summary ends the run (exit code: the first failure's)."""
@@ -108,7 +109,7 @@ def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: 
         from .scan_jobs import read_in_workers
         outcomes = read_in_workers(photos, job, setup, jobs)
     else:
-        outcomes = ((photo, _outcome(photo, scanner, job, setup)) for photo in photos)
+        outcomes = ((photo, _outcome(photo, scanner, job, setup, early)) for photo in photos)
     with stderr_progress("scanning", shown) as progress:
         for i, (photo, outcome) in enumerate(outcomes, start=1):
             try:
@@ -129,15 +130,15 @@ def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: 
             raise typer.Exit(failures[0][1].exit_code)
 
 
-def _outcome(photo: Path, scanner: Scanner | None, job: ScanJob,
-             setup: dict[str, float]) -> Outcome | BoggleError:
+def _outcome(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str, float],
+             early: EarlyLoad | None = None) -> Outcome | BoggleError:
     """A photo's refereed round (or the error that stopped it), for _report."""
     if job.several:
         try:
-            return referee_photo(photo, scanner, job, setup)
+            return referee_photo(photo, scanner, job, setup, early)
         except BoggleError as err:
             return err
-    return referee_photo(photo, scanner, job, setup)
+    return referee_photo(photo, scanner, job, setup, early)
 
 
 def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np.ndarray | None,
@@ -169,6 +170,10 @@ def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray
     """Write the photo with the reading and the three best missed words drawn; seconds taken."""
     if scan is None or image is None:
         raise UsageError(f"cannot annotate {photo}: no board was found in it")
+    if result.board.size != scan.board.size:
+        n, m = result.board.size, scan.board.size
+        raise UsageError(f"cannot annotate {photo}: --board is {n}x{n} but the tray in the photo is {m}x{m}",
+                         "give the board of this photo, or leave --annotate out")
     from ..outputs import write_image_atomic
     from ..vision.overlay import draw_scan
     t0 = time.perf_counter()

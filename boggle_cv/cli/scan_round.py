@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,10 +79,11 @@ def ask_doubtful(scan: ScanResult, board: Board) -> dict[tuple[int, int], str]:
 Outcome = tuple["RoundResult", "ScanResult | None", "np.ndarray | None"]
 
 
-def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str, float]) -> Outcome:
+def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str, float],
+                  early: EarlyLoad | None = None) -> Outcome:
     """Read one photo (unless --board replaces it), ask about doubtful cells on a
     terminal, referee the round: (result, scan, image). Runs in a worker with --jobs."""
-    scan, image, stages = _read(photo, scanner, job)
+    scan, image, stages = _read(photo, scanner, job, early)
     corrections = job.corrections
     if job.ask and scan is not None and corrections.board is None and scan.reading.flagged:
         board = scan.board if not corrections.cells else _fixed(scan.board, corrections)
@@ -97,10 +99,41 @@ def _fixed(board: Board, corrections: Corrections) -> Board:
     return apply_fixes(board, corrections.cells)
 
 
-def _read(photo: Path, scanner: Scanner | None, job: ScanJob) -> tuple[ScanResult | None, np.ndarray | None,
-                                                                          dict[str, float]]:
-    """(scan, image, stage timings) of a photo; with --board a photo that holds no
-    board is fine (scan None), and without a scanner the photo need only exist."""
+class EarlyLoad:
+    """A photo decoded on a thread while the program loads its models and dictionary
+    (the decoder releases the GIL: the two overlap on two cores). ``take()`` gives
+    (image, seconds) or raises what loading raised (ImageReadError), at the point
+    the photo is needed, so errors come in the same order as without it."""
+
+    def __init__(self, photo: Path) -> None:
+        from ..vision.imageio import load_image  # imported here, not on the thread
+        self.photo = photo
+        self._load = load_image
+        self._result: tuple[ImageU8, float] | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="early-load", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        t0 = time.perf_counter()
+        try:
+            self._result = (self._load(self.photo), time.perf_counter() - t0)
+        except BaseException as err:  # handed to the main thread by take()
+            self._error = err
+
+    def take(self) -> tuple[ImageU8, float]:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._result is not None
+        return self._result
+
+
+def _read(photo: Path, scanner: Scanner | None, job: ScanJob,
+          early: EarlyLoad | None = None) -> tuple[ScanResult | None, np.ndarray | None, dict[str, float]]:
+    """(scan, image, stage timings) of a photo (already being decoded by `early` when
+    given); with --board a photo that holds no board is fine (scan None), and without
+    a scanner the photo need only exist."""
     if scanner is None:  # --board alone does not decode the photo
         if not photo.is_file():
             raise ImageReadError(f"cannot read image {photo}: " + ("it is a directory" if photo.is_dir() else "no such file"),
@@ -109,7 +142,11 @@ def _read(photo: Path, scanner: Scanner | None, job: ScanJob) -> tuple[ScanResul
     from ..vision.stages import DebugImages
     debug = DebugImages() if job.debug_dir is not None else None
     try:
-        scan, image = scanner.scan_file(photo, job.size, debug=debug)
+        if early is not None and early.photo == photo:
+            image, load_s = early.take()
+            scan = scanner.scan_image(image, job.size, str(photo), debug, {"load": load_s})
+        else:
+            scan, image = scanner.scan_file(photo, job.size, debug=debug)
     except BoggleError:
         if job.debug_dir is not None and debug:
             _write_debug(job.debug_dir, photo, debug.images)  # show the stages that led to a refusal

@@ -230,3 +230,13 @@ def test_debug_dir_gets_the_stages_of_a_refusal(tmp_path):
     assert out.returncode == 5, out.stderr
     names = sorted(p.name for p in (tmp_path / "dbg").iterdir())
     assert "blank_0_work.png" in names and "blank_5_refused.png" in names
+
+
+def test_annotate_with_a_board_of_another_size_is_a_usage_error(tmp_path):
+    """--board 4x4 for a photo of a 5x5 tray: the board is scored, but the photo cannot
+    be drawn with it (was an IndexError, exit 1)."""
+    out = run("scan", SAMPLES / "sample-5x5-a.jpg", "--board", "PERS/LATG/SINE/TERS",
+              "--annotate", tmp_path / "a.png")
+    assert out.returncode == 2, out.stderr
+    assert "--board is 4x4 but the tray in the photo is 5x5" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and not (tmp_path / "a.png").exists()

@@ -72,3 +72,26 @@ def test_missing_files_name_the_model(tmp_path):
 def test_environment_variable_overrides_the_path(tmp_path, monkeypatch):
     monkeypatch.setenv(READER.env, str(tmp_path / "mine.onnx"))
     assert model_path(READER) == tmp_path / "mine.onnx"
+
+
+def test_a_new_process_skips_the_hash_of_an_unchanged_model_but_checks_a_changed_one(tmp_path, hash_calls):
+    """The check passed once is remembered in the cache folder (a new process = the
+    in-process cache cleared); a model whose time or size changed is hashed again."""
+    path = _copy_detector(tmp_path)
+    onnx_models.cache_clear()
+    load_net(DETECTOR, path)
+    assert len(hash_calls) == 1
+    onnx_models.cache_clear()
+    load_net(DETECTOR, path)
+    assert len(hash_calls) == 1            # remembered across the "process"
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    onnx_models.cache_clear()
+    load_net(DETECTOR, path)
+    assert len(hash_calls) == 2            # touched: checked again
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0xFF
+    path.write_bytes(bytes(data))          # damaged, same size: a new time
+    onnx_models.cache_clear()
+    with pytest.raises(EngineMissingError, match="corrupt"):
+        load_net(DETECTOR, path)
