@@ -49,6 +49,7 @@ def read_in_workers(photos: list[Path], job: ScanJob, setup: dict[str, float],
                     jobs: int) -> Iterator[tuple[Path, Outcome | BoggleError]]:
     """(photo, its outcome) in the order of `photos`, read by `jobs` processes."""
     context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["boggle_cv.vision.pipeline", "boggle_cv.cli.scan_round"])
     with ProcessPoolExecutor(max_workers=min(jobs, len(photos)), mp_context=context,
                              initializer=_start, initargs=(job, setup)) as pool:
         try:
