@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from ..errors import UsageError
+from .quantiles import median
 from .stages import FloatArray, ImageU8
 
 
@@ -147,7 +148,7 @@ def centres_pitch(centres: FloatArray) -> float:
     centres float (N, N, 2) (x, y), [row, col]."""
     steps = np.r_[np.hypot(*np.diff(centres, axis=0).reshape(-1, 2).T),
                   np.hypot(*np.diff(centres, axis=1).reshape(-1, 2).T)]
-    return float(np.median(steps))
+    return float(median(steps))
 
 
 def order_corners(corners: FloatArray, centres: FloatArray) -> tuple[FloatArray, FloatArray]:

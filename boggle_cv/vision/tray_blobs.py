@@ -11,13 +11,13 @@ Coordinates are (x, y) in working-image pixels.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
 from typing import Iterator
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from .quantiles import percentile
 from .stages import ImageU8
 
 #: A single-channel uint8 image (H, W).
@@ -147,7 +147,7 @@ def find_blobs(work_bgr: np.ndarray, cfg: BlobConfig = BlobConfig(),
                           np.array(whites, np.float64), debug))
     # whiteness of the kept blobs: upper quartile inside the bounding rectangle
     blobs.whiteness = np.array([
-        float(np.percentile(white[y0:y0 + bh, x0:x0 + bw], 75))
+        float(percentile(white[y0:y0 + bh, x0:x0 + bw], 75))
         for x0, y0, bw, bh in blobs.whiteness.astype(int)], np.float64).reshape(-1)
     return blobs
 

@@ -18,6 +18,7 @@ from typing import Callable, Collection
 import numpy as np
 import numpy.typing as npt
 
+from .quantiles import median
 from .stages import FloatArray, ImageU8
 from .tray_blobs import Blobs, GreyU8
 from .tray_config import SIZES, BoardConfig
@@ -78,7 +79,7 @@ def cell_state(white: GreyU8, lat: Lattice, cell: Cell, heat: Heat | None = None
         return CellState(float("nan"), frac_out, 0.0, hv)
     p = pts[inside].astype(int)
     vals = white[p[:, 1], p[:, 0]].astype(np.float64)
-    val = float(np.median(vals))
+    val = float(median(vals))
     dark = float(np.mean(vals < 0.7 * val))
     if heat is not None:
         near = np.abs(offs[inside]).max(axis=1) <= 0.2
@@ -147,7 +148,7 @@ def board_from_lattice(lat: Lattice, blobs: Blobs, white: GreyU8, size: int | No
     if lat.residual > cfg.max_residual:
         return Refusal(f"the cube tops do not lie on a regular grid (fit error {lat.residual:.2f})")
     member_idx = list(lat.members.values())
-    ref = float(np.median(blobs.whiteness[member_idx]))
+    ref = float(median(blobs.whiteness[member_idx]))
     cmin, cmax, rmin, rmax = lat.extent()
     sizes = (size,) if size else SIZES
     cache: dict[Cell, CellState] = {}
@@ -159,7 +160,7 @@ def board_from_lattice(lat: Lattice, blobs: Blobs, white: GreyU8, size: int | No
 
     heat_min = cfg.heat_cube
     if heat is not None:
-        heat_min = max(cfg.heat_cube, cfg.heat_rel * float(np.median(blobs.quality[member_idx])))
+        heat_min = max(cfg.heat_cube, cfg.heat_rel * float(median(blobs.quality[member_idx])))
     best: _Window | None = None
     best_reason: tuple[int, str] | None = None
     reason = (f"the cube tops form a {rmax - rmin + 1}x{cmax - cmin + 1} grid, "
@@ -170,7 +171,7 @@ def board_from_lattice(lat: Lattice, blobs: Blobs, white: GreyU8, size: int | No
         # unsure: detector peaks that are not confident; they never hold up a row or
         # column of a window. weak: unsure and not white either (a polka dot, a
         # tray's corner): they may lie outside the window
-        qref = float(np.median(blobs.quality[member_idx]))
+        qref = float(median(blobs.quality[member_idx]))
         unsure = {k for k, j in lat.members.items() if blobs.quality[j] < cfg.weak_quality * qref}
         weak = {k for k in unsure if blobs.whiteness[lat.members[k]] < cfg.cube_like * ref}
     for n in sizes:

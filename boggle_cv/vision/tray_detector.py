@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import onnx_models
+from .quantiles import median, percentile
 from .stages import FloatArray, ImageU8
 from .tray_blobs import Blobs
 
@@ -120,8 +121,8 @@ def run_detector(work_bgr: ImageU8, white: npt.NDArray[np.uint8], cfg: DetectorC
     h, w = work_bgr.shape[:2]
     c, sd, q, heat, s = _pass(net, work_bgr, cfg)
     strong = q >= cfg.zoom_peak
-    if strong.sum() >= 4 and np.median(sd[strong]) * s < cfg.zoom_below:
-        med = float(np.median(sd[strong]))
+    if strong.sum() >= 4 and median(sd[strong]) * s < cfg.zoom_below:
+        med = float(median(sd[strong]))
         lo = c[strong].min(axis=0) - cfg.zoom_margin * med
         hi = c[strong].max(axis=0) + cfg.zoom_margin * med
         x0, y0 = max(0, int(lo[0])), max(0, int(lo[1]))
@@ -145,5 +146,5 @@ def run_detector(work_bgr: ImageU8, white: npt.NDArray[np.uint8], cfg: DetectorC
         xa, ya = max(0, int(x - hs)), max(0, int(y - hs))
         xb, yb = min(w, int(x + hs) + 1), min(h, int(y + hs) + 1)
         patch = white[ya:yb, xa:xb]
-        whites.append(float(np.percentile(patch, 75)) if patch.size else 0.0)
+        whites.append(float(percentile(patch, 75)) if patch.size else 0.0)
     return Detection(Blobs(c, sd, q, boxes, np.array(whites, np.float64)), heat)

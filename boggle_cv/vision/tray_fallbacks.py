@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from .cells import grid_pitch, order_corners
+from .quantiles import median
 from .stages import FloatArray, ImageU8, TrayResult
 from .tray_blobs import Blobs
 from .tray_lattice import Lattice
@@ -70,7 +71,7 @@ def zoom_box(blobs: Blobs, lattices: list[Lattice], shape: tuple[int, int],
     else:
         idx = np.nonzero(blobs.quality >= cfg.peak * blobs.quality.max())[0]
     pts = blobs.centres[idx]
-    side = float(np.median(blobs.sides[idx]))
+    side = float(median(blobs.sides[idx]))
     lo = pts.min(axis=0) - cfg.margin * side
     hi = pts.max(axis=0) + cfg.margin * side
     mid, half = (lo + hi) / 2, np.maximum((hi - lo) / 2, cfg.min_side * side / 2)
