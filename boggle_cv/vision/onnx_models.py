@@ -24,7 +24,6 @@ hash does not match, or cv2.dnn cannot load the file.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import tempfile
@@ -97,6 +96,7 @@ def _verified_net(spec: ModelSpec, path_str: str,
     want = words[0].strip().lower() if words else ""
     seen = [key[0], key[1], key[2], key[3], want]
     if not _checked_before(seen):
+        import hashlib  # here, not at the top: OpenSSL's load (~5 ms) only when a file is hashed
         if hashlib.sha256(path.read_bytes()).hexdigest() != want:
             raise EngineMissingError(f"{spec.what} is corrupt (SHA-256 mismatch): {path}", spec.hint)
         _remember_checked(seen)
