@@ -87,15 +87,21 @@ def register(app: typer.Typer) -> None:
         workers = (jobs or os.cpu_count() or 1) if len(photos) > 1 else 1
         if (given is None or annotate is not None) and workers == 1:
             early = EarlyLoad(photos[0])  # decoded while the models and the dictionary load
-            from ..vision.pipeline import Scanner
-            scanner = Scanner(engine.value)
-        t0 = time.perf_counter()
-        dictionary = load_dictionary(dict_path)
-        dictionary_s = time.perf_counter() - t0
-        job = ScanJob(engine.value, size.size, corrections, options, MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,
-                      dictionary, as_json, annotate, debug_dir, game, db, timings, strict,
-                      not (as_json or no_ask) and interactive() and len(photos) == 1, len(photos) > 1, start)
-        _scan_all(photos, scanner, job, {"dictionary": dictionary_s}, workers, early)
+        try:
+            if early is not None:
+                from ..vision.pipeline import Scanner
+                scanner = Scanner(engine.value)
+            t0 = time.perf_counter()
+            dictionary = load_dictionary(dict_path)
+            dictionary_s = time.perf_counter() - t0
+            job = ScanJob(engine.value, size.size, corrections, options,
+                          MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,
+                          dictionary, as_json, annotate, debug_dir, game, db, timings, strict,
+                          not (as_json or no_ask) and interactive() and len(photos) == 1, len(photos) > 1, start)
+            _scan_all(photos, scanner, job, {"dictionary": dictionary_s}, workers, early)
+        finally:
+            if early is not None:  # an error (a missing model) must not be printed while the
+                early.settle()     # decoder has stderr silenced, nor the process end inside it
 
 
 def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: dict[str, float],

@@ -121,6 +121,11 @@ class EarlyLoad:
         except BaseException as err:  # handed to the main thread by take()
             self._error = err
 
+    def settle(self) -> None:
+        """Wait for the decode to end, whatever its outcome (the decoder sends the
+        process's stderr to /dev/null while it runs: vision.imageio)."""
+        self._thread.join()
+
     def take(self) -> tuple[ImageU8, float]:
         self._thread.join()
         if self._error is not None:

@@ -45,6 +45,20 @@ def test_model_hash_missing_exit_3(tmp_path, small_photo):
                    "hash not found")
 
 
+def test_model_error_is_printed_while_a_big_photo_still_decodes(tmp_path):
+    """The first photo decodes on a thread (with fd 2 silenced) while the models load:
+    a model error found first must still be one line on stderr, exit 3, never lost
+    or a crash (before: no line, or exit 134 as the process ended inside the decoder)."""
+    import cv2
+    import numpy as np
+    photo = tmp_path / "big.jpg"
+    noise = np.random.default_rng(3).integers(0, 256, (3000, 4000, 3), dtype=np.uint8)
+    cv2.imwrite(str(photo), noise, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    env = _model_env(tmp_path, b"x" * 100, None)
+    for _ in range(3):
+        one_error_line(run("scan", photo, env=env), 3, "hash not found")
+
+
 def test_model_corrupt_exit_3(tmp_path, small_photo):
     """Bytes changed after the hash was written: SHA-256 mismatch, exit 3."""
     import hashlib
