@@ -298,3 +298,36 @@ def test_no_sideways_scrolling_labels_and_word_chips(site, phones):
     page.keyboard.press("Enter")
     assert page.get_attribute(".pw button.chip[data-word=last]", "aria-pressed") == "true"
     assert page.locator("#board polyline.path").count() == 1
+
+
+def test_a_failed_fetch_of_saved_words_never_shows_an_empty_list(site, phones):
+    """After a reload the page fetches each player's saved words with that player's
+    token; when that fetch fails (no connection, a busy server) the box must not show
+    an empty list as the player's (typing into it would then replace the saved list):
+    it waits and asks again. Before: the failure was taken for 'no words'."""
+    page = table_room(phones, "Ann", "Bo")
+    host_click(page, "#start", "playing")
+    words(page, "Bo", "rest\nlast")
+    code, host = page.evaluate("""() => { const d = JSON.parse(localStorage.getItem('boggle-cv.rooms'));
+        const c = Object.keys(d)[0]; return [c, d[c].host]; }""")
+    failed = []
+
+    def fail_players_fetch(route: Any) -> None:
+        req = route.request
+        if req.method == "GET" and req.headers.get("authorization") not in (None, f"Bearer {host}") \
+                and len(failed) < 2:
+            failed.append(req.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route(f"**/api/rooms/{code}", fail_players_fetch)
+    page.reload()
+    page.wait_for_selector("#room[data-phase=playing] .wordbox:has(label:text-is(\"Bo's words\"))")
+    box = page.get_by_label("Bo's words")
+    page.wait_for_function("() => document.querySelector('.wordbox:last-child textarea').value !== ''"
+                           " || document.querySelector('.wordbox:last-child .save-state').dataset.state === 'pending'")
+    assert box.input_value() in ("", "rest\nlast") and (box.input_value() or box.evaluate("e => e.readOnly"))
+    page.wait_for_selector(".wordbox:has(label:text-is(\"Bo's words\")) .save-state[data-state=saved]", timeout=15000)
+    assert failed, "the test did not make a fetch fail"
+    assert box.input_value() == "rest\nlast" and not box.evaluate("e => e.readOnly")

@@ -47,6 +47,15 @@ export class WordBox {
       this.round = number;
       clearTimeout(this.timer);
       if (words === null) words = await this.fetchWords();
+      if (words === null) {
+        // the saved words could not be fetched: never show (and later save) an empty box
+        // as if it were this player's list; ask again
+        this.round = null;
+        this.area.readOnly = true;
+        this.show("loading the saved words…", "pending");
+        this.timer = setTimeout(() => this.sync(number, phase, null), RETRY_MS);
+        return;
+      }
       const text = (words || []).join("\n");
       const kept = draft(this.code, this.id);
       const unsaved = kept && kept.round === number && kept.text !== text && playing;
@@ -65,7 +74,7 @@ export class WordBox {
       const me = doc.room.players.find((p) => p.id === this.id);
       return me ? me.words || [] : [];
     } catch (e) {
-      return [];
+      return null;  // not known (no connection, server busy): sync asks again
     }
   }
 
