@@ -327,7 +327,10 @@ def test_a_failed_fetch_of_saved_words_never_shows_an_empty_list(site, phones):
     box = page.get_by_label("Bo's words")
     page.wait_for_function("() => document.querySelector('.wordbox:last-child textarea').value !== ''"
                            " || document.querySelector('.wordbox:last-child .save-state').dataset.state === 'pending'")
-    assert box.input_value() in ("", "rest\nlast") and (box.input_value() or box.evaluate("e => e.readOnly"))
+    seen = page.evaluate("""() => { const b = document.querySelector('.wordbox:last-child');
+        const s = b.querySelector('.save-state'); return [b.querySelector('textarea').value,
+        b.querySelector('textarea').readOnly, s.dataset.state, s.textContent, b.dataset.player]; }""")
+    assert seen[0] in ("", "rest\nlast") and (seen[0] or seen[1]), seen
     page.wait_for_selector(".wordbox:has(label:text-is(\"Bo's words\")) .save-state[data-state=saved]", timeout=15000)
     assert failed, "the test did not make a fetch fail"
     assert box.input_value() == "rest\nlast" and not box.evaluate("e => e.readOnly")

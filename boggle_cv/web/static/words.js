@@ -20,6 +20,7 @@ export class WordBox {
     this.inFlight = false;
     this.timer = null;
     this.locked = false;
+    this.loading = false;    // the saved words are being fetched
     const id = `words-${player.id}`;
     this.label = h("label", { for: id, class: "words-label" });
     this.status = h("span", { class: "save-state", role: "status", "aria-live": "polite" });
@@ -46,7 +47,14 @@ export class WordBox {
     if (this.round !== number) {
       this.round = number;
       clearTimeout(this.timer);
-      if (words === null) words = await this.fetchWords();
+      if (words === null) {
+        // unknown until fetched: not editable meanwhile (what was typed would be overwritten)
+        this.loading = true;
+        this.area.readOnly = true;
+        words = await this.fetchWords();
+        this.loading = false;
+        if (this.round !== number) return;  // the round moved on meanwhile: a newer sync holds it
+      }
       if (words === null) {
         // the saved words could not be fetched: never show (and later save) an empty box
         // as if it were this player's list; ask again
@@ -81,7 +89,7 @@ export class WordBox {
   setLocked(locked) {
     if (locked && !this.locked && this.dirty()) this.flush();
     this.locked = locked;
-    this.area.readOnly = locked;
+    this.area.readOnly = locked || this.loading;
     this.node.classList.toggle("locked", locked);
     if (locked && !this.dirty() && this.area.value.trim() === "") this.show("no words", "");
   }
