@@ -276,7 +276,12 @@ def test_no_sideways_scrolling_labels_and_word_chips(site, phones):
     page.get_by_label("Bo's words").fill("rest")  # a reload at once, before the save is due
     page.reload()
     page.wait_for_selector("#room[data-phase=playing] .wordbox:has(label:text-is(\"Bo's words\"))")
-    assert page.get_by_label("Bo's words").input_value() == "rest"
+    # the box is shown at once, read-only and empty while Bo's saved words are fetched
+    # with Bo's token; then it holds what was typed (the unsaved copy, saved now)
+    bo = page.get_by_label("Bo's words")
+    bo.evaluate("(e) => new Promise((done) => { const t = setInterval(() => { if (e.value || !e.readOnly) "
+                "{ clearInterval(t); done(); } }, 20); })")
+    assert bo.input_value() == "rest"
     page.wait_for_selector(".wordbox:has(label:text-is(\"Bo's words\")) .save-state[data-state=saved]")
     typed_board(page, BOARDS[6])
     assert scroll_width(page) <= WIDTH

@@ -51,6 +51,7 @@ export class WordBox {
         // unknown until fetched: not editable meanwhile (what was typed would be overwritten)
         this.loading = true;
         this.area.readOnly = true;
+        this.show("loading the saved words…", "pending");
         words = await this.fetchWords();
         this.loading = false;
         if (this.round !== number) return;  // the round moved on meanwhile: a newer sync holds it
