@@ -54,23 +54,31 @@ def build_trie(words: Any) -> dict[str, Any]:
     return root
 
 
-def textbook_solve(board: Board, trie: dict[str, Any], min_len: int) -> set[str]:
-    """The set of trie words of at least `min_len` letters on the board (the textbook way)."""
+def board_tables(board: Board) -> tuple[list[str], list[list[tuple[int, int, str]]]]:
+    """Per flat cell index: its letters ("" for a blank), and (neighbour, its bit, its
+    letters) for the neighbours that are not blank: the textbook's neighbour lists."""
     n = board.size
     faces = [face_letters(board.face(r, c)) for r in range(n) for c in range(n)]
-    # per cell: (neighbour, its bit, its letters) for the neighbours that are not blank
     nbrs = [[(rr * n + cc, 1 << (rr * n + cc), faces[rr * n + cc])
              for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
              if 0 <= rr < n and 0 <= cc < n and (rr, cc) != (r, c) and faces[rr * n + cc]]
             for r in range(n) for c in range(n)]
-    found: set[str] = set()
+    return faces, nbrs
 
-    def descend(node: dict[str, Any] | None, letters: str) -> dict[str, Any] | None:
-        for ch in letters:
-            if node is None:
-                return None
-            node = node.get(ch)
-        return node
+
+def descend(node: dict[str, Any] | None, letters: str) -> dict[str, Any] | None:
+    """The trie node after `letters` (a two-letter face), or None."""
+    for ch in letters:
+        if node is None:
+            return None
+        node = node.get(ch)
+    return node
+
+
+def textbook_solve(board: Board, trie: dict[str, Any], min_len: int) -> set[str]:
+    """The set of trie words of at least `min_len` letters on the board (the textbook way)."""
+    faces, nbrs = board_tables(board)
+    found: set[str] = set()
 
     def enter(i: int, node: dict[str, Any], used: int) -> None:
         word = node.get(END)
@@ -101,21 +109,9 @@ def textbook_solve_paths(board: Board, trie: dict[str, Any], min_len: int,
     """The textbook method giving what `solve` gives: every word with the first path
     the search meets (the path travels with the recursion as a tuple) and its common
     flag, sorted. The same search as textbook_solve, plus the bookkeeping of a path."""
-    n = board.size
-    faces = [face_letters(board.face(r, c)) for r in range(n) for c in range(n)]
-    cells = [(r, c) for r in range(n) for c in range(n)]
-    nbrs = [[(rr * n + cc, 1 << (rr * n + cc), faces[rr * n + cc])
-             for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
-             if 0 <= rr < n and 0 <= cc < n and (rr, cc) != (r, c) and faces[rr * n + cc]]
-            for r in range(n) for c in range(n)]
+    faces, nbrs = board_tables(board)
+    cells = [(r, c) for r in range(board.size) for c in range(board.size)]
     found: dict[str, tuple[tuple[int, int], ...]] = {}
-
-    def descend(node: dict[str, Any] | None, letters: str) -> dict[str, Any] | None:
-        for ch in letters:
-            if node is None:
-                return None
-            node = node.get(ch)
-        return node
 
     def enter(i: int, node: dict[str, Any], used: int, path: tuple[tuple[int, int], ...]) -> None:
         word = node.get(END)
