@@ -36,9 +36,7 @@ def median(values: npt.ArrayLike) -> Any:
         part = np.partition(a, (half - 1, half))
         middle = part[half - 1:half + 1]
     result = np.mean(middle)
-    if _inexact(a) and np.isnan(a).any():
-        return np.mean(a[np.isnan(a)][:1])     # NaN of numpy's result type
-    return result
+    return _nan_if_any(a, result)
 
 
 def percentile(values: npt.ArrayLike, q: float) -> Any:
@@ -59,11 +57,8 @@ def percentile(values: npt.ArrayLike, q: float) -> Any:
         lo_i = math.floor(virtual)
         gamma = virtual - lo_i
     hi_i = min(lo_i + 1, n - 1)
-    part = np.partition(a, sorted({0, n - 1, lo_i, hi_i}))
-    result = _lerp(part[lo_i:lo_i + 1], part[hi_i:hi_i + 1], gamma)
-    if _inexact(a) and np.isnan(a).any():
-        return (result * np.nan)[()]
-    return result
+    part = np.partition(a, sorted({lo_i, hi_i}))
+    return _nan_if_any(a, _lerp(part[lo_i:lo_i + 1], part[hi_i:hi_i + 1], gamma))
 
 
 def _lerp(lo: npt.NDArray[Any], hi: npt.NDArray[Any], t: float) -> Any:
@@ -75,5 +70,8 @@ def _lerp(lo: npt.NDArray[Any], hi: npt.NDArray[Any], t: float) -> Any:
     return out[0]
 
 
-def _inexact(a: npt.NDArray[Any]) -> bool:
-    return bool(np.issubdtype(a.dtype, np.inexact))
+def _nan_if_any(a: npt.NDArray[Any], result: Any) -> Any:
+    """numpy's answer when a value is NaN: NaN of the result's type."""
+    if np.issubdtype(a.dtype, np.inexact) and np.isnan(a).any():
+        return result.dtype.type(np.nan)
+    return result
