@@ -34,7 +34,6 @@ class SizeChoice(str, Enum):
         return None if self is SizeChoice.auto else int(self.value)
 
 
-
 DictOption = Annotated[Optional[Path], typer.Option(
     "--dict", help="One-word-per-line list to use instead of the built-in dictionary.")]
 MinLengthOption = Annotated[Optional[int], typer.Option(

@@ -11,7 +11,6 @@ from ..errors import UsageError
 from .options import stderr_progress
 
 
-
 class SynthSize(str, Enum):
     """--size: one board size, or a mix of 4x4, 5x5 and 6x6."""
 
