@@ -99,9 +99,11 @@ def test_process_substitution_lists_and_dictionary(tmp_path):
 
 @pytest.mark.skipif(shutil.which("bash") is None or not Path("/dev/fd").is_dir(), reason="needs bash and /dev/fd")
 def test_process_substitution_that_never_ends_is_one_line(tmp_path):
-    """A writer that writes and then never finishes: one error line, exit 2, after the wait."""
+    """A writer that writes and then never finishes: one error line, exit 2, after the
+    wait (2 s; whether its line came in time depends on the machine's load, so the
+    test accepts either message)."""
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-           "BOGGLE_CV_PIPE_WAIT_S": "1"}
+           "BOGGLE_CV_PIPE_WAIT_S": "2"}
     env.pop("BOGGLE_CV_DEBUG", None)
     script = (f"{shlex.quote(sys.executable)} -m boggle_cv score {BOARD} "
               "--player ann=<(printf 'pert\\n'; exec sleep 60 2>/dev/null)")
@@ -115,9 +117,10 @@ def test_process_substitution_that_never_ends_is_one_line(tmp_path):
             os.killpg(bash.pid, signal.SIGKILL)  # the writer still sleeping
         except ProcessLookupError:
             pass
-    assert time.monotonic() - t0 < 15  # ended after the 1 s wait, not the writer's 60 s
-    one_error_line(subprocess.CompletedProcess(bash.args, bash.returncode, out, err), 2, "/dev/fd/",
-                   "writer did not finish within 1 s (5 bytes came)")
+    assert time.monotonic() - t0 < 40  # ended after the 2 s wait, not the writer's 60 s
+    line = one_error_line(subprocess.CompletedProcess(bash.args, bash.returncode, out, err), 2, "/dev/fd/",
+                          "is a pipe", "within 2 s")
+    assert "writer did not finish within 2 s (5 bytes came)" in line or "nothing was written" in line, line
 
 
 def test_a_list_over_the_limit_names_the_limit(tmp_path):

@@ -18,26 +18,42 @@ from boggle_cv.textpipes import DEFAULT_PIPE_WAIT_S, PIPE_WAIT_ENV, pipe_wait_s
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 
+#: The wait of the tests where a writer fails; the others keep the default 30 s, so
+#: that a loaded machine (a writer thread scheduled late) cannot fail them.
 WAIT_S = 1.0
 
 
 @pytest.fixture()
 def fifo(tmp_path, monkeypatch):
-    monkeypatch.setenv(PIPE_WAIT_ENV, str(WAIT_S))
+    monkeypatch.delenv(PIPE_WAIT_ENV, raising=False)
     path = tmp_path / "list.fifo"
     os.mkfifo(path)
     return path
 
 
+@pytest.fixture()
+def short_wait(monkeypatch):
+    monkeypatch.setenv(PIPE_WAIT_ENV, str(WAIT_S))
+
+
+@pytest.fixture()
+def held_open(fifo):
+    """The FIFO with a writer that holds it open and never closes it (a reader of ours
+    held too, so that the writer's open and writes need no thread): (path, write fd)."""
+    keep = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    w = os.open(fifo, os.O_WRONLY)
+    yield fifo, w
+    os.close(w)
+    os.close(keep)
+
+
 class Writer(threading.Thread):
     """Opens the FIFO for writing (blocks until the reader opens it), writes `parts`
-    with `pause_s` between them, then closes it unless `close` is False (then it
-    holds it open until `release` is set)."""
+    with `pause_s` between them, then closes it."""
 
-    def __init__(self, path, parts: list[bytes], pause_s: float = 0.0, close: bool = True) -> None:
+    def __init__(self, path, parts: list[bytes], pause_s: float = 0.0) -> None:
         super().__init__(daemon=True)
-        self.path, self.parts, self.pause_s, self.close_at_end = path, parts, pause_s, close
-        self.release = threading.Event()
+        self.path, self.parts, self.pause_s = path, parts, pause_s
         self.error: BaseException | None = None
 
     def run(self) -> None:
@@ -48,8 +64,6 @@ class Writer(threading.Thread):
                     if i:
                         time.sleep(self.pause_s)
                     os.write(fd, part)
-                if not self.close_at_end:
-                    self.release.wait(30)
             finally:
                 os.close(fd)
         except BrokenPipeError:  # the reader gave up first: expected in the over-limit case
@@ -84,7 +98,7 @@ def test_a_dictionary_may_be_a_fifo_too(fifo):
     assert read_all(fifo, DICTIONARY) == ["PERT", "last"]
 
 
-def test_no_writer_ends_after_the_wait(fifo):
+def test_no_writer_ends_after_the_wait(fifo, short_wait):
     t0 = time.monotonic()
     with pytest.raises(WordListError, match=r"is a pipe that nothing was written to within 1 s") as e:
         read_all(fifo)
@@ -93,28 +107,18 @@ def test_no_writer_ends_after_the_wait(fifo):
     assert PIPE_WAIT_ENV in (e.value.hint or "")
 
 
-def test_a_writer_that_never_finishes_ends_after_the_wait(fifo):
-    w = Writer(fifo, [b"cats\n", b"dogs\n"], pause_s=0.1, close=False)
-    w.start()
+def test_a_writer_that_never_finishes_ends_after_the_wait(held_open, short_wait):
+    fifo, w = held_open
+    os.write(w, b"cats\ndogs\n")
     t0 = time.monotonic()
-    try:
-        with pytest.raises(WordListError, match=r"writer did not finish within 1 s \(10 bytes came\)"):
-            read_all(fifo)
-    finally:
-        w.release.set()
+    with pytest.raises(WordListError, match=r"writer did not finish within 1 s \(10 bytes came\)"):
+        read_all(fifo)
     assert time.monotonic() - t0 < WAIT_S + 5
-    w.join(5)
 
 
-def test_a_writer_that_opens_and_never_writes_ends_after_the_wait(fifo):
-    w = Writer(fifo, [], close=False)
-    w.start()
-    try:
-        with pytest.raises(WordListError, match="nothing was written to"):
-            read_all(fifo)
-    finally:
-        w.release.set()
-    w.join(5)
+def test_a_writer_that_opens_and_never_writes_ends_after_the_wait(held_open, short_wait):
+    with pytest.raises(WordListError, match="nothing was written to within 1 s"):
+        read_all(held_open[0])
 
 
 def test_a_fifo_over_the_limit_stops_at_the_limit(fifo):
