@@ -16,6 +16,11 @@ the workers have in common), sampled every 50 ms.
     python scripts/reliability_report.py --areas lists,page -v
 
 Targets (issue 17): no input makes `scan` exceed 400 MB or the server 600 MB.
+Area "room" (issue 21, scripts/room_hostile.py): the room's hostile cases, each on a
+real server: lone surrogates and control characters wherever text comes in, nested
+JSON, truthy strings, cross-site simple requests, stale saves, slow uploads against a
+player's photo, 1 MB saves against another room's, a connection flood, a stream
+storm, SIGTERM with streams open.
 """
 from __future__ import annotations
 
@@ -749,7 +754,7 @@ def page_cases(port: int, inp: Inputs, pid: int, verbose: bool) -> list[tuple[st
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--areas", default="lists,dictionaries,photos,bombs,databases,outputs,signals,page")
+    ap.add_argument("--areas", default="lists,dictionaries,photos,bombs,databases,outputs,signals,page,room")
     ap.add_argument("--base", type=Path, help="another checkout whose page is timed the same way, side by side")
     ap.add_argument("--uploads", type=int, default=20)
     ap.add_argument("--signals", type=int, default=30)
@@ -816,6 +821,15 @@ def main() -> int:
                 if bsf:
                     print(f"page, {args.base}: the photo without a board first ({bsf[0]:.1f} s), then 5 photos: "
                           f"the 5 done within {bsf[1]:.1f} s")
+        if "room" in areas:
+            from room_hostile import room_cases  # issue 21: the room's hostile cases
+            room = room_cases(REPO, (REPO / "samples" / "sample-4x4-a.jpg").read_bytes(), args.verbose)
+            handled = sum(g for _, g, _ in room)
+            bad += len(room) - handled
+            print(f"{'room':<13}{len(room):>6}{handled:>9}")
+            for name, good, detail in room:
+                if not good:
+                    print(f"{'':13}  NOT HANDLED: {name}: {detail}")
         scan_peaks = [r.outcome.peak_mb for r in results if r.case.scan]
         if scan_peaks:
             print(f"\nworst scan peak: {max(scan_peaks):.0f} MB (target {SCAN_TARGET_MB} MB); "
