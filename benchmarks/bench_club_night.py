@@ -32,6 +32,7 @@ event streams reset (TCP RST) at once every 5 s.
     python benchmarks/bench_club_night.py                                   # 30 x 6, 180 s
     python benchmarks/bench_club_night.py --rooms 3 --phones 3 --seconds 20  # a quick check
     python benchmarks/bench_club_night.py --hostile
+    python benchmarks/bench_club_night.py --checkout ../before     # another checkout's server
 
 Targets (issue 21, the 2-core machine): no error, no lost save, p95 save <= 300 ms,
 photo to board on every phone p95 <= 5 s, server memory <= 600 MB; with --hostile the
@@ -71,11 +72,13 @@ LETTERS = string.ascii_lowercase
 
 # ---- the server -----------------------------------------------------------------------------
 
-def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], int, Path]:
-    """`python -m boggle_cv serve --port 0 --db TMP/club.sqlite3` of this checkout, in
-    its own session (so that its workers can be stopped with it); (process, port, log)."""
+def start_server(tmp: Path, checkout: Path) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """`python -m boggle_cv serve --port 0 --db TMP/club.sqlite3` of `checkout`, in its
+    own session (so that its workers can be stopped with it); (process, port, log)."""
     log = tmp / "serve.log"
-    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {**os.environ, "PYTHONPATH": str(checkout) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    if checkout != REPO:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"  # leave another checkout as it is
     with open(log, "wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "boggle_cv", "serve", "--port", "0",
                                  "--db", str(tmp / "club.sqlite3")], stdout=out, stderr=subprocess.STDOUT,
@@ -648,6 +651,8 @@ def main() -> None:
                          "Wi-Fi together, issue 21's finding 1) or a plain close")
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--json", type=Path, help="also write the figures to this file")
+    ap.add_argument("--checkout", type=Path, default=REPO,
+                    help="serve the code of this checkout (default: the one holding this script)")
     args = ap.parse_args()
     if args.rooms < 1 or args.phones < 1 or args.rooms * args.phones > 250 * 200:
         sys.exit("--rooms and --phones must be at least 1")
@@ -655,7 +660,7 @@ def main() -> None:
     if not photos:
         sys.exit("no samples/*.jpg to upload")
     tmp = Path(tempfile.mkdtemp(prefix="club-night-"))
-    proc, port, log = start_server(tmp)
+    proc, port, log = start_server(tmp, args.checkout.resolve())
     exit_s: float | None = None
     try:
         with TreeMemory(proc.pid, every_s=0.2) as mem:
