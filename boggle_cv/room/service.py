@@ -19,6 +19,7 @@ from typing import Any
 from ..board import Board, cell_label, normalise_face, parse_cell
 from ..dictionary import Dictionary
 from ..errors import (LimitReached, NotAllowed, NotAuthenticated, RoomNotFound, RoundStateError, UsageError)
+from ..names import clean_name, name_key
 from ..referee import (Corrections, GameRef, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round,
                        round_record)
 from ..scoring import Rules
@@ -345,18 +346,12 @@ class RoomService:
             raise RoundStateError("this round is scored; its board can no longer change", "start the next round")
 
     def _name(self, text: object, what: str = "name") -> str:
-        if not isinstance(text, str) or not " ".join(text.split()):
-            raise UsageError(f"the {what} is empty", f"type a {what}")
-        clean = " ".join(text.split())
-        if any(ord(ch) < 32 for ch in clean):
-            raise UsageError(f"the {what} holds control characters")
-        if len(clean) > self.limits.max_name:
-            raise UsageError(f"the {what} is longer than {self.limits.max_name} characters", "use a shorter one")
-        return clean
+        return clean_name(text, what, self.limits.max_name)
 
     def _unique_name(self, room: Room, name: object, own_id: str | None) -> str:
         clean = self._name(name)
-        if any(p.name.casefold() == clean.casefold() and p.id != own_id for p in room.players):
+        key = name_key(clean)
+        if any(name_key(p.name) == key and p.id != own_id for p in room.players):
             raise UsageError(f"{clean!r} is already playing in this room", "choose another name")
         return clean
 

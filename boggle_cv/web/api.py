@@ -32,6 +32,7 @@ from starlette.responses import JSONResponse, Response
 from .. import __version__, store
 from ..board import Board
 from ..errors import BoardTextError, UsageError, WordListError
+from ..names import clean_name, name_key
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, store_round
 from ..wordlists import MAX_NAME, parse_words, tokenise
 from .errors import NotFound
@@ -127,17 +128,14 @@ def parse_players(value: Any, max_players: int, max_words: int,
     if len(value) > max_players:
         raise UsageError(f"at most {max_players} players")
     out: dict[str, list[str]] = {}
+    keys: set[str] = set()
     for i, p in enumerate(value, start=1):
         if not isinstance(p, dict):
             raise UsageError(f"player {i} must be an object with name and words")
-        name = p.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise UsageError(f"player {i} has no name", "give every player a name")
-        name = " ".join(name.split())
-        if len(name) > _NAME_MAX:
-            raise UsageError(f"player name {name[:_NAME_MAX]!r}... is longer than {_NAME_MAX} characters")
-        if name in out:
+        name = clean_name(p.get("name"), f"name of player {i}", _NAME_MAX)
+        if name_key(name) in keys:
             raise UsageError(f"two players are called {name!r}", "give each player a different name")
+        keys.add(name_key(name))
         words = p.get("words", "")
         if isinstance(words, list) and all(isinstance(w, str) for w in words):
             words = "\n".join(words)
@@ -214,12 +212,9 @@ async def score(request: Request) -> JSONResponse:
 async def save_round(request: Request) -> JSONResponse:
     st = _state(request)
     doc = await _json_body(request)
-    game = doc.get("game")
-    if not isinstance(game, str) or not game.strip():
+    if doc.get("game") is None:
         raise UsageError("the round has no game name", "type a game name such as 'friday'")
-    game = " ".join(game.split())
-    if len(game) > _NAME_MAX:
-        raise UsageError(f"game names are at most {_NAME_MAX} characters")
+    game = clean_name(doc["game"], "game name", _NAME_MAX)
     scan_id = doc.get("scan_id")
     item = st.scans.get(scan_id) if isinstance(scan_id, str) else None
     result = await anyio.to_thread.run_sync(_referee, st, doc, item.scan if item is not None else None)

@@ -164,6 +164,11 @@ def test_guessed_codes_get_404_then_429(client):
     ("POST", "/players", {"name": ""}, 400, "name"),
     ("POST", "/players", {"name": "ann"}, 400, "already playing"),
     ("POST", "/players", {"name": "x" * 41}, 400, "40"),
+    ("POST", "/players", {"name": "Ann\u200b"}, 400, "invisible"),      # zero-width: not a second Ann
+    ("POST", "/players", {"name": "\u202eAnn"}, 400, "invisible"),      # bidi override
+    ("POST", "/players", {"name": "Ann\x7f"}, 400, "control"),          # DEL
+    ("POST", "/players", {"name": "Ann\x9b"}, 400, "control"),          # C1
+    ("POST", "/players", {"name": "\uff21\uff2e\uff2e"}, 400, "already playing"),  # full-width ANN
     ("PUT", "/rounds/current/board", {"board": "PERS/LATG"}, 400, "row"),
     ("PUT", "/rounds/current/board", {"fix": {"r9c9": "A"}}, 409, "no board"),
     ("PUT", "/rounds/current/board", {"fix": {"x": "A"}}, 400, "not a cell"),
