@@ -17,6 +17,7 @@ form): "Ann", "ann" and "ＡＮＮ" are one name. Length is in code points.
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from .errors import UsageError
 from .wordlists import MAX_NAME
@@ -40,6 +41,22 @@ def without_surrogates(text: str) -> str:
     if utf8_ok(text):
         return text
     return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text)
+
+
+def scrub_surrogates(value: Any) -> Any:
+    """A JSON value with every lone surrogate in its strings (keys too) replaced by
+    U+FFFD; the same object when there is none. For documents stored by an older
+    version that accepted such text: they must load and be shown, not fail forever."""
+    if isinstance(value, str):
+        return without_surrogates(value)
+    if isinstance(value, list):
+        items = [scrub_surrogates(v) for v in value]
+        return value if all(a is b for a, b in zip(items, value)) else items
+    if isinstance(value, dict):
+        pairs = [(scrub_surrogates(k), scrub_surrogates(v)) for k, v in value.items()]
+        same = all(k2 is k and v2 is v for (k2, v2), (k, v) in zip(pairs, value.items()))
+        return value if same else dict(pairs)
+    return value
 
 
 def _refused(text: str) -> str | None:

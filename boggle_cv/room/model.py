@@ -15,15 +15,27 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..names import scrub_surrogates
 
 #: Room codes: 7 characters from an alphabet without look-alikes (0/O, 1/I/L):
 #: 31**7 = 2.75e10 codes, so a guess on a LAN (rate-limited) finds nothing.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 7
 PHASES = ("waiting", "playing", "locked", "scored")
+
+
+def _utf8_json(d: dict[str, Any]) -> bool:
+    """True if every string of the document encodes as UTF-8 (checked in C: one dump)."""
+    try:
+        json.dumps(d, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def new_code() -> str:
@@ -181,6 +193,10 @@ class Room:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Room:
+        """The room from its stored document. Lone surrogates that an older version let
+        in (a name "Eve\\ud800") become U+FFFD, so such a room is shown, not 500 forever."""
+        if not _utf8_json(d):
+            d = scrub_surrogates(d)
         return cls(str(d["code"]), str(d["game"]), str(d["host_digest"]), float(d["created_at"]),
                    Settings.from_dict(d.get("settings") or {}), [Player.from_dict(p) for p in d.get("players", [])],
                    Round.from_dict(d["round"]), int(d.get("version", 1)), dict(d.get("last_change") or {}))

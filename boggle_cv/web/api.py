@@ -93,18 +93,42 @@ async def scan_photo(request: Request) -> Response:
 
 # ---- scoring ----------------------------------------------------------------
 
+#: Bodies above this many bytes are parsed in a worker thread (a 1 MB body takes ~10 ms).
+_PARSE_IN_THREAD_BYTES = 64 * 1024
+
+
+def parse_json_object(raw: bytes) -> dict[str, Any]:
+    """A request body -> its JSON object; UsageError (400) for anything else: not JSON,
+    not an object, nested too deeply for the parser (RecursionError), or holding text
+    that is not Unicode (a lone surrogate such as "\\ud800", in a key or a value),
+    which could be stored but never answered (UTF-8 cannot encode it)."""
+    try:
+        doc = json.loads(raw or b"null")
+    except RecursionError:
+        raise UsageError("the request body is nested too deeply", "send a flat JSON object") from None
+    except (ValueError, UnicodeDecodeError):
+        raise UsageError("the request body is not valid JSON") from None
+    if not isinstance(doc, dict):
+        raise UsageError("the request body must be a JSON object")
+    if not raw.isascii() or b"\\u" in raw:  # else no string can hold a surrogate
+        try:
+            json.dumps(doc, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise UsageError("the request holds text that is not valid Unicode (a lone surrogate)",
+                             "send the text as typed, in UTF-8") from None
+        except RecursionError:
+            raise UsageError("the request body is nested too deeply", "send a flat JSON object") from None
+    return doc
+
+
 async def _json_body(request: Request) -> dict[str, Any]:
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
         raise UnsupportedType("send the request as application/json")
     raw = await request.body()
-    try:
-        doc = json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError):
-        raise UsageError("the request body is not valid JSON") from None
-    if not isinstance(doc, dict):
-        raise UsageError("the request body must be a JSON object")
-    return doc
+    if len(raw) > _PARSE_IN_THREAD_BYTES:
+        return await anyio.to_thread.run_sync(parse_json_object, raw)
+    return parse_json_object(raw)
 
 
 def parse_board(value: Any) -> Board:
