@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import BinaryIO, Iterable, Iterator
 
 from .board import MAX_WORD_LETTERS
 from .errors import UsageError, WordListError
@@ -61,6 +61,18 @@ def tokenise(line: str) -> list[str]:
         if t:
             out.append(t)
     return out
+
+
+_TOKEN_RUNS = re.compile(r"[^\s,;]+")
+
+
+def iter_tokens(text: str) -> Iterator[str]:
+    """The tokens of `text`, lazily: tokenise() of each of its lines, in order (a caller
+    that stops after N tokens does no more work than N tokens)."""
+    for m in _TOKEN_RUNS.finditer(text):
+        t = _EDGES.sub("", m.group())
+        if t:
+            yield t
 
 
 def parse_words(lines: Iterable[str], label: str, notes: list[str] | None = None,
