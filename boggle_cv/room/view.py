@@ -1,9 +1,12 @@
 """What one viewer of a room sees (the JSON of `GET /api/rooms/{code}`).
 
 Never in a view: tokens or their hashes. Other players' words appear only once the
-round's lists are locked (before that, only how many words each has); the report
-only once the round is scored. Board cells are (row, col) from 0 in the reported
-board's orientation; `server_time` lets every phone run the timer in step.
+round's lists are locked (before that, only how many words each has, and the list's
+revision: how many saves this round); the report only once the round is scored. The
+round shows the settings it is played with (`round_settings`) and the red marks that
+count (`round_marks`: chosen on the page, else seen in the photo). Board cells are
+(row, col) from 0 in the reported board's orientation ("r2c3" labels from 1 where
+named); `server_time` lets every phone run the timer in step.
 """
 from __future__ import annotations
 

@@ -16,6 +16,8 @@ Request documents (JSON):
              "long_words": "per-letter"|..., "bonus_cells": [[r, c], ...],
              "challenge_cell": [r, c] | null},           (cells 0-based, board order)
    "game": "friday", "scan_id": "..."}                  (rounds only; scan_id optional)
+Player and game names follow names.clean_name (docs/web.md, "Names"). Bodies are
+parsed by parse_json_object (lone surrogates and deep nesting: 400).
 Responses are ScoreSheet.to_dict() (scoring.py) plus "notes" (one line per odd
 token in the lists) and "game" for a stored round.
 """
