@@ -25,8 +25,10 @@ from ..names import clean_name
 from ..room.service import NOT_GIVEN, ROOM_TIMER, NotGiven, RoomLimits, RoomTimer
 from ..wordlists import iter_tokens
 
-#: Longest free text in a room body (board text, rule names, a cell label), in characters.
+#: Longest free text in a room body by default (rule names), in characters.
 MAX_TEXT = 200
+#: Longest board text (a 6x6 board of two-letter faces, spaced, fits 4 times over).
+MAX_BOARD_TEXT = 800
 #: Largest list revision a phone may name (a 31-bit integer).
 MAX_REVISION = 2**31 - 1
 
@@ -160,7 +162,7 @@ class BoardChange:
         if board is not None and not isinstance(board, str):
             raise UsageError("'board' must be board text such as PERS/LATG/SINE/TERS")
         if board is not None:
-            board = text(doc, "board")
+            board = text(doc, "board", MAX_BOARD_TEXT)
         fixes = doc.get("fix")
         if fixes is not None and not (isinstance(fixes, dict) and len(fixes) <= 64
                                       and all(isinstance(v, str) and len(v) <= 8 and len(k) <= 16

@@ -129,6 +129,24 @@ def test_start_flags_and_timer_must_be_json_values(client, body):
     assert view["round"]["number"] == 1 and view["players"][0]["words"] == ["rest"]  # not discarded
 
 
+@pytest.mark.parametrize("body, fragment", [
+    ({"seconds": "60"}, "timer"), ({"seconds": 5}, "timer"), ({"target": True}, "target"),
+    ({"target": "50"}, "target"), ({"game": 7}, "game name"), ({"game": "fri\u200bday"}, "invisible"),
+])
+def test_a_room_is_made_only_from_well_typed_values(client, body, fragment):
+    res = client.post("/api/rooms", json=body)
+    assert res.status_code == 400 and fragment in res.json()["error"], res.text
+
+
+def test_a_rename_follows_the_name_rule(client):
+    t = Table(client, ["Ann", "Bob"], seconds=None)
+    bob = f"/players/{t.players['Bob'][0]}"
+    assert t.as_player("Bob", "PUT", bob, json={"name": "\uff21\uff2e\uff2e"}).status_code == 400  # ANN is Ann
+    assert t.as_player("Bob", "PUT", bob, json={"name": "Bob\u202e"}).status_code == 400
+    res = t.as_player("Bob", "PUT", bob, json={"name": "  \uff22obby  "})
+    assert res.status_code == 200 and res.json()["room"]["players"][1]["name"] == "Bobby"
+
+
 # ---- the waiting step ---------------------------------------------------------------------------
 
 def test_next_round_can_wait_for_the_tray_and_the_timer(client):
