@@ -18,9 +18,9 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from ..errors import LimitReached, RoomNotFound, UsageError
 from ..room.model import Room
 from ..room.service import RoomService
-from ..wordlists import tokenise
 from .api import _json_body, _ok
 from .live import RoomHub, room_events
+from .requests import BoardChange, CreateRoom, Join, PutWords, Rename, SettingsChange, StartRound
 from .uploads import read_photo
 
 
@@ -104,11 +104,8 @@ async def _optional_json(request: Request) -> dict[str, Any]:
 
 
 async def create_room(request: Request) -> JSONResponse:
-    doc = await _optional_json(request)
-    game = doc.get("game")
-    seconds = doc.get("seconds", 180)
-    target = doc.get("target", 50)
-    room, host_token = await _call(request, _service(request).create, game, seconds, target)
+    cmd = CreateRoom.read(await _optional_json(request), _service(request).limits)
+    room, host_token = await _call(request, _service(request).create, cmd.game, cmd.seconds, cmd.target)
     return await _view(request, room, host_token, 201, {"code": room.code, "host_token": host_token,
                                                        "join_url": join_url(request, room.code)})
 
@@ -120,15 +117,15 @@ async def get_room(request: Request) -> JSONResponse:
 
 
 async def join(request: Request) -> JSONResponse:
-    doc = await _json_body(request)
-    room, player, token = await _call(request, _service(request).join, request.path_params["code"], doc.get("name"))
+    cmd = Join.read(await _json_body(request), _service(request).limits)
+    room, player, token = await _call(request, _service(request).join, request.path_params["code"], cmd.name)
     return await _view(request, room, token, 201, {"player_id": player.id, "token": token})
 
 
 async def rename(request: Request) -> JSONResponse:
-    doc = await _json_body(request)
+    cmd = Rename.read(await _json_body(request), _service(request).limits)
     p = request.path_params
-    room = await _call(request, _service(request).rename, p["code"], p["player_id"], _token(request), doc.get("name"))
+    room = await _call(request, _service(request).rename, p["code"], p["player_id"], _token(request), cmd.name)
     return await _view(request, room, _token(request))
 
 
@@ -140,20 +137,17 @@ async def remove_player(request: Request) -> JSONResponse:
 
 async def put_words(request: Request) -> JSONResponse:
     doc = await _json_body(request)
-    words = doc.get("words")
-    if isinstance(words, str):
-        words = [t for line in words.splitlines() for t in tokenise(line)]
-    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
-        raise UsageError("'words' must be a list of words (or text, one word per line)")
-    words = [t for w in words for t in tokenise(w)]
+    svc = _service(request)
+    cmd = await anyio.to_thread.run_sync(PutWords.read, doc, svc.limits.max_words)  # CPU: off the event loop
     p = request.path_params
-    room = await _call(request, _service(request).put_words, p["code"], p["player_id"], _token(request), words)
+    room = await _call(request, svc.put_words, p["code"], p["player_id"], _token(request), cmd.words, cmd.base)
     return await _view(request, room, _token(request))
 
 
 async def settings(request: Request) -> JSONResponse:
-    doc = await _json_body(request)
-    room = await _call(request, _service(request).settings, request.path_params["code"], _token(request), doc)
+    cmd = SettingsChange.read(await _json_body(request), _service(request).limits)
+    room = await _call(request, _service(request).settings, request.path_params["code"], _token(request),
+                       dict(cmd.changes))
     return await _view(request, room, _token(request))
 
 
@@ -179,10 +173,9 @@ async def standings(request: Request) -> JSONResponse:
 # ---- the round ----------------------------------------------------------------------------------
 
 async def start_round(request: Request) -> JSONResponse:
-    doc = await _optional_json(request)
-    seconds = doc["seconds"] if "seconds" in doc else "default"
-    room = await _call(request, _service(request).start, request.path_params["code"], _token(request), seconds,
-                       bool(doc.get("discard", False)))
+    cmd = StartRound.read(await _optional_json(request), _service(request).limits)
+    room = await _call(request, _service(request).start, request.path_params["code"], _token(request), cmd.seconds,
+                       cmd.discard, cmd.wait)
     return await _view(request, room, _token(request), 201)
 
 
@@ -197,16 +190,9 @@ async def reopen(request: Request) -> JSONResponse:
 
 
 async def put_board(request: Request) -> JSONResponse:
-    doc = await _json_body(request)
-    text, fixes = doc.get("board"), doc.get("fix")
-    if text is None and fixes is None:
-        raise UsageError("send {\"board\": \"TEXT\"} or {\"fix\": {\"r2c3\": \"W\"}}")
-    if text is not None and not isinstance(text, str):
-        raise UsageError("'board' must be board text such as PERS/LATG/SINE/TERS")
-    if fixes is not None and not (isinstance(fixes, dict) and all(isinstance(v, str) for v in fixes.values())):
-        raise UsageError("'fix' must map cells to faces, e.g. {\"r2c3\": \"W\"}")
+    cmd = BoardChange.read(await _json_body(request))
     room = await _call(request, _service(request).set_board, request.path_params["code"], _token(request),
-                       text, fixes)
+                       cmd.text, dict(cmd.fixes) if cmd.fixes is not None else None, cmd.bonus, cmd.challenge)
     return await _view(request, room, _token(request))
 
 

@@ -93,11 +93,11 @@ def test_a_save_in_flight_when_the_host_locks_still_counts(tmp_path, dictionary)
     room, host = svc.create(seconds=None)
     _, ann, token = svc.join(room.code, "Ann")
     svc.start(room.code, host)
-    svc.put_words(room.code, ann.id, token, ["rest"])
+    svc.put_words(room.code, ann.id, token, ["rest"], base=0)
     svc.lock(room.code, host)
     now[0] += svc.limits.grace_s - 0.5  # the phone's debounced save lands just after the lock
-    svc.put_words(room.code, ann.id, token, ["rest", "pest"])
+    svc.put_words(room.code, ann.id, token, ["rest", "pest"], base=1)
     assert svc.room(room.code).round.lists[ann.id] == ["rest", "pest"]
     now[0] += 1.0
     with pytest.raises(RoundStateError):
-        svc.put_words(room.code, ann.id, token, ["rest", "pest", "last"])
+        svc.put_words(room.code, ann.id, token, ["rest", "pest", "last"], base=2)
