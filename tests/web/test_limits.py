@@ -453,3 +453,27 @@ def test_serve_config_documents_every_limit():
     for f in dataclasses.fields(ServeConfig):
         assert f"{f.name}:" in doc or f.name in doc, f.name
     assert Path(__file__).exists()
+
+
+def test_waiting_for_a_disconnect_after_the_body_is_not_timed(tmp_path):
+    """A live stream waits on receive() for the client's disconnect for as long as it
+    is open; once the (empty) body is in, that wait is no longer the body's: before,
+    it ended with a 408 error body_timeout_s after the stream began."""
+    import anyio
+
+    from boggle_cv.web.uploads import BodyLimit
+    config = ServeConfig(db_path=tmp_path / "g.db", body_timeout_s=0.2, body_grace_s=0.1)
+    limit = BodyLimit(lambda *a: None, lambda path: 1000, config)  # type: ignore[arg-type]
+    messages = [{"type": "http.request", "body": b"", "more_body": False}, {"type": "http.disconnect"}]
+
+    async def receive() -> dict:
+        message = messages.pop(0)
+        if message["type"] == "http.disconnect":
+            await anyio.sleep(0.5)  # the phone leaves after a while
+        return message
+
+    async def main() -> list[str]:
+        timed = limit._timed(receive, 1000)
+        return [(await timed())["type"], (await timed())["type"]]
+
+    assert anyio.run(main) == ["http.request", "http.disconnect"]
