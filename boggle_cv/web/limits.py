@@ -36,16 +36,22 @@ class GuardedH11(H11Protocol):
 
     header_timeout_s: float = 10.0
     max_per_client: int = 8
+    #: open connections per client address, for this server (a fresh dict per
+    #: guarded_protocol class): counted as connections come and go, not by scanning
+    #: every open connection for each new one
+    per_host: dict[str, int] = {}
 
     _deadline: asyncio.TimerHandle | None = None
     _waiting_since: Any = None
+    _counted: str | None = None
 
     # uvicorn narrows asyncio.Protocol's BaseTransport to Transport (with the same ignore)
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         host = _host(self)
         if host is not None:
-            same = sum(1 for c in self.connections if _host(c) == host)
+            same = self.per_host[host] = self.per_host.get(host, 0) + 1
+            self._counted = host
             if same > self.max_per_client:
                 self.transport.write(_TOO_MANY)
                 self.transport.close()
@@ -58,6 +64,13 @@ class GuardedH11(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        host, self._counted = self._counted, None
+        if host is not None:
+            left = self.per_host.get(host, 1) - 1
+            if left > 0:
+                self.per_host[host] = left
+            else:
+                self.per_host.pop(host, None)
         super().connection_lost(exc)
 
     def _arm(self) -> None:
@@ -86,7 +99,8 @@ def _host(conn: object) -> str | None:
 def guarded_protocol(config: ServeConfig) -> type[GuardedH11]:
     """GuardedH11 with this server's limits."""
     return type("GuardedH11Server", (GuardedH11,), {"header_timeout_s": float(config.header_timeout_s),
-                                                    "max_per_client": int(config.max_connections_per_client)})
+                                                    "max_per_client": int(config.max_connections_per_client),
+                                                    "per_host": {}})
 
 
 #: File descriptors kept besides the connections: the listening socket, the database,
