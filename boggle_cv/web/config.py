@@ -120,8 +120,8 @@ class ServeConfig:
     max_rooms: int = 200
     rooms_burst: int = 10
     rooms_per_hour: float = 30.0
-    anon_burst: int = 60
-    anon_per_hour: float = 1200.0
+    anon_burst: int = 120
+    anon_per_hour: float = 2400.0
     rounds_burst: int = 10
     rounds_per_hour: float = 30.0
     max_round_bytes: int = 1 * MB
