@@ -35,6 +35,7 @@ import anyio
 from ..errors import LimitReached, NotAuthenticated, RoomNotFound
 from ..referee import RoundResult, round_record
 from .config import MB, ServeConfig
+from .errors import json_error
 from .uploads import BodyTooLarge
 
 Scope = MutableMapping[str, Any]
@@ -244,7 +245,6 @@ class Guards:
         if scope["type"] != "http" or not path.startswith("/api"):
             await self.app(scope, receive, send)
             return
-        from .errors import json_error
         method = str(scope.get("method", "GET")).upper()
         headers = {k.lower(): v for k, v in scope.get("headers") or []}
         refusal = None
