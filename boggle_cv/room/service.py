@@ -38,7 +38,9 @@ class RoomLimits:
     """max_rooms: rooms one server keeps; max_players per room; max_words per list;
     max_name: characters of a name; seconds: the timer's range (s); grace_s: a list
     saved this long after the timer's end or the host's lock still counts (the
-    phone's last save in flight); target: the game's winning total's range."""
+    phone's last save in flight); target: the game's winning total's range;
+    idle_s: a room without a change for this long (s) is deleted when a room is made,
+    and does not count against max_rooms."""
 
     max_rooms: int = 200
     max_players: int = 12
@@ -47,6 +49,7 @@ class RoomLimits:
     seconds: tuple[int, int] = (10, 3600)
     grace_s: float = 3.0
     target: tuple[int, int] = (1, 100_000)
+    idle_s: float = 24 * 3600.0
 
 
 class RoomTimer(enum.Enum):
@@ -96,17 +99,15 @@ class RoomService:
 
     # ---- the room and its players ----------------------------------------------------------------
     def create(self, game: str | None = None, seconds: int | None = 180, target: int = 50) -> tuple[Room, str]:
-        """A new room (and its host token). LimitReached when the server is full."""
-        if self.db.count() >= self.limits.max_rooms:
-            raise LimitReached(f"this server already holds {self.limits.max_rooms} rooms",
-                               "ask whoever runs it to start a fresh database with --db")
+        """A new room (and its host token). LimitReached when the server holds max_rooms
+        live rooms (counted in the insert's transaction, after idle rooms are deleted)."""
         settings = Settings(seconds=self._seconds(seconds), target=self._target(target))
         token = new_token()
         for _ in range(20):
             code = new_code()
             name = self._name(game, "game name") if game else f"room {code}"
             room = Room(code, name, token_hash(token), self.clock(), settings)
-            if self.db.create(room):
+            if self.db.create(room, self.limits.max_rooms, self.limits.idle_s):
                 return room, token
         raise LimitReached("no free room code was found", "try again")
 

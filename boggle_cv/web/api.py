@@ -40,6 +40,7 @@ from ..wordlists import MAX_NAME, parse_words, tokenise
 from .errors import NotFound
 from ..vision.pipeline import ScanResult
 from .geometry import board_geometry
+from .guards import check_round_size
 from .state import WebState
 from .uploads import UnsupportedType, read_photo
 
@@ -248,6 +249,7 @@ async def save_round(request: Request) -> JSONResponse:
         raise UsageError("a stored round needs at least one player")
     if item is not None:
         result = dataclasses.replace(result, photo="web upload")
+    check_round_size(result, st.config.max_round_bytes)
     stored = await anyio.to_thread.run_sync(lambda: store_round(st.config.db_path, game, result))
     return _ok(stored.to_dict(), 201)
 

@@ -7,47 +7,20 @@ client that keeps guessing room codes.
 """
 from __future__ import annotations
 
-import collections
-import time
 from typing import Any
 
 import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from ..errors import LimitReached, RoomNotFound, UsageError
+from ..errors import RoomNotFound, UsageError
 from ..room.model import Room
 from ..room.service import RoomService
 from .api import _json_body, _ok
+from .guards import GuessGuard
 from .live import RoomHub, room_events
 from .requests import BoardChange, CreateRoom, Join, PutWords, Rename, SettingsChange, StartRound
 from .uploads import read_photo
-
-
-class TooManyGuesses(LimitReached):
-    """A client that asked for too many unknown rooms (429)."""
-
-    status = 429
-
-
-class GuessGuard:
-    """Counts unknown-room answers per client address: more than `limit` within
-    `window_s` seconds and that client gets 429 for a while (codes cannot be
-    enumerated)."""
-
-    def __init__(self, limit: int = 30, window_s: float = 600.0) -> None:
-        self.limit, self.window_s = limit, window_s
-        self._misses: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
-
-    def check(self, client: str) -> None:
-        misses, now = self._misses[client], time.monotonic()
-        while misses and misses[0] < now - self.window_s:
-            misses.popleft()
-        if len(misses) >= self.limit:
-            raise TooManyGuesses("too many unknown room codes from this device", "wait a few minutes")
-
-    def miss(self, client: str) -> None:
-        self._misses[client].append(time.monotonic())
 
 
 def _service(request: Request) -> RoomService:
@@ -66,14 +39,10 @@ def _client(request: Request) -> str:
 
 
 async def _call(request: Request, fn: Any, *args: Any) -> Any:
-    """Run a service call in a worker thread; unknown rooms count against the client."""
+    """Run a service call in a worker thread; unknown rooms count against the client
+    (guards.GuessGuard: a valid token for the room is never refused)."""
     guard: GuessGuard = request.app.state.room_guard
-    guard.check(_client(request))
-    try:
-        return await anyio.to_thread.run_sync(fn, *args)
-    except RoomNotFound:
-        guard.miss(_client(request))
-        raise
+    return await guard.call(_client(request), _token(request) is not None, fn, *args)
 
 
 async def _changed(request: Request, room: Room) -> None:

@@ -29,6 +29,13 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def _bodied(method: str, kw: dict[str, object]) -> dict[str, object]:
+    """A bodiless POST sends {} as JSON, as the page does (guards: cross-site requests)."""
+    if method == "POST" and not {"json", "content", "data", "files"} & set(kw):
+        return {**kw, "json": {}}
+    return kw
+
+
 class Table:
     """A room made through the API: the host's token and each player's (id, token)."""
 
@@ -48,11 +55,11 @@ class Table:
         return f"/api/rooms/{self.code}{tail}"
 
     def as_host(self, method: str, tail: str, **kw: object):
-        return self.c.request(method, self.url(tail), headers=bearer(self.host), **kw)
+        return self.c.request(method, self.url(tail), headers=bearer(self.host), **_bodied(method, kw))
 
     def as_player(self, name: str, method: str, tail: str, headers: dict[str, str] | None = None, **kw: object):
         return self.c.request(method, self.url(tail), headers={**(headers or {}), **bearer(self.players[name][1])},
-                              **kw)
+                              **_bodied(method, kw))
 
     def words(self, name: str, words: object, as_name: str | None = None, base: int | None = None):
         """Save `name`'s list; base: the revision it was made from (default: the server's
@@ -240,7 +247,7 @@ def test_a_restarted_server_resumes_the_room(tmp_path, dictionary):
     with TestClient(create_app(ServeConfig(db_path=db), dictionary=dictionary)) as c:
         view = c.get(f"/api/rooms/{code}", headers=bearer(ann[1])).json()["room"]
         assert view["round"]["phase"] == "playing" and view["players"][0]["words"] == ["pert", "last"]
-        assert c.post(f"/api/rooms/{code}/rounds/current/lock", headers=bearer(host)).status_code == 200
+        assert c.post(f"/api/rooms/{code}/rounds/current/lock", headers=bearer(host), json={}).status_code == 200
 
 
 def test_a_photo_reads_the_board_for_every_phone(client, photo_ready):
