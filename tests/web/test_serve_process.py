@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import socket
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -19,6 +17,7 @@ pytest.importorskip("multipart")
 from boggle_cv.web import ServeConfig, create_app  # noqa: E402
 
 from .conftest import REPO, LiveServer  # noqa: E402
+from .serving import free_port as _free_port, serve as _serve, wait_health as _wait_health  # noqa: E402
 
 
 def test_chunked_upload_over_the_cap_is_refused_while_streaming(tmp_path, scanner_factory, dictionary):
@@ -44,32 +43,6 @@ def test_chunked_upload_over_the_cap_is_refused_while_streaming(tmp_path, scanne
         c2 = http.client.HTTPConnection("127.0.0.1", live.port, timeout=15)
         c2.request("GET", "/api/health")
         assert c2.getresponse().status == 200
-
-
-def _serve(*args, env=None, timeout=20):
-    e = {**os.environ, **(env or {})}
-    return subprocess.Popen([sys.executable, "-m", "boggle_cv", "serve", *args], cwd=REPO, env=e,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_health(port: int, proc, deadline_s: float = 30) -> dict:
-    end = time.monotonic() + deadline_s
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise AssertionError(f"serve exited {proc.returncode}: {proc.stderr.read()}")
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            c.request("GET", "/api/health")
-            return json.loads(c.getresponse().read())
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError("serve did not answer")
 
 
 def test_serve_command_starts_on_localhost_and_stops(tmp_path):
