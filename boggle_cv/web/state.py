@@ -100,10 +100,13 @@ def _worker_scanner(engine: str) -> Any:
 
 
 def _init_worker(engine: str, cv_threads: int) -> None:
-    """Runs once in each worker: it ends with its parent (Linux), OpenCV's threads are
-    shared out between the workers, the reader is loaded before the first photo (a
-    missing model is reported per photo)."""
+    """Runs once in each worker: it ends with its parent (Linux), ignores Ctrl-C (a
+    terminal sends it to the whole process group; the server stops its workers
+    itself, without their tracebacks), OpenCV's threads are shared out between the
+    workers, the reader is loaded before the first photo (a missing model is
+    reported per photo)."""
     _end_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     import cv2
     cv2.setNumThreads(max(1, cv_threads))
     try:
