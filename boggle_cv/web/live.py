@@ -21,14 +21,11 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 
 from ..errors import RoomNotFound
-
-if TYPE_CHECKING:
-    import uvicorn
 
 #: Seconds between keep-alive comments (proxies and phones drop silent streams).
 KEEPALIVE_S = 15.0
@@ -205,17 +202,3 @@ async def room_events(hub: RoomHub, code: str, version: int, expire: Callable[[]
 
 def _event(version: int, change: dict[str, Any]) -> str:
     return f"event: room\nid: {version}\ndata: {json.dumps({'version': version, 'change': change})}\n\n"
-
-
-def server_ending_streams(config: uvicorn.Config, hub: RoomHub) -> uvicorn.Server:
-    """A uvicorn server that ends the rooms' live streams when it stops (Ctrl-C):
-    uvicorn waits for open responses, and a phone's stream never ends by itself.
-    hub.close() is a plain call: nothing a listener does can hold it up."""
-    import uvicorn
-
-    class _Server(uvicorn.Server):
-        async def shutdown(self, sockets: list[Any] | None = None) -> None:
-            hub.close()
-            await super().shutdown(sockets)
-
-    return _Server(config)

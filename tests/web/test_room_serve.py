@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from boggle_cv.cli.serve import SHUTDOWN_GRACE_S, lan_address  # noqa: E402
+from boggle_cv.web.server import SHUTDOWN_GRACE_S, lan_address  # noqa: E402
 from boggle_cv.errors import RoundStateError  # noqa: E402
 from boggle_cv.room.db import RoomDB  # noqa: E402
 from boggle_cv.room.model import BoardState, Room, Round  # noqa: E402

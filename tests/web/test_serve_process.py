@@ -133,3 +133,43 @@ def test_serve_stops_on_a_signal_while_phones_hold_streams_just_after_a_storm(tm
         read_until(s, b"0\r\n\r\n")  # each stream was ended (the last chunk), not cut
         s.close()
 
+
+def test_a_database_path_that_is_a_folder_is_exit_7(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "boggle_cv", "serve", "--port", "0", "--db", str(tmp_path)],
+                         cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 7 and "is a directory" in out.stderr and out.stderr.count("\n") == 1
+
+
+class FakePool:
+    """Stands in for the photo readers' ReadingPool: records start, check, close."""
+
+    def __init__(self, missing: bool = False) -> None:
+        self.calls: list[str] = []
+        self.missing = missing
+
+    def start(self) -> list[int]:
+        self.calls.append("start")
+        return []
+
+    def check(self) -> None:
+        self.calls.append("check")
+        if self.missing:
+            from boggle_cv.errors import EngineMissingError
+            raise EngineMissingError("no reader model", "install it")
+
+    def close(self) -> None:
+        self.calls.append("close")
+
+
+@pytest.mark.parametrize("missing", [False, True], ids=["reader", "no reader"])
+def test_the_photo_readers_start_and_stop_with_any_host_of_the_app(tmp_path, dictionary, caplog, missing):
+    """The app's lifespan owns the readers, so TestClient (or any ASGI server) stops
+    them too, not only `boggle-cv serve`; a missing reader is logged, the app serves."""
+    from starlette.testclient import TestClient
+    app = create_app(ServeConfig(db_path=tmp_path / "g.db"), dictionary=dictionary)
+    pool = app.state.web.pool = FakePool(missing)
+    with TestClient(app) as client:
+        assert pool.calls == ["start", "check"]
+        assert client.get("/api/health").status_code == 200
+    assert pool.calls == ["start", "check", "close"]
+    assert ("photos cannot be read" in caplog.text) is missing
