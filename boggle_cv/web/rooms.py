@@ -254,7 +254,7 @@ async def events(request: Request) -> StreamingResponse:
         """At the deadline: lock the lists (or find them locked) and tell every stream."""
         _changed(request, await anyio.to_thread.run_sync(lock_if_due))
 
-    return StreamingResponse(room_events(request.app.state.room_hub, room.code, room.version, expire),
+    return StreamingResponse(room_events(request.app.state.room_hub, room.code, room.version, expire, svc.clock),
                              media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

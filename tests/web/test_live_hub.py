@@ -295,3 +295,41 @@ def test_streams_reset_together_leave_every_change_answered(tmp_path, scanner_fa
             time.sleep(0.05)
         assert hub.listeners(code) == 1
         held.close()
+
+
+def test_at_a_real_rounds_deadline_the_lists_are_locked_once_and_every_phone_hears_it(tmp_path, scanner_factory,
+                                                                                       dictionary):
+    from boggle_cv.room.db import RoomDB
+    from boggle_cv.room.service import RoomLimits, RoomService
+    from boggle_cv.web import ServeConfig, create_app
+
+    from .conftest import LiveServer
+    from .serving import open_streams, read_until, request
+
+    class Counting(RoomService):
+        expires: list[tuple[float, bool]] = []  # (when, locked); views call it too
+
+        def expire(self, code):
+            got = super().expire(code)
+            self.expires.append((self.clock(), got is not None))
+            return got
+
+    app = create_app(ServeConfig(db_path=tmp_path / "g.db"), scanner_factory, dictionary)
+    svc = app.state.rooms = Counting(RoomDB(tmp_path / "g.db"), dictionary, limits=RoomLimits(seconds=(1, 3600)))
+    with LiveServer(app) as live:
+        status, doc = request(live.port, "POST", "/api/rooms", {"seconds": None})
+        assert status == 201
+        code, host = doc["code"], doc["host_token"]
+        phones = open_streams(live.port, code, 5)
+        for s in phones:
+            read_until(s, b'"what": "hello"')
+        assert request(live.port, "POST", f"/api/rooms/{code}/rounds", {"seconds": 1}, host)[0] == 201
+        for s in phones:
+            got = read_until(s, b'"by": "timer"', timeout=20)  # nobody tapped: the stream locked the lists
+            assert got.count(b"event: room") == 2  # the start, then the lock
+        r = svc.room(code).round
+        assert r.phase == "locked" and r.locked_by == "timer"
+        # one stream locked them; the four others did not even ask the database
+        assert [locked for when, locked in svc.expires if when >= r.deadline] == [True]
+        for s in phones:
+            s.close()
