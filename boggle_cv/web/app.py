@@ -159,6 +159,7 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
         exception_handlers=_handlers({BoggleError: _boggle_error, BodyTooLarge: _too_large,
                                       UnsupportedType: _unsupported, HTTPException: _http_error,
                                       Exception: _internal}),
+        lifespan=lambda _app: state.running(),
     )
     app.state.web = state
     app.state.rooms = room_service

@@ -45,14 +45,17 @@ async def _call(request: Request, fn: Any, *args: Any) -> Any:
     return await guard.call(_client(request), _token(request) is not None, fn, *args)
 
 
-async def _changed(request: Request, room: Room) -> None:
+def _changed(request: Request, room: Room) -> None:
+    """Tell the room's live streams (no await: the change is committed, so nothing may
+    stop its answer); the hub keeps the round's deadline from it."""
     hub: RoomHub = request.app.state.room_hub
-    await hub.publish(room.code, room.version, room.last_change)
+    r = room.round
+    hub.publish(room.code, room.version, room.last_change, deadline=r.deadline if r.phase == "playing" else None)
 
 
 async def _view(request: Request, room: Room, token: str | None, status: int = 200,
                 extra: dict[str, Any] | None = None) -> JSONResponse:
-    await _changed(request, room)
+    _changed(request, room)
     view = await anyio.to_thread.run_sync(_service(request).view, room.code, token)
     return _ok({**(extra or {}), "room": view}, status)
 
@@ -189,7 +192,7 @@ async def get_photo(request: Request) -> Response:
 
 async def score(request: Request) -> JSONResponse:
     room, report = await _call(request, _service(request).score, request.path_params["code"], _token(request))
-    await _changed(request, room)
+    _changed(request, room)
     return _ok(report)
 
 
@@ -197,20 +200,16 @@ async def events(request: Request) -> StreamingResponse:
     code = request.path_params["code"]
     svc = _service(request)
     room = await _call(request, svc.room, code)
-    hub: RoomHub = request.app.state.room_hub
+    _changed(request, room)  # a server started since the last change learns the room and its deadline
 
-    async def deadline() -> float | None:
-        r = (await anyio.to_thread.run_sync(svc.room, room.code)).round
-        return r.deadline if r.phase == "playing" else None
+    def lock_if_due() -> Room:
+        return svc.expire(room.code) or svc.room(room.code)
 
-    async def expire() -> tuple[int, dict[str, Any]] | None:
-        changed = await anyio.to_thread.run_sync(svc.expire, room.code)
-        if changed is None:
-            return None
-        await hub.publish(changed.code, changed.version, changed.last_change)
-        return changed.version, changed.last_change
+    async def expire() -> None:
+        """At the deadline: lock the lists (or find them locked) and tell every stream."""
+        _changed(request, await anyio.to_thread.run_sync(lock_if_due))
 
-    return StreamingResponse(room_events(hub, room.code, room.version, deadline, expire),
+    return StreamingResponse(room_events(request.app.state.room_hub, room.code, room.version, expire, svc.clock),
                              media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

@@ -14,14 +14,14 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from boggle_cv.cli.serve import SHUTDOWN_GRACE_S, lan_address  # noqa: E402
+from boggle_cv.web.server import SHUTDOWN_GRACE_S, lan_address  # noqa: E402
 from boggle_cv.errors import RoundStateError  # noqa: E402
 from boggle_cv.room.db import RoomDB  # noqa: E402
 from boggle_cv.room.model import BoardState, Room, Round  # noqa: E402
 from boggle_cv.room.service import RoomService  # noqa: E402
 from boggle_cv.room.view import room_view  # noqa: E402
 
-from .test_live import _free_port, _serve, _wait_health  # noqa: E402
+from .serving import free_port as _free_port, serve as _serve, wait_health as _wait_health  # noqa: E402
 
 
 def _post(port: int, path: str, body: dict) -> dict:
