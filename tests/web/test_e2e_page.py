@@ -114,6 +114,12 @@ def host_click(page: Any, button: str, phase: str) -> None:
     page.wait_for_selector(f"#room[data-phase={phase}]")
 
 
+def next_round(page: Any) -> None:
+    """Next round: it waits (no clock) until the host starts the clock."""
+    host_click(page, "#next", "waiting")
+    host_click(page, "#start", "playing")
+
+
 def words(page: Any, name: str, text: str) -> None:
     page.get_by_label(f"{name}'s words").fill(text)
     page.wait_for_selector(f".wordbox:has(label:text-is(\"{name}'s words\")) .save-state[data-state=saved]")
@@ -170,7 +176,7 @@ def test_board_turns_sizes_doubtful_cells_paths_reload_and_double_tap(site, phon
     assert (page.inner_text("#board-text"), page.inner_text("#corrections"), page.inner_text("#winner")) == before
 
     # a smaller board after a bigger one, with a path of the bigger one drawn
-    host_click(page, "#next", "playing")
+    next_round(page)
     host_click(page, "#lock", "locked")
     for n in (6, 5, 4, 6):
         typed_board(page, BOARDS[n])
@@ -180,7 +186,7 @@ def test_board_turns_sizes_doubtful_cells_paths_reload_and_double_tap(site, phon
     host_click(page, "#score", "scored")
     page.click("#missed button.chip >> nth=0")
     page.wait_for_selector("#board polyline.path")
-    host_click(page, "#next", "playing")
+    next_round(page)
     assert page.locator("#board polyline").count() == 0 and page.locator("#report-section").is_hidden()
     for n in (5, 4):
         typed_board(page, BOARDS[n])
@@ -255,7 +261,7 @@ def test_messages_next_to_the_action(site, phones):
     assert page.inner_text("#winner") == "Ann wins with 1 point!"
 
     # the next round's failure shows no old report
-    host_click(page, "#next", "playing")
+    next_round(page)
     host_click(page, "#lock", "locked")
     page.click("#score")
     page.wait_for_selector("#round-msg.error:has-text('no board')")

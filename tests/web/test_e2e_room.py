@@ -159,7 +159,11 @@ def test_a_host_and_three_phones_play_two_rounds(tmp_path, scanner_factory, dict
 
             # ---- round 2: a typed 5x5 board, accented and foreign words
             set_settings(host, ROUND_SECONDS[1], TARGET)
-            host.click("#next")
+            host.click("#next")  # the next round waits while the table shakes the tray
+            for page in pages.values():
+                page.wait_for_selector("#room[data-phase=waiting]")
+            assert "shake the tray" in players["Ann"].inner_text("#phase-line")
+            host.click("#start")
             for page in pages.values():
                 page.wait_for_selector("#room[data-phase=playing]")
                 assert page.locator("#report-section").is_hidden()
