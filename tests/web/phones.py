@@ -118,11 +118,12 @@ def cli_score(board: str, lists: dict[str, list[str]], tmp: Path) -> dict[str, A
 
 
 def page_report(page: Any) -> dict[str, Any]:
-    """The report as the page shows it: scores, each word's status and points, the
-    winner line and every missed word (after "Show all")."""
+    """The report as the page shows it: scores, each word's status and points (sorted:
+    the page shows the words that do not count last, behind their count), the winner
+    line and every missed word (after "Show all")."""
     if page.locator("#more-missed").count():
         page.click("#more-missed")
-    return page.evaluate("""() => {
+    shown: dict[str, Any] = page.evaluate("""() => {
       const players = [...document.querySelectorAll('#report .pw')].map((d) => ({
         name: d.dataset.player,
         score: Number(document.querySelector(`#scores tr[data-player="${CSS.escape(d.dataset.player)}"] .score`).textContent),
@@ -132,12 +133,15 @@ def page_report(page: Any) -> dict[str, Any]:
       return { players, winner: document.querySelector('#winner').textContent,
                missed: [...document.querySelectorAll('#missed button.chip')].map((b) => b.dataset.word) };
     }""")
+    for p in shown["players"]:
+        p["words"] = sorted(p["words"])
+    return shown
 
 
 def expected_report(doc: dict[str, Any]) -> dict[str, Any]:
     """What the page must show of `score --json`'s document (page_report's shape, no winner line)."""
     players = [{"name": p["name"], "score": p["score"],
-                "words": [[w["word"], w["status"], w["points"] if w["status"] == "scored" else 0] for w in p["words"]]}
+                "words": sorted([w["word"], w["status"], w["points"] if w["status"] == "scored" else 0] for w in p["words"])}
                for p in doc["players"]]
     return {"players": players, "missed": [w["word"] for w in doc["missed"]]}
 

@@ -153,9 +153,10 @@ def test_a_host_and_three_phones_play_two_rounds(tmp_path, scanner_factory, dict
             host.dblclick("#score")  # a double tap stores the round once
             host.wait_for_selector("#round-msg:has-text('Stored as round 1')")
             reports.append(check_report(pages, tmp_path, lists1))
+            shot(players["Ann"], tmp_path, "web_report")  # the winner and the score table first
             players["Ann"].click("#report button.chip[data-status=scored] >> nth=0")
             players["Ann"].wait_for_selector("#board polyline.path")
-            shot(players["Ann"], tmp_path, "web_report", top="#board-section")
+            shot(players["Ann"], tmp_path, "web_board", top="#board-section")
 
             # ---- round 2: a typed 5x5 board, accented and foreign words
             set_settings(host, ROUND_SECONDS[1], TARGET)
