@@ -236,7 +236,8 @@ def test_messages_next_to_the_action(site, phones):
     page.wait_for_selector("#round-msg.error:has-text('no board')")
     assert in_view(page, "#round-msg") and page.locator("#report-section").is_hidden()
 
-    # photos that are not photos: the server's words, shown by the photo button
+    # files that are not photos: a document is refused on the phone, a broken photo by the
+    # server; both in words, shown by the photo button
     pdf = {"name": "scores.pdf", "mimeType": "application/pdf", "buffer": b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"}
     page.set_input_files("#photo", files=[pdf])
     page.wait_for_selector("#board-msg.error")

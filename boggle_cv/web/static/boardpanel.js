@@ -164,6 +164,12 @@ export class BoardPanel {
   async upload(file) {
     if (!file) return;
     const msg = $("#board-msg");
+    if (file.type && !file.type.startsWith("image/")) {
+      // a PDF or a document: not sent (the server takes images only, and says so less kindly)
+      say(msg, `That file (${file.name}) is not a photo: choose a photo of the tray (JPEG, PNG, WebP…).`, "error");
+      $("#photo").value = "";
+      return;
+    }
     if (file.size > MAX_UPLOAD) {
       say(msg, `That photo is ${(file.size / 1048576).toFixed(1)} MB; the server takes at most 25 MB.`, "error");
       $("#photo").value = "";
