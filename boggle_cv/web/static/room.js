@@ -131,7 +131,7 @@ export class Room {
     // the room code gives way (ellipsis) before the player's name is ever cut
     const badge = $("#room-badge");
     badge.hidden = false;
-    badge.replaceChildren(h("span", { class: "code" }, `Room ${view.code}`),
+    badge.replaceChildren(h("span", { class: "code" }, h("span", { class: "label" }, "Room "), view.code),
       h("span", { class: "who" }, mine.length ? `· ${listNames(mine.map((p) => p.name))}` : isHost ? "· host" : ""));
     $("#phase-h").textContent = `Round ${r.number}`;
     $("#phase-line").textContent = this.phaseLine(view, mine.length > 0);
