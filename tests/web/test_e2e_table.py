@@ -12,7 +12,7 @@ Playwright) at phone size, one server and one chromium for the module:
 - renaming a player, and bonus / challenge cells tapped on the board.
 
 Set BOGGLE_CV_DOCS_SCREENSHOT=1 to refresh docs/images/web_waiting.png and
-docs/images/game-night-report.png. Skips without chromium or Playwright.
+docs/images/web_report_long.png. Skips without chromium or Playwright.
 """
 from __future__ import annotations
 
@@ -101,8 +101,10 @@ def box_words(page: Any) -> list[str]:
 
 def server_list(page: Any, code: str) -> dict[str, Any]:
     """The player's entry in the room as the server holds it (read with the phone's token)."""
-    token = page.evaluate("(c) => Object.values(JSON.parse(localStorage.getItem('boggle-cv.rooms'))[c].players)[0]", code)
-    req = urllib.request.Request(f"{page.url.split('/?')[0]}/api/rooms/{code}", headers={"Authorization": f"Bearer {token}"})
+    token = page.evaluate("(c) => Object.values(JSON.parse(localStorage.getItem('boggle-cv.rooms'))[c].players)[0]",
+                          code)
+    req = urllib.request.Request(f"{page.url.split('/?')[0]}/api/rooms/{code}",
+                                 headers={"Authorization": f"Bearer {token}"})
     with urllib.request.urlopen(req, timeout=20) as res:
         room = json.load(res)["room"]
     me: dict[str, Any] = next(p for p in room["players"] if p["id"] == room["you"]["player_id"])
@@ -210,7 +212,7 @@ def test_the_tables_rhythm_waiting_step_winner_first_and_collapsed_words(phones,
     assert ann.locator('.pw[data-player="Bo"] details.invalid button.chip').count() == 499
     height = ann.evaluate("() => document.documentElement.scrollHeight")
     assert height < 4000, f"the report is {height} px tall"
-    shot(ann, tmp_path, "game-night-report")
+    shot(ann, tmp_path, "web_report_long")
 
     # opened, it stays open when the room changes (Ann renames herself)
     ann.click('.pw[data-player="Bo"] details.invalid summary')
