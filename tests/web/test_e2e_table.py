@@ -27,7 +27,8 @@ pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from .conftest import LiveServer  # noqa: E402
-from .phones import ARGS, CHROMIUM, LAPTOP, WIDTH, Phones, in_view, make_app, scroll_width, shot  # noqa: E402
+from .phones import (ARGS, CHROMIUM, LAPTOP, WIDTH, Phones, in_view, make_app, scroll_width, shot,  # noqa: E402
+                     wait_until)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
 
@@ -157,6 +158,39 @@ def test_two_tabs_of_one_player_never_lose_a_list(phones):
     assert sorted(me["words"]) == box_words(tab1) and me["revision"] == 3
 
 
+def test_a_tab_with_unsaved_words_merges_another_tabs_save(phones):
+    """Tab 2 has words it could not save yet (no connection for its saves) when tab 1's
+    save is announced: it merges the new list into its box at once (nothing typed is
+    dropped, nothing saved elsewhere is hidden), and saves the merge when it can."""
+    host, link, code = new_room(phones)
+    tab1 = join(phones, "Ann", link, "ann")
+    tab2 = phones.tab("ann, tab 2", of="ann")
+    offline = {"on": True}
+
+    def no_saves(route: Any) -> None:
+        if offline["on"]:
+            route.abort()
+        else:
+            route.continue_()
+
+    tab2.route("**/players/*/words", no_saves)
+    tab2.goto(link)
+    host_click(host, "#start", "playing")
+    for tab in (tab1, tab2):
+        tab.wait_for_selector("#room[data-phase=playing] textarea.words-box:not([readonly])")
+    tab2.fill("textarea.words-box", "pest\ntape")
+    tab2.wait_for_selector(".save-state[data-state=error]:has-text('no connection')")
+    tab1.fill("textarea.words-box", "rest\nlast")
+    saved(tab1, "2 words")
+    want = sorted(["rest", "last", "pest", "tape"])
+    wait_until(tab2, "() => document.querySelector('textarea.words-box').value.split('\\n').length === 4")
+    assert box_words(tab2) == want
+    offline["on"] = False
+    assert "merged" in saved(tab2, "4 words")
+    saved(tab1, "4 words")
+    assert box_words(tab1) == want == sorted(server_list(tab1, code)["words"])
+
+
 def test_the_tables_rhythm_waiting_step_winner_first_and_collapsed_words(phones, tmp_path):
     host, link, code = new_room(phones, device=LAPTOP)
     name = "Annabelle-Marguerite"
@@ -278,3 +312,31 @@ def test_rename_and_red_marks_tapped_on_the_board(phones):
     pts = ann.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.pw button.chip')].map((b) =>
         [b.dataset.word, Number((b.querySelector('.pts') || {textContent: '0'}).textContent.replace('+', ''))]))""")
     assert pts["last"] == pts["rest"] + 5, pts
+
+
+def test_the_word_lists_merge_as_players_mean_them(phones):
+    """words.js's three-way merge and tokeniser, run in the browser: what a tab added
+    is added to the server's list, what it removed is removed, whatever the case; the
+    rest of the server's list stays, in its order."""
+    page = phones.open("merge")
+    page.goto(phones.base_url + "/")
+    page.wait_for_selector("body[data-ready]")
+    got = page.evaluate("""async () => {
+      const { mergeWords, tokens } = await import('/static/words.js');
+      return {
+        issue: mergeWords([], ['pest'], ['rest', 'last', 'silt']),
+        removed_here: mergeWords(['rest', 'last'], ['rest'], ['rest', 'last', 'tape']),
+        removed_there: mergeWords(['rest', 'last'], ['rest', 'last', 'pest'], ['rest']),
+        both_added: mergeWords(['rest'], ['rest', 'Tape'], ['rest', 'tape']),
+        nothing_new: mergeWords(['rest'], ['rest'], ['rest', 'last']),
+        tokens: tokens('"Cat", dog;  x-ray.\\n\\nélan  '),
+      };
+    }""")
+    assert got == {
+        "issue": ["rest", "last", "silt", "pest"],
+        "removed_here": ["rest", "tape"],
+        "removed_there": ["rest", "pest"],
+        "both_added": ["rest", "tape"],
+        "nothing_new": ["rest", "last"],
+        "tokens": ["Cat", "dog", "x-ray", "élan"],
+    }

@@ -348,7 +348,9 @@ export class Room {
       form.dataset.dirty = "";
       await this.render(doc.room);
       const s = doc.room.settings;
-      return `Saved: ${s.seconds === null ? "no timer" : `timer ${s.seconds} s`}, target ${plural(s.target, "point")} (from the next round on).`;
+      // a round takes the settings when its clock starts: a waiting round gets them too
+      const when = doc.room.round.phase === "waiting" ? "from this round's clock on" : "from the next round on";
+      return `Saved: ${s.seconds === null ? "no timer" : `timer ${s.seconds} s`}, target ${plural(s.target, "point")} (${when}).`;
     });
   }
 
