@@ -43,7 +43,7 @@ export function mergeWords(base, mine, theirs) {
   return out;
 }
 
-const words = (n) => plural(n, "word");
+const nWords = (n) => plural(n, "word");
 
 export class WordBox {
   /** code: room; player {id, name}; token: the player's; onSaved(room view) after each save. */
@@ -133,7 +133,7 @@ export class WordBox {
     const unsaved = kept && kept.round === number && kept.text !== text && playing;
     if (!unsaved) {
       this.area.value = text;
-      this.show(list.length ? `saved · ${words(list.length)}` : "", "saved");
+      this.show(list.length ? `saved · ${nWords(list.length)}` : "", "saved");
       return;
     }
     if (typeof kept.base === "number" && kept.base === revision) {
@@ -144,7 +144,7 @@ export class WordBox {
       this.area.value = mergeWords(Array.isArray(kept.words) ? kept.words : [], tokens(kept.text), list).join("\n");
       this.mergedNote = "merged with the list saved elsewhere";
     }
-    if (this.dirty()) this.save(); else this.show(`saved ✓ · ${words(list.length)}`, "saved");
+    if (this.dirty()) this.save(); else this.show(`saved ✓ · ${nWords(list.length)}`, "saved");
   }
 
   /** The view says the list moved past our base (another tab or phone saved it). */
@@ -181,7 +181,7 @@ export class WordBox {
       this.save();
     } else {
       saveDraft(this.code, this.id, null);
-      this.show(`saved ✓ · ${words(list.length)} (${why})`, "saved");
+      this.show(`saved ✓ · ${nWords(list.length)} (${why})`, "saved");
     }
   }
 
@@ -247,7 +247,7 @@ export class WordBox {
         saveDraft(this.code, this.id, null);
         const note = this.mergedNote ? ` (${this.mergedNote})` : "";
         this.mergedNote = "";
-        this.show(`saved ✓ · ${words(me ? me.word_count : 0)}${note}`, "saved");
+        this.show(`saved ✓ · ${nWords(me ? me.word_count : 0)}${note}`, "saved");
       } else {
         this.keepDraft();
       }
