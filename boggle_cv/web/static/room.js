@@ -127,6 +127,7 @@ export class Room {
     $("#room").dataset.phase = r.phase;
     $("#room").classList.toggle("host", isHost);
     $("#room").classList.toggle("table", this.passes.table);
+    $("#room").classList.toggle("first-round", r.number === 1);
     const mine = this.minePlayers(view);
     // the room code gives way (ellipsis) before the player's name is ever cut
     const badge = $("#room-badge");
