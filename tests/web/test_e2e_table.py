@@ -216,6 +216,7 @@ def test_the_tables_rhythm_waiting_step_winner_first_and_collapsed_words(phones,
         assert page.get_attribute("textarea.words-box", "readonly") is not None
         assert page.locator("#report-section").is_hidden()
     assert host.inner_text("#start") == "Start the clock (3:00)" and host.locator("#next").is_hidden()
+    assert in_view(host, "#start")  # above the invitation, which came first only in round 1
     shot(ann, tmp_path, "web_waiting")
     host_click(host, "#start", "playing")
 
