@@ -107,6 +107,9 @@ def typed_board(page: Any, text: str) -> None:
     page.click("#board-form button[type=submit]")
     n = text.count("/") + 1
     page.wait_for_selector(f"#board[data-size='{n}'] .cell >> nth={n * n - 1}")
+    # the live update may draw the board before the answer to this request closes the
+    # form: wait for that too, or the next board typed finds the form closing under it
+    page.wait_for_selector("#type-board:not([open])", state="attached")
 
 
 def host_click(page: Any, button: str, phase: str) -> None:
