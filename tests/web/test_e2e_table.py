@@ -3,7 +3,8 @@ Playwright) at phone size, one server and one chromium for the module:
 
 - two tabs of one player never lose a list: tab 1 saves three words, tab 2 (which
   heard nothing of it) types one: the server keeps all four and both tabs show four,
-  saved; a later save in one tab reaches the other, unedited, live;
+  saved; a later save in one tab reaches the other, unedited, live; a tab with words
+  it could not save merges another tab's save into its box; the merge itself;
 - the table's rhythm: "Next round" opens a waiting round (no clock) and the host
   starts the clock; nobody scoring says so; once scored, the winner and the score
   table are on screen first (phones and the host's laptop); a 500-word list of
