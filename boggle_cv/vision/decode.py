@@ -31,13 +31,16 @@ from .reader_model import FACES, TURNS
 
 @dataclass(frozen=True)
 class DecodeConfig:
-    """Thresholds (probabilities in 0..1)."""
+    """Thresholds (probabilities in 0..1), and the edition whose cube sets are the
+    prior (boggle_cv.editions code; dice.sets_of_size(n, edition): none for de, es,
+    nl, so those read without a prior)."""
 
     flag_below: float = 0.80
     prior_max_conf: float = 0.90
     prior_min_ratio: float = 0.05
     max_prior_changes: int = 3
     max_candidates: int = 8   # doubtful cells tried per change, most likely runner-ups first
+    edition: str = "en"
 
 
 @dataclass
@@ -222,7 +225,7 @@ def _apply_prior(fr: npt.NDArray[np.float64], order: npt.NDArray[np.intp],
     from .. import dice
 
     n = choice.shape[0]
-    names = [name for name, cs in dice.CUBE_SETS.items() if cs.size == n]
+    names = list(dice.sets_of_size(n, cfg.edition))
     changed = np.zeros((n, n), bool)
 
     def misfit(ch: npt.NDArray[np.intp]) -> int:
