@@ -59,8 +59,9 @@ def size_of(set_name: str) -> int:
 
 
 def sets_of_size(size: int) -> tuple[str, ...]:
-    """The sets a render of an N x N board (N = size) with no set_name draws from."""
-    return dice.sets_of_size(size)
+    """The sets a render of an N x N board (N = size) with no set_name draws from:
+    those of every edition (the French and Italian 4x4 sets too), in CUBE_SETS order."""
+    return tuple(name for name, cs in dice.CUBE_SETS.items() if cs.size == size)
 
 
 def roll(rng: np.random.Generator, set_name: str, *, upright: bool = False,
