@@ -107,3 +107,17 @@ def test_a_word_list_of_another_language_is_folded_by_the_edition():
     assert "strasse" in d and "oel" in d
     en = from_words(["Straße", "Öl"])
     assert len(en) == 0
+
+
+def test_the_library_names_the_editions():
+    import boggle_cv
+    assert boggle_cv.LANGS[0] == "en" and "fr" in boggle_cv.EDITIONS
+    assert boggle_cv.fold_word("Straße", "de") == "strasse"
+    assert boggle_cv.load_default_dictionary("de").meta["lang"] == "de"
+
+
+def test_read_board_refuses_an_unknown_edition():
+    import numpy as np
+    from boggle_cv import read_board
+    with pytest.raises(UsageError, match="unknown edition"):
+        read_board(np.zeros((100, 100, 3), np.uint8), lang="xx")
