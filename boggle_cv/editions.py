@@ -25,7 +25,8 @@ class Edition:
     name: the language's English name; dictionary: the shipped dictionary's file
     stem in boggle_cv/data (`<stem>.bin`, `<stem>.json`); min_length_4x4: the
     shortest word (letters) on a 4x4 board, None for the size's default of RULES.md
-    (3 on 4x4, 4 on 5x5 and 6x6). An edition's cube sets are the dice.CUBE_SETS
+    (3 on 4x4, 4 on 5x5 and 6x6); lone_q_dice: some of its dice print the Qu face as
+    a lone "Q" (the decoder flags an O that may be one). An edition's cube sets are the dice.CUBE_SETS
     entries of its `lang` (dice.sets_of_size(size, code)).
     """
 
@@ -33,11 +34,12 @@ class Edition:
     name: str
     dictionary: str
     min_length_4x4: int | None = None
+    lone_q_dice: bool = False
 
 
 EDITIONS: dict[str, Edition] = {e.code: e for e in (
     Edition("en", "English", "default-dict"),
-    Edition("fr", "French", "fr-dict"),
+    Edition("fr", "French", "fr-dict", lone_q_dice=True),
     Edition("de", "German", "de-dict"),
     Edition("es", "Spanish", "es-dict"),
     Edition("it", "Italian", "it-dict", min_length_4x4=4),

@@ -153,3 +153,24 @@ def test_a_lone_q_face_is_the_qu_face(face):
     from boggle_cv.board import normalise_face
     assert normalise_face(face.strip("[]")) == "Qu"
     assert Board.parse(f"{face}AIT/XXXX/XXXX/XXXX").face(0, 0) == "Qu"
+
+
+def test_a_french_scan_flags_an_o_that_may_be_a_lone_q():
+    # the reader, trained on "Qu" faces, reads a lone Q as O with a little Qu left
+    # (synthetic lone-Q cells: median 0.04; genuine O cells: 99th percentile 0.012)
+    from boggle_cv.vision.decode import FACES, DecodeConfig, decode
+    from boggle_cv.vision.stages import Reading
+    board = dice.roll("fr-4", 5)
+    faces = np.full((16, len(FACES)), 0.001)
+    for k, f in enumerate(f for row in board.faces for f in row):
+        faces[k, FACES.index(f)] = 0.95
+    faces[0] = 0.001
+    faces[0, FACES.index("O")], faces[0, FACES.index("Qu")] = 0.9, 0.03
+    reading = Reading(faces, np.tile([1.0, 0, 0, 0], (16, 1)))
+    cell = decode(reading, 4, DecodeConfig(edition="fr")).cells[0][0]
+    assert cell.face == "O" and cell.flagged and cell.runner_up == "Qu"
+    for edition in ("en", "it", "de"):
+        other = decode(reading, 4, DecodeConfig(edition=edition)).cells[0][0]
+        assert other.face == "O" and not other.flagged
+    faces[0, FACES.index("Qu")] = 0.005  # a plain O
+    assert not decode(Reading(faces, reading.turns), 4, DecodeConfig(edition="fr")).cells[0][0].flagged
