@@ -7,7 +7,8 @@ Figures per edition (issue 23's goals: load <= 1.5x English, solver no slower pe
   * in-process `load_default(lang)` (cache cleared), median of N rounds that take
     the editions in turn (so a busy machine slows them alike), and its ratio to English;
   * with --cold N: a fresh `python -c "load_default(lang)"` minus a fresh
-    `import boggle_cv.dictionary`, median of N, and its ratio;
+    `import boggle_cv.dictionary`, median of N rounds taking them in turn, and its
+    ratio (noisy on a busy machine: a few ms out of ~150);
   * the solver: median ms per board over N random 4x4 boards (the edition's cube set
     where it has one, else letters by the dictionary's own letter frequency), and its
     ratio to English on English boards.
@@ -61,13 +62,20 @@ def letter_frequency(d: D.Dictionary, sample: int = 50_000) -> Counter[str]:
     return c
 
 
-def cold(code: str, runs: int) -> float:
-    out = []
+def cold_loads(runs: int) -> dict[str, float]:
+    """Edition -> median seconds a fresh `python -c "load_default(lang)"` takes beyond a
+    fresh `import boggle_cv.dictionary`; the processes of all editions and the bare
+    import are started in turn, `runs` rounds, so a busy machine slows them alike."""
+    codes = {"": "import boggle_cv.dictionary",
+             **{lang: f"from boggle_cv.dictionary import load_default; load_default({lang!r})" for lang in LANGS}}
+    times: dict[str, list[float]] = {k: [] for k in codes}
     for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True)
-        out.append(time.perf_counter() - t0)
-    return statistics.median(out)
+        for k, code in codes.items():
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True)
+            times[k].append(time.perf_counter() - t0)
+    bare = statistics.median(times[""])
+    return {lang: statistics.median(times[lang]) - bare for lang in LANGS}
 
 
 def main() -> None:
@@ -85,10 +93,7 @@ def main() -> None:
             times[lang].append(time.perf_counter() - t0)
     base = statistics.median(times["en"])
     pkg = resources.files("boggle_cv") / "data"
-    cold_base = 0.0
-    if args.cold:
-        bare = cold("import boggle_cv.dictionary", args.cold)
-        cold_base = cold("from boggle_cv.dictionary import load_default; load_default('en')", args.cold) - bare
+    colds = cold_loads(args.cold) if args.cold else {}
     solve_base = 0.0
     grown = 0
     print(f"{'edition':8} {'MB':>6} {'words':>9} {'load ms':>8} {'ratio':>6}"
@@ -102,9 +107,7 @@ def main() -> None:
         t = statistics.median(times[lang])
         line = f"{lang:8} {size / 1e6:6.2f} {len(d):9,} {t * 1000:8.1f} {t / base:6.2f}"
         if args.cold:
-            bare = cold("import boggle_cv.dictionary", args.cold)
-            c = cold(f"from boggle_cv.dictionary import load_default; load_default({lang!r})", args.cold) - bare
-            line += f" {c * 1000:8.1f} {c / cold_base:6.2f}"
+            line += f" {colds[lang] * 1000:8.1f} {colds[lang] / colds['en']:6.2f}"
         boards = boards_for(lang, args.boards, d)
         per = []
         found = 0
