@@ -174,3 +174,13 @@ def test_a_french_scan_flags_an_o_that_may_be_a_lone_q():
         assert other.face == "O" and not other.flagged
     faces[0, FACES.index("Qu")] = 0.005  # a plain O
     assert not decode(Reading(faces, reading.turns), 4, DecodeConfig(edition="fr")).cells[0][0].flagged
+
+
+def test_the_text_report_shows_the_entry_as_written_in_other_editions(tmp_path):
+    ann = tmp_path / "ann.txt"
+    ann.write_text("Été\ncœur\n", encoding="utf-8")
+    rc, out, _ = run("score", "ETEC/XXUO/XXRX/XXXX", "--lang", "fr", "--player", f"ann={ann}")
+    assert rc == 0 and "ETE (été)" in out and "COEUR (cœur)" in out
+    ann.write_text("élan\n", encoding="utf-8")
+    rc, out, _ = run("score", "ELAN/XXXX/XXXX/XXXX", "--player", f"ann={ann}")
+    assert rc == 0 and "ELAN " in out and "(élan)" not in out  # English text as before
