@@ -26,9 +26,8 @@ list as one-line strings, so that the command can print them on stderr.
 from __future__ import annotations
 
 import re
-import unicodedata
 from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import BinaryIO, Iterable, Iterator
 
 from .board import MAX_WORD_LETTERS
 from .errors import UsageError, WordListError
@@ -67,6 +66,18 @@ def tokenise(line: str) -> list[str]:
         if t:
             out.append(t)
     return out
+
+
+_TOKEN_RUNS = re.compile(r"[^\s,;]+")
+
+
+def iter_tokens(text: str) -> Iterator[str]:
+    """The tokens of `text`, lazily: tokenise() of each of its lines, in order (a caller
+    that stops after N tokens does no more work than N tokens)."""
+    for m in _TOKEN_RUNS.finditer(text):
+        t = _EDGES.sub("", m.group())
+        if t:
+            yield t
 
 
 def is_word_token(token: str, lang: str = "en") -> bool:
@@ -133,7 +144,8 @@ def read_lists(specs: list[tuple[str, str]], stdin: BinaryIO | None = None,
     WordListError when the lists hold more than MAX_ROUND_ENTRIES entries in all
     (counted while reading, so the reading stops there).
     """
-    names = [n for n, _ in specs]
+    from .names import name_key
+    names = [name_key(n) for n, _ in specs]
     if len(set(names)) != len(names):
         raise UsageError("two --player options have the same name", "give each player a different NAME")
     if sum(1 for _, f in specs if f == "-") > 1:
@@ -149,16 +161,16 @@ def read_lists(specs: list[tuple[str, str]], stdin: BinaryIO | None = None,
 def parse_player_option(text: str) -> tuple[str, str]:
     """"NAME=FILE" -> (name, file). WordListError (exit 2) on a bad form or name.
 
-    The name is everything before the first "=" (trimmed): any printable characters,
-    at most MAX_NAME; the file may itself contain "=".
+    The name is everything before the first "=", as names.clean_name keeps it
+    (NFKC, spaces collapsed, no control or invisible characters, at most MAX_NAME);
+    the file may itself contain "=".
     """
     name, sep, path = text.partition("=")
     if not sep or not name.strip() or not path.strip():
         raise WordListError(f"--player {text!r} is not NAME=FILE", "e.g. --player ann=ann.txt (FILE - for stdin)")
-    name = name.strip()
-    if any(unicodedata.category(ch)[0] == "C" for ch in name):
-        raise WordListError(f"--player name {name!r} holds control characters", "use printable characters")
-    if len(name) > MAX_NAME:
-        raise WordListError(f"--player name {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters",
-                            "use a shorter name")
+    from .names import clean_name  # names imports MAX_NAME from here
+    try:
+        name = clean_name(name, "--player name")
+    except UsageError as e:
+        raise WordListError(f"{e.message}: {name.strip()[:MAX_NAME]!r}", e.hint) from None
     return name, path.strip()

@@ -124,8 +124,9 @@ def read_player_lists(options: list[str], lang: str = "en") -> dict[str, list[st
 
     Refuses two players with one name and more than one list on stdin."""
     from ..wordlists import parse_player_option, read_lists
+    from ..names import name_key
     specs = [parse_player_option(p) for p in options]
-    names = [n for n, _ in specs]
+    names = [name_key(n) for n, _ in specs]
     if len(set(names)) != len(names):
         raise UsageError("two --player options have the same name", "give each player a different NAME")
     if sum(1 for _, f in specs if f == "-") > 1:
