@@ -16,6 +16,10 @@ A referee does not refuse a whole list over one stray comma:
 
 Files are read line by line with bounded memory (textfiles.open_lines).
 
+In an edition other than English (`lang`), a token counts as letters when its
+folded form does (boggle_cv.folding: "été" in French, "Straße" in German); the
+word itself is kept as written, and the referee folds it the same way.
+
 Notes (tokens kept as not_a_word, tokens cut) are appended to the optional ``notes``
 list as one-line strings, so that the command can print them on stderr.
 """
@@ -27,6 +31,7 @@ from typing import BinaryIO, Iterable, Iterator
 
 from .board import MAX_WORD_LETTERS
 from .errors import UsageError, WordListError
+from .folding import fold_word, is_folded_word
 from .textfiles import WORD_LIST, open_lines
 
 #: Longest token kept (letters): the most a board can spell (board.MAX_WORD_LETTERS).
@@ -75,11 +80,18 @@ def iter_tokens(text: str) -> Iterator[str]:
             yield t
 
 
+def is_word_token(token: str, lang: str = "en") -> bool:
+    """True if `token` is a candidate word of edition `lang`: letters A-Z in English
+    (is_letters), letters a-z once folded in the others ("Öl" in German)."""
+    return is_letters(token) if lang == "en" else is_folded_word(fold_word(token, lang))
+
+
 def parse_words(lines: Iterable[str], label: str, notes: list[str] | None = None,
-                max_entries: int | None = None) -> list[str]:
+                max_entries: int | None = None, lang: str = "en") -> list[str]:
     """Lower-case tokens of `lines` in order (duplicates kept: scoring marks them repeated).
 
-    Tokens that are not letters are kept (scored not_a_word) and counted in a note;
+    Tokens that are not letters (is_word_token for edition `lang`) are kept (scored
+    not_a_word) and counted in a note;
     tokens over MAX_TOKEN characters are cut, with a note. WordListError if no token
     holds a letter, or as soon as there are more than `max_entries` tokens.
     """
@@ -94,7 +106,7 @@ def parse_words(lines: Iterable[str], label: str, notes: list[str] | None = None
             if len(t) > MAX_TOKEN:
                 t = t[:MAX_TOKEN]
                 cut += 1
-            if not is_letters(t):
+            if not is_word_token(t, lang):
                 odd.append(t)
             words.append(t.lower())
     if not any(any(ch.isalpha() for ch in w) for w in words):
@@ -102,8 +114,9 @@ def parse_words(lines: Iterable[str], label: str, notes: list[str] | None = None
     if notes is not None:
         if odd:
             shown = ", ".join(repr(t[:20]) for t in odd[:3]) + (", ..." if len(odd) > 3 else "")
+            letters = "letters A-Z" if lang == "en" else f"letters A-Z once folded ({lang})"
             notes.append(f"{label}: {len(odd)} entr{'y is' if len(odd) == 1 else 'ies are'} not a word "
-                         f"of letters A-Z ({shown}); scored as not_a_word")
+                         f"of {letters} ({shown}); scored as not_a_word")
         if cut:
             notes.append(f"{label}: {cut} entr{'y was' if cut == 1 else 'ies were'} longer than "
                          f"{MAX_TOKEN} characters and cut")
@@ -111,18 +124,20 @@ def parse_words(lines: Iterable[str], label: str, notes: list[str] | None = None
 
 
 def read_word_list(source: str | Path, stdin: BinaryIO | None = None,
-                   notes: list[str] | None = None, max_entries: int | None = MAX_ROUND_ENTRIES) -> list[str]:
-    """The words of a player's list; `source` "-" reads `stdin` (default sys.stdin.buffer).
+                   notes: list[str] | None = None, max_entries: int | None = MAX_ROUND_ENTRIES,
+                   lang: str = "en") -> list[str]:
+    """The words of a player's list; `source` "-" reads `stdin` (default sys.stdin.buffer);
+    `lang`: the edition whose folding the notes judge tokens by.
 
     Read line by line, at most textfiles.WORD_LIST.max_bytes; WordListError (exit 2)
     for an unusable source and for more than `max_entries` entries.
     """
     with open_lines(source, WORD_LIST, stdin) as lines:
-        return parse_words(lines, lines.label, notes, max_entries)
+        return parse_words(lines, lines.label, notes, max_entries, lang)
 
 
 def read_lists(specs: list[tuple[str, str]], stdin: BinaryIO | None = None,
-               notes: list[str] | None = None) -> dict[str, list[str]]:
+               notes: list[str] | None = None, lang: str = "en") -> dict[str, list[str]]:
     """[(name, file)] (parse_player_option) -> {name: words}, in the order given.
 
     UsageError for two players with one name or more than one list on stdin;
@@ -138,7 +153,7 @@ def read_lists(specs: list[tuple[str, str]], stdin: BinaryIO | None = None,
     lists: dict[str, list[str]] = {}
     left = MAX_ROUND_ENTRIES
     for name, path in specs:
-        lists[name] = read_word_list(path, stdin, notes, max_entries=left)
+        lists[name] = read_word_list(path, stdin, notes, max_entries=left, lang=lang)
         left -= len(lists[name])
     return lists
 
