@@ -10,6 +10,7 @@ The library (names are imported on first use, so `import boggle_cv` stays cheap)
   referee_round, RoundRequest  one round: a scan or given board, corrections, rules,
   RoundResult, ...          the players' lists -> one typed result (to_dict/from_dict)
   Rules, load_dictionary    rules of scoring; the default or a custom word list
+  EDITIONS, fold_word       the editions (--lang: en fr de es it nl) and their folding
   BoggleError, ...          every error a user can meet (UsageError is a ValueError)
 
 See README.md, "Use it as a library".
@@ -88,6 +89,9 @@ _EXPORTS: dict[str, str] = {
     "Dictionary": "dictionary",
     "load_default_dictionary": "dictionary",
     "load_dictionary": "dictionary",
+    "EDITIONS": "editions",
+    "LANGS": "editions",
+    "fold_word": "folding",
     "BoggleError": "errors",
     "UsageError": "errors",
     "ArgumentTypeError": "errors",

@@ -7,6 +7,13 @@ differ and some lists are unconfirmed, so use these as a soft prior
 
 A new set is one more `_set(...)` entry in CUBE_SETS: the decoder weighs it and the
 synthetic renderer (boggle_cv.synth.cubesets) draws it, with no other change.
+
+Each set belongs to one edition (`CubeSet.lang`, boggle_cv.editions): the decoder
+of an English scan weighs the English sets only, a French scan the French set
+("fr-4"), an Italian one Il Paroliere's ("it-4"); no set is known for the German,
+Spanish and Dutch boxes, so their scans read without a prior (docs/editions.md).
+Some French dice print the Qu face as a lone "Q": it is the same face ("Qu", two
+letters), as board.normalise_face reads a lone Q.
 """
 from __future__ import annotations
 
@@ -30,19 +37,20 @@ def _cube(spec: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class CubeSet:
-    """A named set of cubes for an N x N tray."""
+    """A named set of cubes for an N x N tray, of one edition (lang: editions code)."""
 
     name: str
     size: int
     cubes: tuple[tuple[str, ...], ...]
     description: str = ""
+    lang: str = "en"
 
     def __post_init__(self) -> None:
         if len(self.cubes) != self.size * self.size:
             raise ValueError(f"{self.name}: {len(self.cubes)} cubes for a {self.size}x{self.size} tray")
 
 
-def _set(name: str, size: int, specs: str, description: str) -> CubeSet:
+def _set(name: str, size: int, specs: str, description: str, lang: str = "en") -> CubeSet:
     parts, buf = [], ""
     for tok in specs.split():
         if buf:
@@ -54,7 +62,7 @@ def _set(name: str, size: int, specs: str, description: str) -> CubeSet:
             buf = tok
         else:
             parts.append(tok)
-    return CubeSet(name, size, tuple(_cube(p) for p in parts), description)
+    return CubeSet(name, size, tuple(_cube(p) for p in parts), description, lang)
 
 
 CHALLENGE_CUBE: tuple[str, ...] = _cube("IKLMQU")
@@ -77,6 +85,10 @@ CUBE_SETS: dict[str, CubeSet] = {s.name: s for s in (
          "AEINOU AFIRSY [An Er He In Qu Th] BBJKXZ CCENST CDDLNN CEIITT CEIPST CFGNUY DDHNOT "
          "DHHLOR DHHNOW DHLNOR EHILRS EIILST EILPST [E I O # # #] EMOTTT ENSSSU GORRVW HIRSTV "
          "HOPRST IPRSYY JKQWXZ NOOTUW OOOTTU", "Super Big Boggle 6x6, 2011"),
+    _set("fr-4", 4, "AAEIOT ABILRT ABJMOQ ACDEMP ACELRS ADENVZ AFIORX AIMORS DENOST EEFHIS EGINTV "
+         "EGLNUY EHINRS EILRUW EKNOTU ELPSTU", "Boggle 4x4, French edition (Parker)", "fr"),
+    _set("it-4", 4, "AAEIOT ABILRT ABMOOQ ACDEMP ACELRS ACFIOR ADENVZ AIMORS CENOTU DENOST EEFHIS "
+         "EGINTV EGLNOU EHINRS EILORU ELPSTU", "Il Paroliere 4x4, Italian edition (no J K W X Y)", "it"),
 )}
 DEFAULT_SET_FOR_SIZE = {4: "modern-4", 5: "big-1979", 6: "super-big-6"}
 
@@ -89,9 +101,10 @@ def get_set(name: str) -> CubeSet:
         raise UsageError(f"unknown cube set {name!r}", "known: " + ", ".join(CUBE_SETS)) from None
 
 
-def sets_of_size(size: int) -> tuple[str, ...]:
-    """Names of the sets for an N x N tray (N = size), in CUBE_SETS order; () for none."""
-    return tuple(name for name, cs in CUBE_SETS.items() if cs.size == size)
+def sets_of_size(size: int, lang: str = "en") -> tuple[str, ...]:
+    """Names of edition `lang`'s sets for an N x N tray (N = size), in CUBE_SETS
+    order; () for none (every size of de, es and nl)."""
+    return tuple(name for name, cs in CUBE_SETS.items() if cs.size == size and cs.lang == lang)
 
 
 def _cubes(cube_set: CubeSet, challenge: bool) -> list[tuple[str, ...]]:
@@ -144,9 +157,11 @@ def can_produce(board: Board, cube_set: CubeSet | str, challenge: bool = False) 
     return unmatched_cells(board, cube_set, challenge) == 0
 
 
-def sets_for_board(board: Board, challenge: bool = False) -> list[str]:
-    """Names of the sets that could have produced the board, in CUBE_SETS order."""
-    return [name for name, cs in CUBE_SETS.items() if can_produce(board, cs, challenge)]
+def sets_for_board(board: Board, challenge: bool = False, lang: str | None = None) -> list[str]:
+    """Names of the sets that could have produced the board, in CUBE_SETS order: of
+    edition `lang` only, or of every edition (None)."""
+    return [name for name, cs in CUBE_SETS.items()
+            if (lang is None or cs.lang == lang) and can_produce(board, cs, challenge)]
 
 
 def roll(cube_set: CubeSet | str, seed: int | None = None, challenge: bool = False) -> Board:

@@ -28,6 +28,12 @@ table), 0.4x the former flat dict's load (benchmarks/bench_dictionary.py).
 A user list (`--dict PATH`) is built at load time (about 1 s per 200k words).
 
 Words are lower-case ASCII a-z; a "q" must be followed by "u" (the Qu face).
+
+Other editions (boggle_cv.editions): `load_default(lang)` loads
+boggle_cv/data/<lang>-dict.bin, built the same way by scripts/build_dictionary.py
+from each language's registry package (docs/editions.md); their words are stored
+folded (boggle_cv.folding: "été" as "ete", "Straße" as "strasse"), and a `--dict`
+list is folded by the edition in force (`load_word_list(path, lang=...)`).
 """
 from __future__ import annotations
 
@@ -46,6 +52,7 @@ import numpy.typing as npt
 
 from .board import TWO_LETTER_FACES
 from .errors import WordListError
+from .folding import fold_word
 from .textfiles import DICTIONARY, open_lines
 
 ROOT = 1
@@ -65,13 +72,15 @@ _WORD_RE = re.compile(r"[a-z]+\Z")
 _BAD_Q_RE = re.compile(r"q(?!u)")
 
 
-def normalise_word(text: str) -> str | None:
+def normalise_word(text: str, lang: str = "en") -> str | None:
     """The dictionary form of one line ("Queen\\r" -> "queen"), or None if not a word.
 
-    A word is ASCII letters only (no spaces, digits, apostrophes, hyphens, accents)
-    and every q is followed by u (any other Q can never be formed on a board).
+    A word is ASCII letters only (no spaces, digits, apostrophes, hyphens) and every
+    q is followed by u (any other Q can never be formed on a board). In English an
+    accented line is no word ("café"); in the other editions (lang "fr", "de", ...)
+    the line is folded first (folding.fold_word: "Été" -> "ete", "Öl" -> "oel").
     """
-    w = text.strip().lower()
+    w = text.strip().lower() if lang == "en" else fold_word(text, lang)
     if not w or not _WORD_RE.match(w) or _BAD_Q_RE.search(w):
         return None
     return w
@@ -275,23 +284,34 @@ def load_compiled(data: bytes, source: str) -> Dictionary:
     return Dictionary(None, count, source, table=table_from_edges(keys, vals))
 
 
-@functools.lru_cache(maxsize=1)
-def load_default() -> Dictionary:
-    """The shipped English dictionary (SCOWL-based; see boggle_cv/data/default-dict.json).
+def load_default(lang: str = "en") -> Dictionary:
+    """The shipped dictionary of edition `lang` (English: SCOWL-based, see
+    boggle_cv/data/default-dict.json; others: boggle_cv/data/<lang>-dict.json).
 
-    Cached: the first call costs a few ms (reading the file, filling the table),
-    later calls nothing.
+    Cached per edition (`load_edition`): the first call costs a few ms (reading the
+    file, filling the table), later calls nothing. UsageError for an unknown
+    edition; EngineMissingError when the file is missing from the package.
     """
+    from .editions import get_edition
+    return load_edition(get_edition(lang).code)
+
+
+@functools.lru_cache(maxsize=8)
+def load_edition(lang: str) -> Dictionary:
+    """load_default's cached loader, by canonical edition code ("en", "fr", ...)."""
+    from .editions import get_edition
+    stem = get_edition(lang).dictionary
     pkg = resources.files("boggle_cv") / "data"
     try:
-        data = (pkg / DEFAULT_BIN).read_bytes()
+        data = (pkg / f"{stem}.bin").read_bytes()
     except (FileNotFoundError, OSError):
         from .errors import EngineMissingError
-        raise EngineMissingError("the default dictionary is missing from the package",
+        what = "the default dictionary" if stem == "default-dict" else f"the {lang} dictionary ({stem}.bin)"
+        raise EngineMissingError(f"{what} is missing from the package",
                                  "reinstall boggle-cv or run scripts/build_dictionary.py") from None
-    d = load_compiled(data, "default")
+    d = load_compiled(data, "default" if lang == "en" else f"default-{lang}")
     try:
-        d.meta = json.loads((pkg / DEFAULT_META).read_text(encoding="utf-8"))
+        d.meta = json.loads((pkg / f"{stem}.json").read_text(encoding="utf-8"))
     except (FileNotFoundError, OSError, ValueError):
         d.meta = {}
     return d
@@ -319,9 +339,11 @@ def graph_letters(sorted_words: list[str]) -> int:
     return total
 
 
-def load_word_list(path: Path | str, common_from: Dictionary | None = None) -> Dictionary:
+def load_word_list(path: Path | str, common_from: Dictionary | None = None, lang: str = "en") -> Dictionary:
     """A Dictionary from any one-word-per-line file (UTF-8, optional BOM, CRLF, any case).
 
+    Lines are folded by edition `lang` (normalise_word: a French list's "été" is
+    "ete"; a list of another language works, folded the edition's way).
     Lines that are not words (see normalise_word) are skipped and counted in
     `.skipped`. A word is flagged common if `common_from` (default: none) has it
     flagged common. The file is read line by line (textfiles.open_lines: at most
@@ -335,7 +357,7 @@ def load_word_list(path: Path | str, common_from: Dictionary | None = None) -> D
         for line in lines:
             if not line.strip():
                 continue
-            w = normalise_word(line)
+            w = normalise_word(line, lang)
             if w is None:
                 skipped += 1
                 continue
@@ -362,9 +384,11 @@ def _too_many_letters(path: Path | str, letters: int, at_least: bool) -> WordLis
                          "give a smaller word list, or leave out --dict")
 
 
-def from_words(words: Iterable[str], common: Iterable[str] = (), source: str = "list") -> Dictionary:
-    """A Dictionary from words in any case (non-words dropped silently; for tests and tools)."""
-    norm = [w for w in (normalise_word(x) for x in words) if w]
-    cn = [w for w in (normalise_word(x) for x in common) if w]
+def from_words(words: Iterable[str], common: Iterable[str] = (), source: str = "list",
+               lang: str = "en") -> Dictionary:
+    """A Dictionary from words in any case, folded by edition `lang` (non-words
+    dropped silently; for tests and tools)."""
+    norm = [w for w in (normalise_word(x, lang) for x in words) if w]
+    cn = [w for w in (normalise_word(x, lang) for x in common) if w]
     edges, count = build_edges(norm, cn, minimise=False)
     return Dictionary(edges, count, source)

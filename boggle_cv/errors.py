@@ -9,6 +9,8 @@ Exit codes (stable, documented in the README):
 """
 from __future__ import annotations
 
+from typing import Any
+
 
 class BoggleError(Exception):
     """Base of every error the user can meet; `exit_code` is what the CLI returns."""
@@ -23,6 +25,10 @@ class BoggleError(Exception):
     def __reduce__(self) -> tuple[type[BoggleError], tuple[str, str | None]]:
         # keeps the hint when the error crosses processes (scan --jobs)
         return type(self), (self.message, self.hint)
+
+    def details(self) -> dict[str, Any]:
+        """Extra keys for the JSON error answer beside error, hint and kind (none here)."""
+        return {}
 
     def one_line(self) -> str:
         """The single line printed on stderr: what is wrong, then what to do."""
@@ -118,3 +124,22 @@ class LimitReached(RoomError):
     """A room, player or list limit (429 for the server's rooms and guesses, else 409)."""
 
     status = 409
+
+
+class StaleList(RoomError):
+    """A list saved from a revision that is not the server's (409): another tab or phone
+    of the same player saved since. Nothing was stored; `current` is the server's list
+    {"words": [...], "revision": N}, sent with the error so the phone can merge and
+    save again with base N."""
+
+    status = 409
+
+    def __init__(self, message: str, hint: str | None = None, current: dict[str, Any] | None = None) -> None:
+        super().__init__(message, hint)
+        self.current: dict[str, Any] = current or {}
+
+    def __reduce__(self) -> tuple[type[BoggleError], tuple[Any, ...]]:
+        return type(self), (self.message, self.hint, self.current)
+
+    def details(self) -> dict[str, Any]:
+        return {"current": self.current}

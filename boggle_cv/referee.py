@@ -46,8 +46,10 @@ class RulesOptions:
     """The rules the players asked for; None means "decide from the board and photo".
 
     variant: "standard", "challenge", or None (challenge when a challenge cube's cell
-    is known, from the options or the photo). min_length: None = by board size.
-    bonus_cells / challenge_cell: (row, col) cells, added to what the photo shows.
+    is known, from the options or the photo). min_length: None = by board size and
+    edition. bonus_cells / challenge_cell: (row, col) cells, added to what the photo
+    shows. lang: the edition (boggle_cv.editions; "en" the default): its dictionary
+    when none is given, its folding of the players' words, its shortest word.
     """
 
     variant: str | None = None
@@ -55,6 +57,7 @@ class RulesOptions:
     long_words: str = "per-letter"
     bonus_cells: frozenset[Cell] = frozenset()
     challenge_cell: Cell | None = None
+    lang: str = "en"
 
 
 @dataclass(frozen=True)
@@ -243,8 +246,11 @@ def decide_rules(board: Board, options: RulesOptions, seen_bonus: Sequence[Cell]
                      + ": words through them score double")
     why["min_length"] = "option" if options.min_length is not None else "board size"
     why["long_words"] = "option" if options.long_words != "per-letter" else "default"
+    if options.lang != "en":  # English rounds keep the keys they always had
+        why["lang"] = "option"
     rules = Rules(size=board.size, variant=variant, min_length=options.min_length,
-                  long_words=options.long_words, bonus_cells=frozenset(bonus), challenge_cell=challenge)
+                  long_words=options.long_words, bonus_cells=frozenset(bonus), challenge_cell=challenge,
+                  lang=options.lang)
     return rules, why, notes
 
 
@@ -282,11 +288,12 @@ def referee_round(request: RoundRequest, dictionary: Dictionary | None = None) -
 
 def round_record(result: RoundResult) -> dict[str, Any]:
     """What the games database keeps of a round (store.save_round's keyword arguments
-    besides the database and the game): board text, scores, words, the report, photo."""
+    besides the database and the game): board text, scores, words, the report, photo,
+    the edition."""
     sheet = result.sheet
     return {"board_text": result.board.to_text(), "scores": {p.name: p.score for p in sheet.players},
             "words": {p.name: [w.to_dict() for w in p.words] for p in sheet.players},
-            "report": result.to_dict(), "photo": result.photo}
+            "report": result.to_dict(), "photo": result.photo, "lang": sheet.rules.lang}
 
 
 def store_round(db_path: Path | None, game: str, result: RoundResult) -> RoundResult:

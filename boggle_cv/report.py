@@ -91,7 +91,10 @@ def sheet_text(sheet: ScoreSheet, missed_limit: int = 40, with_board: bool = Tru
             note = STATUS_TEXT[w.status]
             if w.crossed_with:
                 note += " (also " + ", ".join(w.crossed_with) + ")"
-            out.append(f"  {w.word.upper():<18} {w.points:>3}  {note}".rstrip())
+            label = w.word.upper()
+            if sheet.rules.lang != "en" and w.word and w.written.strip().lower() != w.word:
+                label += f" ({w.written.strip()})"   # as written, beside the letters it was judged by
+            out.append(f"  {label:<18} {w.points:>3}  {note}".rstrip())
         out.append("")
     if sheet.players:
         scores = ", ".join(f"{p.name} {p.score}" for p in sheet.players)

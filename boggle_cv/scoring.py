@@ -10,11 +10,14 @@ A path is a tuple of (row, col). Points per word:
     whose path goes through the challenge cube's cell (`challenge_cell`);
   * every bonus cell on the word's path doubles its points (two bonus cells: x4).
 When a word has several paths, the one worth most is used.
+
+`Rules.lang` is the edition (boggle_cv.editions: "en" the default, "fr", "de",
+"es", "it", "nl"): it picks the shipped dictionary, the folding of the players'
+words (boggle_cv.folding) and the shortest word by board size (Italian: 4 on 4x4).
 """
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -22,8 +25,10 @@ from typing import Any
 
 from .board import MAX_SIZE, MAX_WORD_LETTERS, MIN_SIZE, Board, Cell
 from .dictionary import Dictionary, load_default
+from .editions import DEFAULT_LANG, LANGS, default_min_length
 from .errors import ArgumentTypeError, UsageError
-from .solver import FoundWord, default_min_length, find_paths, find_words
+from .folding import fold_word
+from .solver import FoundWord, find_paths, find_words
 
 SCHEMA_VERSION = 1
 
@@ -57,7 +62,8 @@ MIN_LENGTH_RANGE = (1, MAX_WORD_LETTERS)
 
 @dataclass(frozen=True)
 class Rules:
-    """How a round is scored. size: board side; min_length None -> by size (3 / 4)."""
+    """How a round is scored. size: board side; min_length None -> by size and
+    edition (3 / 4; Italian 4 on 4x4); lang: the edition (editions.LANGS)."""
 
     size: int = 4
     variant: str = "standard"
@@ -65,8 +71,11 @@ class Rules:
     long_words: str = "per-letter"
     bonus_cells: frozenset[Cell] = frozenset()
     challenge_cell: Cell | None = None
+    lang: str = DEFAULT_LANG
 
     def __post_init__(self) -> None:
+        if self.lang not in LANGS:
+            raise UsageError(f"unknown edition {self.lang!r}", "editions: " + ", ".join(LANGS))
         if isinstance(self.size, bool) or not isinstance(self.size, int) or not MIN_SIZE <= self.size <= MAX_SIZE:
             raise UsageError(f"rules for a board of size {self.size!r}: boards are {MIN_SIZE}x{MIN_SIZE} "
                              f"to {MAX_SIZE}x{MAX_SIZE}")
@@ -86,31 +95,37 @@ class Rules:
 
     @property
     def min_letters(self) -> int:
-        return default_min_length(self.size) if self.min_length is None else self.min_length
+        return default_min_length(self.size, self.lang) if self.min_length is None else self.min_length
 
     @classmethod
     def for_board(cls, board: Board, **kw: Any) -> Rules:
         return cls(size=board.size, **kw)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: size, variant, min_length (in force), long_words, bonus_cells, challenge_cell."""
+        """JSON form: size, variant, min_length (in force), long_words, bonus_cells,
+        challenge_cell, lang (the edition)."""
         return {
             "size": self.size, "variant": self.variant, "min_length": self.min_letters,
             "long_words": self.long_words,
             "bonus_cells": [list(c) for c in sorted(self.bonus_cells)],
             "challenge_cell": list(self.challenge_cell) if self.challenge_cell else None,
+            "lang": self.lang,
         }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Rules:
-        """Inverse of to_dict (a min_length equal to the size's default comes back as None)."""
+        """Inverse of to_dict (a min_length equal to the size's default comes back as
+        None; a document without "lang", written before editions, is English)."""
         cc = d.get("challenge_cell")
         size, min_length = int(d["size"]), int(d["min_length"])
+        lang = str(d.get("lang", DEFAULT_LANG))
+        if lang not in LANGS:
+            raise UsageError(f"unknown edition {lang!r}", "editions: " + ", ".join(LANGS))
         return cls(size=size, variant=str(d["variant"]),
-                   min_length=None if min_length == default_min_length(size) else min_length,
+                   min_length=None if min_length == default_min_length(size, lang) else min_length,
                    long_words=str(d["long_words"]),
                    bonus_cells=frozenset((int(r), int(c)) for r, c in d.get("bonus_cells", [])),
-                   challenge_cell=(int(cc[0]), int(cc[1])) if cc else None)
+                   challenge_cell=(int(cc[0]), int(cc[1])) if cc else None, lang=lang)
 
 
 def table_points(length: int, rules: Rules) -> int:
@@ -157,7 +172,9 @@ def best_path(board: Board, word: str, rules: Rules,
 
 @dataclass
 class WordResult:
-    """One word of a player's list: as written, normalised, status, points, path."""
+    """One word of a player's list: as written, normalised (folded by the edition:
+    the form it was judged by), status, points, path. The JSON form adds "written"
+    when folding changed more than the case ("Été" judged as "ete")."""
 
     written: str
     word: str
@@ -168,6 +185,8 @@ class WordResult:
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"word": self.word or self.written, "status": self.status, "points": self.points}
+        if self.word and self.written.strip().lower() != self.word:
+            d["written"] = self.written
         if self.path is not None:
             d["path"] = [list(c) for c in self.path]
         if self.crossed_with:
@@ -176,9 +195,10 @@ class WordResult:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> WordResult:
-        """Inverse of to_dict (the word as written is not kept: it comes back normalised)."""
+        """Inverse of to_dict (the word as written comes back when folding changed it,
+        else normalised)."""
         path = tuple((int(r), int(c)) for r, c in d["path"]) if d.get("path") is not None else None
-        return cls(str(d["word"]), str(d["word"]), str(d["status"]), int(d["points"]), path,
+        return cls(str(d.get("written", d["word"])), str(d["word"]), str(d["status"]), int(d["points"]), path,
                    tuple(str(n) for n in d.get("crossed_off_by", ())))
 
 
@@ -292,7 +312,8 @@ def board_words(board: Board, dictionary: Dictionary | None = None,
                 rules: Rules | None = None) -> list[ScoredWord]:
     """Every word on the board with its best points under `rules`, best first."""
     rules = rules or Rules.for_board(board)
-    found: list[FoundWord] = find_words(board, dictionary, rules.min_letters)
+    d = dictionary if dictionary is not None else load_default(rules.lang)
+    found: list[FoundWord] = find_words(board, d, rules.min_letters)
     out = []
     for f in found:
         path, pts = best_path(board, f.word, rules, f.path)
@@ -300,16 +321,12 @@ def board_words(board: Board, dictionary: Dictionary | None = None,
     return best_first(out)
 
 
-def spelled(written: str) -> str:
-    """A player's entry as it is compared: trimmed, lower case, and with accents
-    folded when that leaves only letters a-z ("Élan" -> "elan", "naïve" -> "naive":
-    what players mean; the board has no accents)."""
-    w = written.strip().lower()
-    if not _LETTERS_ONLY.match(w):
-        folded = "".join(ch for ch in unicodedata.normalize("NFKD", w) if not unicodedata.combining(ch))
-        if _LETTERS_ONLY.match(folded):
-            return folded
-    return w
+def spelled(written: str, lang: str = DEFAULT_LANG) -> str:
+    """A player's entry as it is compared: trimmed, lower case, and folded by the
+    edition (boggle_cv.folding). English folds accents when that leaves only
+    letters a-z ("Élan" -> "elan", "naïve" -> "naive": what players mean; the board
+    has no accents); French "Été" -> "ete", German "Straße" -> "strasse"."""
+    return fold_word(written, lang)
 
 
 def check_players(players: object) -> dict[str, list[str]]:
@@ -339,7 +356,8 @@ def score_round(board: Board, players: Mapping[str, Sequence[str]],
                 dictionary: Dictionary | None = None, rules: Rules | None = None) -> ScoreSheet:
     """Referee one round: each player's words get a status and points.
 
-    players: name -> words as written (any case; accents folded, see `spelled`).
+    players: name -> words as written (any case; folded by rules.lang, see `spelled`).
+    dictionary: default the shipped dictionary of rules.lang.
     Order of checks per word: repeated (second time in the same list), not_a_word
     (not only letters A-Z), too_short, then not_on_board for a word no path on the
     board spells (what players check first, whether or not it is a word),
@@ -350,8 +368,8 @@ def score_round(board: Board, players: Mapping[str, Sequence[str]],
     if not isinstance(board, Board):
         raise ArgumentTypeError(f"board must be a Board (Board.parse('PERS/LATG/SINE/TERS')), not {type(board).__name__}")
     lists = check_players(players)
-    d = dictionary if dictionary is not None else load_default()
     rules = rules or Rules.for_board(board)
+    d = dictionary if dictionary is not None else load_default(rules.lang)
     if rules.size != board.size:
         raise UsageError(f"rules are for {rules.size}x{rules.size} but the board is {board.size}x{board.size}")
     words = board_words(board, d, rules)
@@ -362,7 +380,7 @@ def score_round(board: Board, players: Mapping[str, Sequence[str]],
         seen: set[str] = set()
         res: list[WordResult] = []
         for written in written_list:
-            w = spelled(written)
+            w = spelled(written, rules.lang)
             if w in seen:
                 res.append(WordResult(written, w, "repeated"))
                 continue

@@ -29,7 +29,7 @@ from typing import Any, Iterable
 
 from .errors import StorageError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 5.0
 APP_DIR = "boggle-cv"
 DB_NAME = "games.sqlite3"
@@ -79,12 +79,17 @@ _ROOM_TABLES: tuple[str, ...] = (
     PRIMARY KEY (code, round)
 )""",
 )
-#: Every table of a new database, in order.
-_SCHEMA = _GAME_TABLES + _ROOM_TABLES
+#: Schema 3: each round's edition (boggle_cv.editions code; rounds stored before
+#: editions existed were English, so the old rows read 'en').
+_ROUND_LANG: tuple[str, ...] = ("ALTER TABLE rounds ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'",)
+#: Every table of a database (CREATE ... IF NOT EXISTS: safe to run again).
+_TABLES = _GAME_TABLES + _ROOM_TABLES
+#: What makes a new database, in order: the tables, then the columns added since.
+_SCHEMA = _TABLES + _ROUND_LANG
 
 #: version N -> the statements that bring a version-N database to N + 1; run only
 #: by writes, in the same transaction as the round.
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _ROOM_TABLES}
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _ROOM_TABLES, 2: _ROUND_LANG}
 
 _MOVE_HINT = "choose another file with --db (or $BOGGLE_CV_DB)"
 
@@ -251,7 +256,7 @@ def prepare(conn: sqlite3.Connection, path: Path) -> None:
             conn.execute(statement)
         conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         return
-    for statement in _SCHEMA:  # a database cut short while it was first made
+    for statement in _TABLES:  # a database cut short while it was first made
         conn.execute(statement)
     while version < SCHEMA_VERSION:
         for statement in MIGRATIONS[version]:
@@ -262,10 +267,11 @@ def prepare(conn: sqlite3.Connection, path: Path) -> None:
 
 def save_round(db_path: Path, game: str, board_text: str, scores: dict[str, int],
                words: dict[str, list[dict[str, Any]]], report: dict[str, Any],
-               photo: str | None = None) -> int:
+               photo: str | None = None, lang: str = "en") -> int:
     """Store one round atomically; returns its 1-based number within the game.
 
-    scores: player -> points this round; words: player -> [{word, status, points}].
+    scores: player -> points this round; words: player -> [{word, status, points}];
+    lang: the round's edition (boggle_cv.editions code).
     Creates the database (or migrates an older one) in the same transaction.
     """
     if not game or not game.strip():
@@ -278,7 +284,7 @@ def save_round(db_path: Path, game: str, board_text: str, scores: dict[str, int]
     try:
         conn.execute("BEGIN IMMEDIATE")
         prepare(conn, Path(db_path))
-        number = insert_round(conn, game, board_text, scores, words, report, photo)
+        number = insert_round(conn, game, board_text, scores, words, report, photo, lang)
         conn.execute("COMMIT")
         return number
     except sqlite3.OperationalError as e:
@@ -298,13 +304,15 @@ def save_round(db_path: Path, game: str, board_text: str, scores: dict[str, int]
 
 
 def insert_round(conn: sqlite3.Connection, game: str, board_text: str, scores: dict[str, int],
-                 words: dict[str, list[dict[str, Any]]], report: dict[str, Any], photo: str | None = None) -> int:
-    """Insert one round inside the caller's open transaction; its 1-based number in the game."""
+                 words: dict[str, list[dict[str, Any]]], report: dict[str, Any], photo: str | None = None,
+                 lang: str = "en") -> int:
+    """Insert one round inside the caller's open transaction (the database at
+    SCHEMA_VERSION: see prepare); its 1-based number in the game."""
     conn.execute("INSERT OR IGNORE INTO games(name, created_at) VALUES (?, ?)", (game, time.time()))
     game_id = conn.execute("SELECT id FROM games WHERE name = ?", (game,)).fetchone()[0]
     cur = conn.execute(
-        "INSERT INTO rounds(game_id, created_at, photo, board, report) VALUES (?, ?, ?, ?, ?)",
-        (game_id, time.time(), photo, board_text, json.dumps(report, sort_keys=True)))
+        "INSERT INTO rounds(game_id, created_at, photo, board, report, lang) VALUES (?, ?, ?, ?, ?, ?)",
+        (game_id, time.time(), photo, board_text, json.dumps(report, sort_keys=True), lang))
     round_id = cur.lastrowid
     for player, score in scores.items():
         conn.execute("INSERT INTO round_players(round_id, player, score, words) VALUES (?, ?, ?, ?)",

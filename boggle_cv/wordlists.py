@@ -17,18 +17,22 @@ A referee does not refuse a whole list over one stray comma:
 
 Files are read line by line with bounded memory (textfiles.open_lines).
 
+In an edition other than English (`lang`), a token counts as letters when its
+folded form does (boggle_cv.folding: "été" in French, "Straße" in German); the
+word itself is kept as written, and the referee folds it the same way.
+
 Notes (tokens kept as not_a_word, tokens cut) are appended to the optional ``notes``
 list as one-line strings, so that the command can print them on stderr.
 """
 from __future__ import annotations
 
 import re
-import unicodedata
 from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import BinaryIO, Iterable, Iterator
 
 from .board import MAX_WORD_LETTERS
 from .errors import UsageError, WordListError
+from .folding import fold_word, is_folded_word
 from .textfiles import WORD_LIST, open_lines
 
 #: Longest token kept (letters): the most a board can spell (board.MAX_WORD_LETTERS).
@@ -65,11 +69,30 @@ def tokenise(line: str) -> list[str]:
     return out
 
 
+_TOKEN_RUNS = re.compile(r"[^\s,;]+")
+
+
+def iter_tokens(text: str) -> Iterator[str]:
+    """The tokens of `text`, lazily: tokenise() of each of its lines, in order (a caller
+    that stops after N tokens does no more work than N tokens)."""
+    for m in _TOKEN_RUNS.finditer(text):
+        t = _EDGES.sub("", m.group())
+        if t:
+            yield t
+
+
+def is_word_token(token: str, lang: str = "en") -> bool:
+    """True if `token` is a candidate word of edition `lang`: letters A-Z in English
+    (is_letters), letters a-z once folded in the others ("Öl" in German)."""
+    return is_letters(token) if lang == "en" else is_folded_word(fold_word(token, lang))
+
+
 def parse_words(lines: Iterable[str], label: str, notes: list[str] | None = None,
-                max_entries: int | None = None) -> list[str]:
+                max_entries: int | None = None, lang: str = "en") -> list[str]:
     """Lower-case tokens of `lines` in order (duplicates kept: scoring marks them repeated).
 
-    Tokens that are not letters are kept (scored not_a_word) and counted in a note;
+    Tokens that are not letters (is_word_token for edition `lang`) are kept (scored
+    not_a_word) and counted in a note;
     tokens over MAX_TOKEN characters are cut, with a note. WordListError if no token
     holds a letter, or as soon as there are more than `max_entries` tokens.
     """
@@ -84,7 +107,7 @@ def parse_words(lines: Iterable[str], label: str, notes: list[str] | None = None
             if len(t) > MAX_TOKEN:
                 t = t[:MAX_TOKEN]
                 cut += 1
-            if not is_letters(t):
+            if not is_word_token(t, lang):
                 odd.append(t)
             words.append(t.lower())
     if not any(any(ch.isalpha() for ch in w) for w in words):
@@ -92,8 +115,9 @@ def parse_words(lines: Iterable[str], label: str, notes: list[str] | None = None
     if notes is not None:
         if odd:
             shown = ", ".join(repr(t[:20]) for t in odd[:3]) + (", ..." if len(odd) > 3 else "")
+            letters = "letters A-Z" if lang == "en" else f"letters A-Z once folded ({lang})"
             notes.append(f"{label}: {len(odd)} entr{'y is' if len(odd) == 1 else 'ies are'} not a word "
-                         f"of letters A-Z ({shown}); scored as not_a_word")
+                         f"of {letters} ({shown}); scored as not_a_word")
         if cut:
             notes.append(f"{label}: {cut} entr{'y was' if cut == 1 else 'ies were'} longer than "
                          f"{MAX_TOKEN} characters and cut")
@@ -101,25 +125,28 @@ def parse_words(lines: Iterable[str], label: str, notes: list[str] | None = None
 
 
 def read_word_list(source: str | Path, stdin: BinaryIO | None = None,
-                   notes: list[str] | None = None, max_entries: int | None = MAX_ROUND_ENTRIES) -> list[str]:
-    """The words of a player's list; `source` "-" reads `stdin` (default sys.stdin.buffer).
+                   notes: list[str] | None = None, max_entries: int | None = MAX_ROUND_ENTRIES,
+                   lang: str = "en") -> list[str]:
+    """The words of a player's list; `source` "-" reads `stdin` (default sys.stdin.buffer);
+    `lang`: the edition whose folding the notes judge tokens by.
 
     Read line by line, at most textfiles.WORD_LIST.max_bytes; WordListError (exit 2)
     for an unusable source and for more than `max_entries` entries.
     """
     with open_lines(source, WORD_LIST, stdin) as lines:
-        return parse_words(lines, lines.label, notes, max_entries)
+        return parse_words(lines, lines.label, notes, max_entries, lang)
 
 
 def read_lists(specs: list[tuple[str, str]], stdin: BinaryIO | None = None,
-               notes: list[str] | None = None) -> dict[str, list[str]]:
+               notes: list[str] | None = None, lang: str = "en") -> dict[str, list[str]]:
     """[(name, file)] (parse_player_option) -> {name: words}, in the order given.
 
     UsageError for two players with one name or more than one list on stdin;
     WordListError when the lists hold more than MAX_ROUND_ENTRIES entries in all
     (counted while reading, so the reading stops there).
     """
-    names = [n for n, _ in specs]
+    from .names import name_key
+    names = [name_key(n) for n, _ in specs]
     if len(set(names)) != len(names):
         raise UsageError("two --player options have the same name", "give each player a different NAME")
     if sum(1 for _, f in specs if f == "-") > 1:
@@ -127,7 +154,7 @@ def read_lists(specs: list[tuple[str, str]], stdin: BinaryIO | None = None,
     lists: dict[str, list[str]] = {}
     left = MAX_ROUND_ENTRIES
     for name, path in specs:
-        lists[name] = read_word_list(path, stdin, notes, max_entries=left)
+        lists[name] = read_word_list(path, stdin, notes, max_entries=left, lang=lang)
         left -= len(lists[name])
     return lists
 
@@ -135,16 +162,16 @@ def read_lists(specs: list[tuple[str, str]], stdin: BinaryIO | None = None,
 def parse_player_option(text: str) -> tuple[str, str]:
     """"NAME=FILE" -> (name, file). WordListError (exit 2) on a bad form or name.
 
-    The name is everything before the first "=" (trimmed): any printable characters,
-    at most MAX_NAME; the file may itself contain "=".
+    The name is everything before the first "=", as names.clean_name keeps it
+    (NFKC, spaces collapsed, no control or invisible characters, at most MAX_NAME);
+    the file may itself contain "=".
     """
     name, sep, path = text.partition("=")
     if not sep or not name.strip() or not path.strip():
         raise WordListError(f"--player {text!r} is not NAME=FILE", "e.g. --player ann=ann.txt (FILE - for stdin)")
-    name = name.strip()
-    if any(unicodedata.category(ch)[0] == "C" for ch in name):
-        raise WordListError(f"--player name {name!r} holds control characters", "use printable characters")
-    if len(name) > MAX_NAME:
-        raise WordListError(f"--player name {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters",
-                            "use a shorter name")
+    from .names import clean_name  # names imports MAX_NAME from here
+    try:
+        name = clean_name(name, "--player name")
+    except UsageError as e:
+        raise WordListError(f"{e.message}: {name.strip()[:MAX_NAME]!r}", e.hint) from None
     return name, path.strip()

@@ -1,5 +1,12 @@
 #!/usr/bin/env python3
-"""Compile the default dictionary (boggle_cv/data/default-dict.{bin,json}) from SCOWL.
+"""Compile the default dictionary (boggle_cv/data/default-dict.{bin,json}) from SCOWL,
+or with --lang fr|de|es|it|nl an edition's (boggle_cv/data/<lang>-dict.{bin,json,LICENSE}).
+
+The other editions' sources, filters and licences are in scripts/dict_sources.py
+(and docs/editions.md): each is read from its installed Debian package, folded by
+the edition (boggle_cv.folding), compiled as below, and shipped with a licence
+notice beside it (<lang>-dict.LICENSE). With --second DIR (the unpacked npm package
+of the edition's second list) the coverage both ways goes in the metadata.
 
 Source: Debian's `scowl` package (apt-get install -y scowl), files
 /usr/share/dict/scowl/<category>-words.<size>. SCOWL's licence (see
@@ -25,6 +32,7 @@ What we take, and why:
 Usage: python scripts/build_dictionary.py [--scowl DIR] [--enable PATH]
   --enable PATH: also measure coverage of ENABLE2K's 3-16-letter words (read only,
   never copied) and record it in the .json metadata.
+       python scripts/build_dictionary.py --lang fr [--second DIR]
 """
 from __future__ import annotations
 
@@ -68,12 +76,67 @@ def collect(scowl: Path) -> tuple[dict[str, int], list[str]]:
     return level, used
 
 
+def build_edition(lang: str, out: Path, second: Path | None) -> int:
+    """Compile edition `lang`'s dictionary, metadata and licence notice into `out`."""
+    import dict_sources as S
+    from boggle_cv.editions import get_edition
+
+    src = S.SOURCES[lang]
+    missing = [f for f in src.files if not Path(f).exists()]
+    if missing:
+        print(f"build_dictionary: {missing[0]} not found (apt-get install -y {src.package.split()[0]})",
+              file=sys.stderr)
+        return 3
+    t0 = time.perf_counter()
+    words, dropped, lines = S.collect(lang)
+    edges, count = build_edges(words, (), minimise=True)
+    stem = get_edition(lang).dictionary
+    out.mkdir(parents=True, exist_ok=True)
+    save_compiled(out / f"{stem}.bin", edges, count)
+    lengths = [len(w) for w in words]
+    meta: dict[str, object] = {
+        "lang": lang,
+        "source": src.package,
+        "files": list(src.files),
+        "licence": src.licence,
+        "licence_file": f"{stem}.LICENSE",
+        "copyright": src.copyright,
+        "folding": f"boggle_cv.folding.fold_word(word, {lang!r})",
+        "filters": src.filters,
+        "lines_read": lines,
+        "dropped": dropped,
+        "words": count,
+        "words_3_16": sum(1 for n in lengths if 3 <= n <= 16),
+        "longest": max(lengths),
+        "common_words": 0,
+        "edges": len(edges),
+        "bytes": (out / f"{stem}.bin").stat().st_size,
+        "second_list": src.second or "none: no independent list of this language in the registries",
+    }
+    if second is not None and src.second:
+        meta["coverage"] = S.coverage(words, S.second_list(lang, second))
+    (out / f"{stem}.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    (out / f"{stem}.LICENSE").write_text(
+        f"{stem}.bin and {stem}.json: the {get_edition(lang).name} word list of boggle-cv\n\n"
+        f"Source: Debian package {src.package}\n{src.copyright}\nLicence: {src.licence}\n\n"
+        f"{src.licence_note}\n\nWhat was changed: {src.filters}.\n", encoding="utf-8")
+    print(json.dumps(meta, indent=1, ensure_ascii=False))
+    print(f"built in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scowl", type=Path, default=Path("/usr/share/dict/scowl"))
     ap.add_argument("--enable", type=Path, default=REPO.parent / "shared" / "words" / "enable2k.txt")
     ap.add_argument("--out", type=Path, default=REPO / "boggle_cv" / "data")
+    ap.add_argument("--lang", default="en", choices=("en", "fr", "de", "es", "it", "nl"),
+                    help="the edition to build (en: the default dictionary, from SCOWL)")
+    ap.add_argument("--second", type=Path, help="the unpacked npm package of the edition's second list")
     args = ap.parse_args()
+    if args.lang != "en":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        return build_edition(args.lang, args.out, args.second)
     if not args.scowl.is_dir():
         print(f"build_dictionary: {args.scowl} not found (apt-get install -y scowl)", file=sys.stderr)
         return 3

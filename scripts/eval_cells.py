@@ -3,7 +3,7 @@
 
 usage: python scripts/eval_cells.py [--photos ../shared/real-photos]
            [--boards ../shared/boggle-boards] [--engine classifier] [--no-tta]
-           [--no-prior] [--errors /tmp/errors.png] [--verbose]
+           [--no-prior] [--errors /tmp/errors.png] [--verbose] [--synth DIR] [--lang fr]
 
 real-photos: every photo with corners. boggle-boards: only the layouts held out
 from training (listed in models/reader_metrics.json). A board is compared with the
@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from boggle_cv.vision.cells import cut_cells, mosaic
-from boggle_cv.vision.decode import decode
+from boggle_cv.vision.decode import DecodeConfig, decode
 from boggle_cv.vision.engines import make_reader
 from boggle_cv.vision.reader import ClassifierReader
 
@@ -59,7 +59,7 @@ def truth_marks(p):
     return g
 
 
-def evaluate(name, folder: Path, photos, reader, use_prior, verbose, errs, marks=False):
+def evaluate(name, folder: Path, photos, reader, use_prior, verbose, errs, marks=False, lang="en"):
     from boggle_cv.vision.marks import find_marks
     mk = {"tp": 0, "fp": 0, "fn": 0}
     cells = total = boards = 0
@@ -71,7 +71,7 @@ def evaluate(name, folder: Path, photos, reader, use_prior, verbose, errs, marks
         crops = cut_cells(img, np.array(p["corners"], float), n, CELL_PX)
         t0 = time.perf_counter()
         rd = reader.read(crops.reshape(-1, CELL_PX, CELL_PX, 3))
-        br = decode(rd, n, use_prior=use_prior)
+        br = decode(rd, n, DecodeConfig(edition=lang), use_prior=use_prior)
         times.append(time.perf_counter() - t0)
         read = br.board.to_rows()
         right, tgrid, k = compare(read, p["faces"])
@@ -131,6 +131,7 @@ def main() -> int:
     ap.add_argument("--synth", type=Path, default=None,
                     help="a folder made by `boggle-cv synth` (truth.json with corners): also scored, with red marks")
     ap.add_argument("--synth-limit", type=int, default=200)
+    ap.add_argument("--lang", default="en", help="the edition whose cube sets are the prior (boggle_cv.editions)")
     a = ap.parse_args()
     if a.engine == "classifier":
         reader = ClassifierReader(a.model, tta=not a.no_tta)
@@ -140,19 +141,19 @@ def main() -> int:
     if (a.photos / "truth.json").exists():
         ph = [p for p in json.loads((a.photos / "truth.json").read_text())["photos"]
               if p.get("corners") and p.get("faces")]
-        evaluate("real-photos", a.photos, ph, reader, not a.no_prior, a.verbose, errs)
+        evaluate("real-photos", a.photos, ph, reader, not a.no_prior, a.verbose, errs, lang=a.lang)
     else:
         print(f"no {a.photos}/truth.json; skipped real-photos", file=sys.stderr)
     if (a.boards / "truth.json").exists() and a.metrics.exists():
         held = set(json.loads(a.metrics.read_text())["heldout_layouts"])
         ph = [p for p in json.loads((a.boards / "truth.json").read_text())["photos"] if p["layout"] in held]
         evaluate(f"boggle-boards held-out ({len(held)} layouts)", a.boards, ph, reader, not a.no_prior,
-                 a.verbose, errs)
+                 a.verbose, errs, lang=a.lang)
     if a.synth and (a.synth / "truth.json").exists():
         ph = [p for p in json.loads((a.synth / "truth.json").read_text())["photos"]
               if p.get("corners") and p.get("faces") and not p.get("no_board")][:a.synth_limit]
         evaluate(f"synthetic photos {a.synth.name}", a.synth, ph, reader, not a.no_prior, a.verbose, errs,
-                 marks=True)
+                 marks=True, lang=a.lang)
     if a.errors and errs:
         cv2.imwrite(str(a.errors), mosaic(np.stack(errs)))
         print(f"wrote {a.errors} ({len(errs)} wrong cells)", file=sys.stderr)

@@ -34,6 +34,20 @@ class SizeChoice(str, Enum):
         return None if self is SizeChoice.auto else int(self.value)
 
 
+class Lang(str, Enum):
+    """--lang: the edition (boggle_cv.editions): dictionary, folding, shortest word, cube sets."""
+
+    en = "en"
+    fr = "fr"
+    de = "de"
+    es = "es"
+    it = "it"
+    nl = "nl"
+
+
+LangOption = Annotated[Lang, typer.Option(
+    "--lang", help="Edition: en (English), fr (French), de (German), es (Spanish), it (Italian), nl (Dutch): "
+                   "its dictionary, letter folding (été = ete, Straße = strasse), shortest word and cube sets.")]
 DictOption = Annotated[Optional[Path], typer.Option(
     "--dict", help="One-word-per-line list to use instead of the built-in dictionary.")]
 MinLengthOption = Annotated[Optional[int], typer.Option(
@@ -104,30 +118,34 @@ def parse_fixes(items: list[str]) -> dict[Cell, str]:
     return out
 
 
-def read_player_lists(options: list[str]) -> dict[str, list[str]]:
-    """--player NAME=FILE options -> {name: words}, in order; warnings on stderr.
+def read_player_lists(options: list[str], lang: str = "en") -> dict[str, list[str]]:
+    """--player NAME=FILE options -> {name: words}, in order; warnings on stderr
+    (tokens judged by the folding of edition `lang`).
 
     Refuses two players with one name and more than one list on stdin."""
     from ..wordlists import parse_player_option, read_lists
+    from ..names import name_key
     specs = [parse_player_option(p) for p in options]
-    names = [n for n, _ in specs]
+    names = [name_key(n) for n, _ in specs]
     if len(set(names)) != len(names):
         raise UsageError("two --player options have the same name", "give each player a different NAME")
     if sum(1 for _, f in specs if f == "-") > 1:
         raise UsageError("only one player's list can come from stdin", "give the others as files")
     notes: list[str] = []
-    lists = read_lists(specs, notes=notes)
+    lists = read_lists(specs, notes=notes, lang=lang)
     for note in notes:
         typer.echo(f"boggle-cv: warning: {note}", err=True)
     return lists
 
 
-def load_dictionary(path: Optional[Path]) -> Dictionary:
-    """The --dict list (skipped lines reported on stderr) or the default dictionary."""
+def load_dictionary(path: Optional[Path], lang: str = "en") -> Dictionary:
+    """The --dict list (folded by edition `lang`; skipped lines reported on stderr)
+    or the edition's shipped dictionary. English lists take their common words from
+    the English dictionary; the other editions flag none."""
     from ..dictionary import load_default, load_word_list
     if path is None:
-        return load_default()
-    d = load_word_list(path, common_from=load_default())
+        return load_default(lang)
+    d = load_word_list(path, common_from=load_default() if lang == "en" else None, lang=lang)
     if d.skipped:
         typer.echo(f"boggle-cv: {d.skipped} line(s) of {path} are not words and were skipped", err=True)
     return d

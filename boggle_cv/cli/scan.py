@@ -21,8 +21,8 @@ from ..errors import BoggleError, LowConfidenceError, UsageError
 from ..referee import Corrections, MarksPolicy, RoundResult, RulesOptions
 from ..scoring import LongWords, Variant
 from ..vision.engines import Engine
-from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, LongWordsOption, MinLengthOption,
-                      SizeChoice, load_dictionary, parse_cells, parse_fixes, parse_one_cell, read_player_lists,
+from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, Lang, LangOption, LongWordsOption,
+                      MinLengthOption, SizeChoice, load_dictionary, parse_cells, parse_fixes, parse_one_cell, read_player_lists,
                       stderr_progress)
 from .scan_round import EarlyLoad, Outcome, ScanJob, referee_photo
 
@@ -67,6 +67,7 @@ def register(app: typer.Typer) -> None:
         no_ask: Annotated[bool, typer.Option("--no-ask", help="Never ask about doubtful cells, even on a terminal.")] = False,
         no_marks: Annotated[bool, typer.Option("--no-marks", help="Ignore red bonus rings and the red challenge cube seen in the photo.")] = False,
         jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, max=64, help="Worker processes for several photos (default: the number of cores).")] = None,
+        lang: LangOption = Lang.en,
     ) -> None:
         """Read the board in a photo, then solve it and score the players' lists."""
         start = time.perf_counter()
@@ -77,22 +78,24 @@ def register(app: typer.Typer) -> None:
         if len(photos) > 1 and (annotate or given or corrections.cells):
             raise UsageError("--annotate, --board and --fix apply to one photo", "scan the photos one at a time")
         options = RulesOptions(variant.value if variant else None, min_length, long_words.value,
-                               frozenset(parse_cells(bonus, "--bonus")), parse_one_cell(challenge_cell, "--challenge-cell"))
+                               frozenset(parse_cells(bonus, "--bonus")), parse_one_cell(challenge_cell, "--challenge-cell"),
+                               lang.value)
         from ..outputs import refuse_overwriting_inputs
         from ..wordlists import parse_player_option
         refuse_overwriting_inputs({"--annotate": annotate, "--db": db}, [*photos, dict_path, *(
             parse_player_option(p)[1] for p in player or [])], debug_dir, [p.stem for p in photos])
-        lists = read_player_lists(player or [])
+        lists = read_player_lists(player or [], lang.value)
         scanner = early = None
         workers = (jobs or os.cpu_count() or 1) if len(photos) > 1 else 1
         if (given is None or annotate is not None) and workers == 1:
             early = EarlyLoad(photos[0])  # decoded while the models and the dictionary load
         try:
             if early is not None:
+                from ..vision.decode import DecodeConfig
                 from ..vision.pipeline import Scanner
-                scanner = Scanner(engine.value)
+                scanner = Scanner(engine.value, decode_config=DecodeConfig(edition=lang.value))
             t0 = time.perf_counter()
-            dictionary = load_dictionary(dict_path)
+            dictionary = load_dictionary(dict_path, lang.value)
             dictionary_s = time.perf_counter() - t0
             job = ScanJob(engine.value, size.size, corrections, options,
                           MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,

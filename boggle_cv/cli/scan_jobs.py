@@ -29,8 +29,11 @@ def _start(job: ScanJob, setup: dict[str, float]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     import cv2
     cv2.setNumThreads(1)  # one photo per core: the processes are the parallelism
+    from ..vision.decode import DecodeConfig
     from ..vision.pipeline import Scanner
-    _worker.update(scanner=Scanner(job.engine) if job.corrections.board is None else None, job=job, setup=setup)
+    scanner = (Scanner(job.engine, decode_config=DecodeConfig(edition=job.options.lang))
+               if job.corrections.board is None else None)
+    _worker.update(scanner=scanner, job=job, setup=setup)
 
 
 def _one(photo: Path) -> Outcome | BoggleError:

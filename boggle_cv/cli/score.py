@@ -10,8 +10,8 @@ from ..board import Board
 from ..errors import UsageError
 from ..referee import Corrections, RoundRequest, RulesOptions, referee_round
 from ..scoring import LongWords, Variant
-from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, LongWordsOption, MinLengthOption,
-                      load_dictionary, parse_cells, parse_one_cell, read_player_lists)
+from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, Lang, LangOption, LongWordsOption,
+                      MinLengthOption, load_dictionary, parse_cells, parse_one_cell, read_player_lists)
 
 
 def register(app: typer.Typer) -> None:
@@ -26,6 +26,7 @@ def register(app: typer.Typer) -> None:
         challenge_cell: ChallengeCellOption = None,
         bonus: BonusOption = None,
         long_words: LongWordsOption = LongWords.per_letter,
+        lang: LangOption = Lang.en,
     ) -> None:
         """Each player's words with status and points, totals, winner(s), then the words nobody found."""
         from ..report import sheet_text
@@ -34,10 +35,10 @@ def register(app: typer.Typer) -> None:
             raise UsageError("--variant challenge needs --challenge-cell", "e.g. --challenge-cell r2c3")
         options = RulesOptions(variant.value if variant else None, min_length, long_words.value,
                                frozenset(parse_cells(bonus, "--bonus")),
-                               parse_one_cell(challenge_cell, "--challenge-cell"))
-        lists = read_player_lists(player)
+                               parse_one_cell(challenge_cell, "--challenge-cell"), lang.value)
+        lists = read_player_lists(player, lang.value)
         result = referee_round(RoundRequest(corrections=Corrections(board=b), options=options, players=lists),
-                         load_dictionary(dict_path))
+                               load_dictionary(dict_path, lang.value))
         if as_json:
             typer.echo(json.dumps(result.to_dict()))
         else:

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ..board import Board
-from .options import DictOption, JsonOption, MinLengthOption, load_dictionary
+from .options import DictOption, JsonOption, Lang, LangOption, MinLengthOption, load_dictionary
 
 
 def register(app: typer.Typer) -> None:
@@ -17,13 +17,14 @@ def register(app: typer.Typer) -> None:
         dict_path: DictOption = None,
         min_length: MinLengthOption = None,
         as_json: JsonOption = False,
+        lang: LangOption = Lang.en,
     ) -> None:
         """Every word on BOARD with its points, the count and the maximum score."""
         from ..report import solve_dict, solve_text
         from ..scoring import Rules, solve
         b = Board.parse(board)
-        d = load_dictionary(dict_path)
-        rules = Rules.for_board(b, min_length=min_length)
+        d = load_dictionary(dict_path, lang.value)
+        rules = Rules.for_board(b, min_length=min_length, lang=lang.value)
         words = solve(b, d, rules=rules)
         if as_json:
             typer.echo(json.dumps(solve_dict(b, words, rules, d.source)))

@@ -9,6 +9,10 @@ reads the room, applies the change and writes it back with its version bumped
 writes the games database's round and the room in the same transaction, so a
 round is stored exactly once however often the host taps "score" or a crash
 interrupts.
+
+Rooms expire: a room without a change for the server's idle time is deleted with its
+photos whenever a room is created (inside that transaction, before the live rooms
+are counted against the cap); the rounds it scored stay in the games tables.
 """
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from ..errors import StorageError
+from ..errors import LimitReached, StorageError
 from .model import Room
 
 
@@ -77,12 +81,24 @@ class RoomDB:
         finally:
             conn.close()
 
-    def create(self, room: Room) -> bool:
-        """Insert a new room; False if its code is taken (the caller picks another)."""
+    def create(self, room: Room, max_rooms: int | None = None, idle_s: float | None = None) -> bool:
+        """Insert a new room; False if its code is taken (the caller picks another).
+
+        In the same transaction, first: rooms without a change for idle_s seconds are
+        deleted (sweep), then the live rooms are counted and LimitReached is raised
+        when there are max_rooms already (two servers or threads cannot both pass)."""
         def insert(conn: sqlite3.Connection) -> bool:
+            now = time.time()
+            if idle_s is not None:
+                _sweep(conn, now - idle_s)
+            if max_rooms is not None:
+                row = conn.execute("SELECT COUNT(*) FROM rooms").fetchone()
+                if row is not None and int(row[0]) >= max_rooms:
+                    raise LimitReached(f"this server already holds {max_rooms} rooms",
+                                       "wait until one is idle for a day, or ask whoever runs it to start "
+                                       "a fresh database with --db")
             if conn.execute("SELECT 1 FROM rooms WHERE code = ?", (room.code,)).fetchone():
                 return False
-            now = time.time()
             conn.execute("INSERT INTO rooms(code, doc, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
                          (room.code, json.dumps(room.to_dict()), room.version, now, now))
             return True
@@ -93,6 +109,11 @@ class RoomDB:
             row = conn.execute("SELECT doc FROM rooms WHERE code = ?", (code,)).fetchone()
             return Room.from_dict(json.loads(row[0])) if row else None
         return self._run("read a room", read, write=False)
+
+    def sweep(self, idle_s: float, now: float | None = None) -> int:
+        """Delete the rooms without a change for idle_s seconds (at `now`, Unix seconds)
+        with their photos; how many. Their scored rounds stay in the games tables."""
+        return self._run("delete idle rooms", lambda conn: _sweep(conn, (now or time.time()) - idle_s), write=True)
 
     def count(self) -> int:
         def rows(conn: sqlite3.Connection) -> int:
@@ -128,6 +149,12 @@ class RoomDB:
                                (code, round_number)).fetchone()
             return (int(row[0]), bytes(row[1])) if row else None
         return self._run("read a photo", read, write=False)
+
+
+def _sweep(conn: sqlite3.Connection, before: float) -> int:
+    """Delete the rooms last changed before `before` (Unix seconds) and their photos."""
+    conn.execute("DELETE FROM room_photos WHERE code IN (SELECT code FROM rooms WHERE updated_at < ?)", (before,))
+    return int(conn.execute("DELETE FROM rooms WHERE updated_at < ?", (before,)).rowcount)
 
 
 def _rollback(conn: sqlite3.Connection, write: bool) -> None:

@@ -7,23 +7,58 @@ players' corrections, and, once scored, the referee's report. The whole state
 is one JSON document (``Room.to_dict`` / ``Room.from_dict``) stored in SQLite, so a
 restarted server resumes every room where it was.
 
-Round phases, in order:  waiting -> playing -> locked -> scored
-(the host starts, the timer or the host locks, the host may reopen a locked round,
-the host scores; the next round starts from scored). Times are Unix seconds.
+Round phases (`Phase`, moves in `TRANSITIONS`):  waiting -> playing -> locked -> scored
+(the host starts the clock, the timer or the host locks, the host may reopen a locked
+round, the host scores). A new round (waiting for the host, or playing at once) follows
+a scored one, or replaces one the host discards. Times are Unix seconds; cells are
+stored as the API's labels "r2c3" (rows and columns from 1), except corrections, kept
+under "r,c" (from 0) as before.
 """
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
+
+from ..errors import RoundStateError
+
+from ..names import scrub_surrogates
 
 #: Room codes: 7 characters from an alphabet without look-alikes (0/O, 1/I/L):
 #: 31**7 = 2.75e10 codes, so a guess on a LAN (rate-limited) finds nothing.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 7
-PHASES = ("waiting", "playing", "locked", "scored")
+
+
+class Phase(str, Enum):
+    """Where a round is (a str, so the JSON and comparisons with "playing" stay as they were)."""
+
+    waiting = "waiting"    # opened, no clock yet (the tray is being shaken, the timer chosen)
+    playing = "playing"    # the clock runs (or no timer); players save their lists
+    locked = "locked"      # lists closed (timer or host); the board is checked
+    scored = "scored"      # refereed and stored in the game
+
+
+#: The one table of a round's moves: phase -> the phases it may move to.
+TRANSITIONS: dict[Phase, frozenset[Phase]] = {
+    Phase.waiting: frozenset({Phase.playing}),
+    Phase.playing: frozenset({Phase.locked}),
+    Phase.locked: frozenset({Phase.playing, Phase.scored}),   # reopen, score
+    Phase.scored: frozenset(),                                # only a new round follows
+}
+
+
+def _utf8_json(d: dict[str, Any]) -> bool:
+    """True if every string of the document encodes as UTF-8 (checked in C: one dump)."""
+    try:
+        json.dumps(d, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def new_code() -> str:
@@ -85,33 +120,46 @@ class Correction:
 class BoardState:
     """The round's board: a photo's scan document (ScanResult.to_dict plus the
     overlay geometry) and/or a typed board, and the corrections keyed "r,c"
-    (0-based). A typed board replaces the reading; corrections apply on top."""
+    (0-based). A typed board replaces the reading; corrections apply on top.
+
+    bonus / challenge: the red bonus cells and the challenge cube's cell as the table
+    chose them on the page ("r2c3" labels); bonus None and challenge_chosen False
+    mean "not chosen": the photo's red marks count (settings marks "use")."""
 
     scan: dict[str, Any] | None = None
     text: str | None = None
     set_by: str | None = None
     corrections: dict[str, Correction] = field(default_factory=dict)
     photo_version: int = 0      # bumps with each new photo (the preview's cache key)
+    bonus: list[str] | None = None
+    challenge: str | None = None
+    challenge_chosen: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"scan": self.scan, "text": self.text, "set_by": self.set_by, "photo_version": self.photo_version,
-                "corrections": {k: c.to_dict() for k, c in self.corrections.items()}}
+                "corrections": {k: c.to_dict() for k, c in self.corrections.items()},
+                "bonus": self.bonus, "challenge": self.challenge, "challenge_chosen": self.challenge_chosen}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> BoardState:
+        bonus = d.get("bonus")
         return cls(d.get("scan"), d.get("text"), d.get("set_by"),
                    {k: Correction.from_dict(v) for k, v in d.get("corrections", {}).items()},
-                   int(d.get("photo_version", 0)))
+                   int(d.get("photo_version", 0)), [str(c) for c in bonus] if bonus is not None else None,
+                   d.get("challenge"), bool(d.get("challenge_chosen", False)))
 
 
 @dataclass
 class Round:
-    """One round. lists: player id -> words as typed (in order); deadline: when the
-    timer ends (None: no timer); report: the referee's document once scored;
-    game_round: its number in the games database."""
+    """One round. lists: player id -> words as typed (in order); revisions: player id
+    -> how many times that list was saved this round (0 or absent: never; a save names
+    the revision it was made from); deadline: when the timer ends (None: no timer);
+    settings: the room's settings as they were when the clock started (None before:
+    scoring uses this copy, so a change applies from the next round); report: the
+    referee's document once scored; game_round: its number in the games database."""
 
     number: int
-    phase: str = "waiting"
+    phase: Phase = Phase.waiting
     seconds: int | None = None
     started_at: float | None = None
     deadline: float | None = None
@@ -121,18 +169,36 @@ class Round:
     board: BoardState = field(default_factory=BoardState)
     report: dict[str, Any] | None = None
     game_round: int | None = None
+    revisions: dict[str, int] = field(default_factory=dict)
+    settings: Settings | None = None
+
+    def __post_init__(self) -> None:
+        self.phase = Phase(self.phase)  # Round(1, "playing") works as before
+
+    def move(self, to: Phase) -> None:
+        """Change phase along TRANSITIONS; RoundStateError (409) for any other move."""
+        if to not in TRANSITIONS[self.phase]:
+            raise RoundStateError(f"round {self.number} cannot go from {self.phase.value} to {to.value}")
+        self.phase = to
+
+    def revision(self, player_id: str) -> int:
+        return self.revisions.get(player_id, 0)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"number": self.number, "phase": self.phase, "seconds": self.seconds,
+        return {"number": self.number, "phase": self.phase.value, "seconds": self.seconds,
                 "started_at": self.started_at, "deadline": self.deadline, "locked_at": self.locked_at,
                 "locked_by": self.locked_by, "lists": self.lists, "board": self.board.to_dict(),
-                "report": self.report, "game_round": self.game_round}
+                "report": self.report, "game_round": self.game_round, "revisions": self.revisions,
+                "settings": self.settings.to_dict() if self.settings is not None else None}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Round:
-        return cls(int(d["number"]), str(d["phase"]), d.get("seconds"), d.get("started_at"), d.get("deadline"),
+        snap = d.get("settings")
+        return cls(int(d["number"]), Phase(d["phase"]), d.get("seconds"), d.get("started_at"), d.get("deadline"),
                    d.get("locked_at"), d.get("locked_by"), {k: list(v) for k, v in d.get("lists", {}).items()},
-                   BoardState.from_dict(d.get("board") or {}), d.get("report"), d.get("game_round"))
+                   BoardState.from_dict(d.get("board") or {}), d.get("report"), d.get("game_round"),
+                   {k: int(v) for k, v in (d.get("revisions") or {}).items()},
+                   Settings.from_dict(snap) if snap is not None else None)
 
 
 @dataclass
@@ -181,6 +247,10 @@ class Room:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Room:
+        """The room from its stored document. Lone surrogates that an older version let
+        in (a name "Eve\\ud800") become U+FFFD, so such a room is shown, not 500 forever."""
+        if not _utf8_json(d):
+            d = scrub_surrogates(d)
         return cls(str(d["code"]), str(d["game"]), str(d["host_digest"]), float(d["created_at"]),
                    Settings.from_dict(d.get("settings") or {}), [Player.from_dict(p) for p in d.get("players", [])],
                    Round.from_dict(d["round"]), int(d.get("version", 1)), dict(d.get("last_change") or {}))

@@ -10,6 +10,8 @@ viewer may see (other players' words only once the lists are locked).
 """
 from __future__ import annotations
 
+import dataclasses
+import enum
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -18,15 +20,17 @@ from typing import Any
 
 from ..board import Board, cell_label, normalise_face, parse_cell
 from ..dictionary import Dictionary
-from ..errors import (LimitReached, NotAllowed, NotAuthenticated, RoomNotFound, RoundStateError, UsageError)
+from ..errors import (LimitReached, NotAllowed, NotAuthenticated, RoomNotFound, RoundStateError, StaleList,
+                      UsageError)
+from ..names import clean_name, name_key
 from ..referee import (Corrections, GameRef, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round,
                        round_record)
 from ..scoring import Rules
 from ..wordlists import MAX_NAME, MAX_TOKEN
 from .db import RoomDB
-from .model import (BoardState, Correction, Player, Room, Round, Settings, new_code, new_token,
+from .model import (BoardState, Correction, Phase, Player, Room, Round, Settings, new_code, new_token,
                     normalise_code, token_hash, token_matches)
-from .view import current_board, room_view
+from .view import current_board, room_view, round_marks, round_settings
 
 
 @dataclass(frozen=True)
@@ -34,7 +38,9 @@ class RoomLimits:
     """max_rooms: rooms one server keeps; max_players per room; max_words per list;
     max_name: characters of a name; seconds: the timer's range (s); grace_s: a list
     saved this long after the timer's end or the host's lock still counts (the
-    phone's last save in flight); target: the game's winning total's range."""
+    phone's last save in flight); target: the game's winning total's range;
+    idle_s: a room without a change for this long (s) is deleted when a room is made,
+    and does not count against max_rooms."""
 
     max_rooms: int = 200
     max_players: int = 12
@@ -43,7 +49,23 @@ class RoomLimits:
     seconds: tuple[int, int] = (10, 3600)
     grace_s: float = 3.0
     target: tuple[int, int] = (1, 100_000)
+    idle_s: float = 24 * 3600.0
 
+
+class RoomTimer(enum.Enum):
+    """start(seconds=ROOM_TIMER): the round's timer is the room's setting."""
+
+    room = "room"
+
+
+class NotGiven(enum.Enum):
+    """set_board(challenge=NOT_GIVEN): the challenge cell is left as it is."""
+
+    not_given = "not given"
+
+
+ROOM_TIMER = RoomTimer.room
+NOT_GIVEN = NotGiven.not_given
 
 Saver = Callable[[sqlite3.Connection, str, RoundResult], int]
 
@@ -77,17 +99,15 @@ class RoomService:
 
     # ---- the room and its players ----------------------------------------------------------------
     def create(self, game: str | None = None, seconds: int | None = 180, target: int = 50) -> tuple[Room, str]:
-        """A new room (and its host token). LimitReached when the server is full."""
-        if self.db.count() >= self.limits.max_rooms:
-            raise LimitReached(f"this server already holds {self.limits.max_rooms} rooms",
-                               "ask whoever runs it to start a fresh database with --db")
+        """A new room (and its host token). LimitReached when the server holds max_rooms
+        live rooms (counted in the insert's transaction, after idle rooms are deleted)."""
         settings = Settings(seconds=self._seconds(seconds), target=self._target(target))
         token = new_token()
         for _ in range(20):
             code = new_code()
             name = self._name(game, "game name") if game else f"room {code}"
             room = Room(code, name, token_hash(token), self.clock(), settings)
-            if self.db.create(room):
+            if self.db.create(room, self.limits.max_rooms, self.limits.idle_s):
                 return room, token
         raise LimitReached("no free room code was found", "try again")
 
@@ -119,6 +139,7 @@ class RoomService:
             player = self._player(room, player_id)
             room.players = [p for p in room.players if p.id != player.id]
             room.round.lists.pop(player.id, None)
+            room.round.revisions.pop(player.id, None)
             room.last_change = {"what": "remove", "by": "host", "player": player.name, "at": self.clock()}
         return self._update(code, change)[0]
 
@@ -140,28 +161,42 @@ class RoomService:
         return self._update(code, change)[0]
 
     # ---- the round -------------------------------------------------------------------------------
-    def start(self, code: str, token: str | None, seconds: int | None | str = "default",
-              discard: bool = False) -> Room:
-        """Host: start the current round if it waits, else the next one (the current
-        must be scored, or discarded with discard=True). The players stay."""
+    def start(self, code: str, token: str | None, seconds: int | None | RoomTimer = ROOM_TIMER,
+              discard: bool = False, wait: bool = False) -> Room:
+        """Host: start the clock of the waiting round, or open the next round (the current
+        one must be scored, or dropped with discard=True). wait=True opens the next round
+        without a clock (phase waiting: the tray is shaken, the timer may change); a
+        start without wait then starts it. seconds: the round's timer (None: none;
+        ROOM_TIMER: the room's setting); the room's settings are copied into the round
+        when its clock starts. The players stay."""
+        if wait and seconds is not ROOM_TIMER:
+            raise UsageError("a waiting round has no clock yet", "send seconds when the round starts")
+
         def change(room: Room, conn: sqlite3.Connection) -> None:
             self._host(room, token)
-            r = room.round
-            if r.phase in ("playing", "locked") and not discard:
+            r, now = room.round, self.clock()
+            if r.phase in (Phase.playing, Phase.locked) and not discard:
                 raise RoundStateError(f"round {r.number} is not scored yet",
                                       "score it first, or start again with discard")
-            secs = room.settings.seconds if seconds == "default" else self._seconds(seconds)
-            number = r.number if r.phase == "waiting" else r.number + 1
-            now = self.clock()
-            room.round = Round(number, "playing", secs, now, now + secs if secs else None)
-            room.last_change = {"what": "start", "by": "host", "at": now}
+            if wait:
+                if r.phase is not Phase.waiting:
+                    room.round = Round(r.number + 1)
+                room.last_change = {"what": "wait", "by": "host", "round": room.round.number, "at": now}
+                return
+            secs = room.settings.seconds if isinstance(seconds, RoomTimer) else self._seconds(seconds)
+            if r.phase is not Phase.waiting:
+                room.round = r = Round(r.number + 1)
+            r.move(Phase.playing)
+            r.seconds, r.started_at, r.deadline = secs, now, now + secs if secs else None
+            r.settings = dataclasses.replace(room.settings, seconds=secs)
+            room.last_change = {"what": "start", "by": "host", "round": r.number, "at": now}
         return self._update(code, change)[0]
 
     def lock(self, code: str, token: str | None) -> Room:
         def change(room: Room, conn: sqlite3.Connection) -> None:
             self._host(room, token)
-            if room.round.phase != "playing":
-                raise RoundStateError(f"the lists cannot be locked: the round is {room.round.phase}")
+            if room.round.phase is not Phase.playing:
+                raise RoundStateError(f"the lists cannot be locked: the round is {room.round.phase.value}")
             self._lock(room, "host")
         return self._update(code, change)[0]
 
@@ -169,10 +204,11 @@ class RoomService:
         """Host: unlock the lists of a locked (not yet scored) round; the timer is off."""
         def change(room: Room, conn: sqlite3.Connection) -> None:
             self._host(room, token)
-            if room.round.phase != "locked":
-                raise RoundStateError(f"only locked lists can be reopened: the round is {room.round.phase}")
-            room.round.phase, room.round.deadline, room.round.locked_at = "playing", None, None
-            room.round.locked_by = None
+            r = room.round
+            if r.phase is not Phase.locked:
+                raise RoundStateError(f"only locked lists can be reopened: the round is {r.phase.value}")
+            r.move(Phase.playing)
+            r.deadline, r.locked_at, r.locked_by = None, None, None
             room.last_change = {"what": "reopen", "by": "host", "at": self.clock()}
         return self._update(code, change)[0]
 
@@ -191,23 +227,33 @@ class RoomService:
         room, changed = self._update(code, change)
         return room if changed else None
 
-    def put_words(self, code: str, player_id: str, token: str | None, words: Sequence[str]) -> Room:
+    def put_words(self, code: str, player_id: str, token: str | None, words: Sequence[str], base: int) -> Room:
+        """That player's list, saved from revision `base` (what the phone last saw): the
+        revision becomes base + 1. StaleList (409, nothing stored, the server's list in
+        `current`) when another save came first: the phone merges and saves again."""
         def change(room: Room, conn: sqlite3.Connection) -> None:
             player = self._own(room, player_id, token)
             r, now = room.round, self.clock()
             # a save in flight when the lists locked still counts (timer: from the deadline; host: from the lock)
             locked_at = r.deadline if r.locked_by == "timer" and r.deadline is not None else r.locked_at
-            late_ok = r.phase == "locked" and locked_at is not None and now <= locked_at + self.limits.grace_s
+            late_ok = r.phase is Phase.locked and locked_at is not None and now <= locked_at + self.limits.grace_s
             if self._due(room) and now <= (r.deadline or 0) + self.limits.grace_s:
                 self._lock(room, "timer")
                 late_ok = True
-            if r.phase != "playing" and not late_ok:
-                raise RoundStateError("the lists are locked" if r.phase in ("locked", "scored")
+            if r.phase is not Phase.playing and not late_ok:
+                raise RoundStateError("the lists are locked" if r.phase in (Phase.locked, Phase.scored)
                                       else "the round has not started", "wait for the host")
             if len(words) > self.limits.max_words:
                 raise LimitReached(f"{player.name}'s list has {len(words)} words; at most {self.limits.max_words}")
+            revision = r.revision(player.id)
+            if base != revision:
+                raise StaleList(f"{player.name}'s list was saved elsewhere since (revision {revision}, "
+                                f"this save was made from {base})", "merge, then save again from that revision",
+                                current={"words": list(r.lists.get(player.id, [])), "revision": revision})
             r.lists[player.id] = [str(w)[:MAX_TOKEN] for w in words]
-            room.last_change = {"what": "words", "by": player.name, "at": now}
+            r.revisions[player.id] = revision + 1
+            room.last_change = {"what": "words", "by": player.name, "player_id": player.id,
+                                "revision": revision + 1, "at": now}
         return self._update(code, change)[0]
 
     # ---- the board -------------------------------------------------------------------------------
@@ -222,9 +268,13 @@ class RoomService:
         return self._update(code, change)[0]
 
     def set_board(self, code: str, token: str | None, text: str | None = None,
-                  fixes: dict[str, str] | None = None) -> Room:
+                  fixes: dict[str, str] | None = None, bonus: Sequence[str] | None = None,
+                  challenge: str | None | NotGiven = NOT_GIVEN) -> Room:
         """A typed board (replaces the reading) and/or fixes {"r2c3": "W"}; a fix to the
-        face already read confirms the cell (it is no longer doubtful)."""
+        face already read confirms the cell (it is no longer doubtful). bonus: the red
+        bonus cells ("r2c3"), challenge: the challenge cube's cell (None: there is none),
+        as the table chose them: each replaces what the photo showed, for this round's
+        board (NOT_GIVEN / None bonus: unchanged)."""
         parsed = Board.parse(text) if text is not None else None
         cells: dict[str, str] = {}
         for where, face in (fixes or {}).items():
@@ -233,6 +283,9 @@ class RoomService:
                 cells[f"{r},{c}"] = normalise_face(str(face))
             except ValueError as e:
                 raise UsageError(f"fix {where!r}: {e}", "e.g. {\"fix\": {\"r2c3\": \"W\"}}") from None
+        bonus_cells = sorted({_label_cell(c, "a bonus cell") for c in bonus}) if bonus is not None else None
+        challenge_cell = (_label_cell(challenge, "the challenge cell")
+                          if isinstance(challenge, str) else None)
 
         def change(room: Room, conn: sqlite3.Connection) -> None:
             who = self._member(room, token)
@@ -240,8 +293,10 @@ class RoomService:
             b = room.round.board
             if parsed is not None:
                 b.text, b.set_by, b.corrections = parsed.to_text(), who, {}
+                _drop_marks_outside(b, parsed.size)
             board = current_board(b)
-            if board is None and cells:
+            marking = bonus_cells is not None or not isinstance(challenge, NotGiven)
+            if board is None and (cells or marking):
                 raise RoundStateError("there is no board to correct yet", "take a photo or type the board")
             now = self.clock()
             for key, face in cells.items():
@@ -249,27 +304,38 @@ class RoomService:
                 if board is not None and not (0 <= r < board.size and 0 <= c < board.size):
                     raise UsageError(f"{cell_label((r, c))} is outside the {board.size}x{board.size} board")
                 b.corrections[key] = Correction(face, who, now)
-            room.last_change = {"what": "board" if parsed is not None else "fix", "by": who, "at": now,
+            for cell in (bonus_cells or []) + ([challenge_cell] if challenge_cell is not None else []):
+                if board is not None and not (0 <= cell[0] < board.size and 0 <= cell[1] < board.size):
+                    raise UsageError(f"{cell_label(cell)} is outside the {board.size}x{board.size} board")
+            if bonus_cells is not None:
+                b.bonus = [cell_label(c) for c in bonus_cells]
+            if not isinstance(challenge, NotGiven):
+                b.challenge = cell_label(challenge_cell) if challenge_cell is not None else None
+                b.challenge_chosen = True
+            what = "board" if parsed is not None else "fix" if cells else "marks"
+            room.last_change = {"what": what, "by": who, "at": now,
                                 "cells": [cell_label(_cell_of(k)) for k in cells]}
         return self._update(code, change)[0]
 
     # ---- the report ------------------------------------------------------------------------------
     def score(self, code: str, token: str | None) -> tuple[Room, dict[str, Any]]:
         """Host: referee the round from every list and store it in the game, exactly
-        once; scoring again returns the stored report."""
+        once; scoring again returns the stored report. The rules are the round's
+        settings (copied when its clock started), not the room's current ones."""
         def change(room: Room, conn: sqlite3.Connection) -> dict[str, Any]:
             self._host(room, token)
             r = room.round
-            if r.phase == "scored" and r.report is not None:
+            if r.phase is Phase.scored and r.report is not None:
                 return r.report
             if self._due(room):
                 self._lock(room, "timer")
-            if r.phase != "locked":
-                raise RoundStateError(f"the round is {r.phase}", "lock the lists first")
+            if r.phase is not Phase.locked:
+                raise RoundStateError(f"the round is {r.phase.value}", "lock the lists first")
             result = self._referee(room)
             number = self.save_round(conn, room.game, result)
             r.report = {**result.stored_as(GameRef(room.game, number)).to_dict(), "round": r.number}
-            r.phase, r.game_round = "scored", number
+            r.move(Phase.scored)
+            r.game_round = number
             room.last_change = {"what": "score", "by": "host", "at": self.clock()}
             return r.report
         return self._update(code, change)
@@ -281,14 +347,26 @@ class RoomService:
             raise RoundStateError("there is no board yet", "take a photo of the tray or type the board")
         players = {p.name: room.round.lists.get(p.id, []) for p in room.players}
         fixes = {_cell_of(k): c.face for k, c in b.corrections.items()}
-        s = room.settings
-        options = RulesOptions(s.variant, s.min_length, s.long_words)
+        s = round_settings(room)
+        m = round_marks(room)
+        challenge = m.challenge if s.variant != "standard" else None
+        if s.variant == "challenge" and challenge is None:
+            raise RoundStateError("this round is scored with the challenge cube, and its cell is not known",
+                                  "tap the red cube's cell")
+        # the table's choices go in as options; what the photo showed counts where they chose nothing
+        options = RulesOptions(s.variant, s.min_length, s.long_words,
+                               frozenset(m.bonus) if m.bonus_from == "page" else frozenset(),
+                               challenge if m.challenge_from == "page" else None)
         if b.scan is None or b.text is not None:
             request = RoundRequest(corrections=Corrections(board, {}), options=options, players=players)
         else:
             from ..vision.pipeline import ScanResult
-            request = RoundRequest(ScanResult.from_dict(b.scan), Corrections(cells=fixes),
-                                   MarksPolicy(s.marks), options, players)
+            scan = ScanResult.from_dict(b.scan)
+            if b.bonus is not None:
+                scan = dataclasses.replace(scan, bonus_cells=[])
+            if b.challenge_chosen:
+                scan = dataclasses.replace(scan, challenge_cell=None)
+            request = RoundRequest(scan, Corrections(cells=fixes), MarksPolicy(s.marks), options, players)
         return referee_round(request, self.dictionary)
 
     # ---- helpers ---------------------------------------------------------------------------------
@@ -300,11 +378,12 @@ class RoomService:
 
     def _due(self, room: Room) -> bool:
         r = room.round
-        return r.phase == "playing" and r.deadline is not None and self.clock() >= r.deadline
+        return r.phase is Phase.playing and r.deadline is not None and self.clock() >= r.deadline
 
     def _lock(self, room: Room, by: str) -> None:
         r = room.round
-        r.phase, r.locked_at, r.locked_by = "locked", self.clock(), by
+        r.move(Phase.locked)
+        r.locked_at, r.locked_by = self.clock(), by
         room.last_change = {"what": "lock", "by": by, "at": r.locked_at}
 
     def _who(self, room: Room, token: str | None) -> tuple[bool, Player | None]:
@@ -341,22 +420,16 @@ class RoomService:
         return target
 
     def _board_open(self, room: Room) -> None:
-        if room.round.phase == "scored":
+        if room.round.phase is Phase.scored:
             raise RoundStateError("this round is scored; its board can no longer change", "start the next round")
 
     def _name(self, text: object, what: str = "name") -> str:
-        if not isinstance(text, str) or not " ".join(text.split()):
-            raise UsageError(f"the {what} is empty", f"type a {what}")
-        clean = " ".join(text.split())
-        if any(ord(ch) < 32 for ch in clean):
-            raise UsageError(f"the {what} holds control characters")
-        if len(clean) > self.limits.max_name:
-            raise UsageError(f"the {what} is longer than {self.limits.max_name} characters", "use a shorter one")
-        return clean
+        return clean_name(text, what, self.limits.max_name)
 
     def _unique_name(self, room: Room, name: object, own_id: str | None) -> str:
         clean = self._name(name)
-        if any(p.name.casefold() == clean.casefold() and p.id != own_id for p in room.players):
+        key = name_key(clean)
+        if any(name_key(p.name) == key and p.id != own_id for p in room.players):
             raise UsageError(f"{clean!r} is already playing in this room", "choose another name")
         return clean
 
@@ -373,6 +446,25 @@ class RoomService:
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
             raise UsageError(f"the target must be a whole number from {lo} to {hi}")
         return value
+
+
+def _label_cell(label: str, what: str) -> tuple[int, int]:
+    """"r2c3" -> (1, 2); UsageError naming `what` otherwise."""
+    try:
+        return parse_cell(label)
+    except ValueError as e:
+        raise UsageError(f"{what}: {e}", "cells are written r<row>c<col> from 1, e.g. r2c3") from None
+
+
+def _drop_marks_outside(b: BoardState, size: int) -> None:
+    """Chosen marks that a new, smaller board no longer has are forgotten."""
+    def inside(label: str) -> bool:
+        r, c = parse_cell(label)
+        return r < size and c < size
+    if b.bonus is not None and not all(inside(c) for c in b.bonus):
+        b.bonus = None
+    if b.challenge is not None and not inside(b.challenge):
+        b.challenge, b.challenge_chosen = None, False
 
 
 def _cell_of(key: str) -> tuple[int, int]:

@@ -1,18 +1,61 @@
 """What one viewer of a room sees (the JSON of `GET /api/rooms/{code}`).
 
 Never in a view: tokens or their hashes. Other players' words appear only once the
-round's lists are locked (before that, only how many words each has); the report
-only once the round is scored. Board cells are (row, col) from 0 in the reported
-board's orientation; `server_time` lets every phone run the timer in step.
+round's lists are locked (before that, only how many words each has, and the list's
+revision: how many saves this round); the report only once the round is scored. The
+round shows the settings it is played with (`round_settings`) and the red marks that
+count (`round_marks`: chosen on the page, else seen in the photo). Board cells are
+(row, col) from 0 in the reported board's orientation ("r2c3" labels from 1 where
+named); `server_time` lets every phone run the timer in step.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from ..board import Board, cell_label
+from ..board import Board, Cell, cell_label, parse_cell
 from ..errors import BoardTextError
 from ..referee import apply_fixes
-from .model import BoardState, Player, Room
+from .model import BoardState, Phase, Player, Room, Settings
+
+
+def round_settings(room: Room) -> Settings:
+    """The settings the round is played with: its copy taken when the clock started,
+    else (a waiting round, or a round stored by an older version) the room's."""
+    return room.round.settings or room.settings
+
+
+@dataclass(frozen=True)
+class Marks:
+    """The red marks that count for the round: bonus cells and the challenge cube's
+    cell, (row, col) from 0; each from "page" (the table chose it), "photo" (seen
+    in the photo, settings marks "use") or "none"."""
+
+    bonus: tuple[Cell, ...]
+    challenge: Cell | None
+    bonus_from: str
+    challenge_from: str
+
+
+def round_marks(room: Room) -> Marks:
+    """What the table chose on the page, else what the photo showed (the photo's
+    marks count only for a photo board, not a typed one, and with marks "use")."""
+    b = room.round.board
+    photo: dict[str, Any] = {}
+    if b.scan is not None and b.text is None and round_settings(room).marks == "use":
+        photo = b.scan.get("marks") or {}
+    if b.bonus is not None:
+        bonus, bonus_from = tuple(parse_cell(c) for c in b.bonus), "page"
+    else:
+        bonus = tuple((int(r), int(c)) for r, c in photo.get("bonus_cells") or [])
+        bonus_from = "photo" if bonus else "none"
+    seen = photo.get("challenge_cell")
+    if b.challenge_chosen:
+        challenge, challenge_from = (parse_cell(b.challenge) if b.challenge else None), "page"
+    else:
+        challenge = (int(seen[0]), int(seen[1])) if seen else None
+        challenge_from = "photo" if challenge else "none"
+    return Marks(bonus, challenge, bonus_from, challenge_from)
 
 
 def current_board(b: BoardState) -> Board | None:
@@ -42,6 +85,7 @@ def doubtful(b: BoardState) -> list[list[int]]:
 def board_view(room: Room) -> dict[str, Any]:
     b = room.round.board
     board = current_board(b)
+    marks = round_marks(room)
     out: dict[str, Any] = {
         "source": "text" if b.text is not None else "photo" if b.scan is not None else None,
         "set_by": b.set_by, "size": board.size if board else None,
@@ -50,6 +94,9 @@ def board_view(room: Room) -> dict[str, Any]:
         "corrections": {cell_label((int(k.split(",")[0]), int(k.split(",")[1]))): c.to_dict()
                         for k, c in b.corrections.items()},
         "photo_version": b.photo_version,
+        "bonus": [cell_label(c) for c in marks.bonus], "challenge": cell_label(marks.challenge)
+        if marks.challenge is not None else None,
+        "marks_from": {"bonus": marks.bonus_from, "challenge": marks.challenge_from},
         "photo_url": (f"/api/rooms/{room.code}/rounds/current/photo?round={room.round.number}&v={b.photo_version}"
                       if b.scan is not None and b.text is None else None),
     }
@@ -64,20 +111,21 @@ def board_view(room: Room) -> dict[str, Any]:
 def room_view(room: Room, host: bool, player: Player | None, now: float) -> dict[str, Any]:
     """The room as `host` / `player` sees it (see the module docstring)."""
     r = room.round
-    open_lists = r.phase in ("locked", "scored")
+    open_lists = r.phase in (Phase.locked, Phase.scored)
     players = []
     for p in room.players:
         words = r.lists.get(p.id, [])
         mine = player is not None and p.id == player.id
-        players.append({"id": p.id, "name": p.name, "word_count": len(words),
+        players.append({"id": p.id, "name": p.name, "word_count": len(words), "revision": r.revision(p.id),
                         "words": words if (mine or open_lists) else None})
     return {
         "code": room.code, "game": room.game, "version": room.version, "server_time": now,
         "you": {"host": host, "player_id": player.id if player else None, "name": player.name if player else None},
         "settings": room.settings.to_dict(),
         "players": players,
-        "round": {"number": r.number, "phase": r.phase, "seconds": r.seconds, "started_at": r.started_at,
+        "round": {"number": r.number, "phase": r.phase.value, "seconds": r.seconds, "started_at": r.started_at,
                   "deadline": r.deadline, "locked_at": r.locked_at, "locked_by": r.locked_by,
-                  "board": board_view(room), "report": r.report if r.phase == "scored" else None},
+                  "settings": round_settings(room).to_dict(), "settings_fixed": r.settings is not None,
+                  "board": board_view(room), "report": r.report if r.phase is Phase.scored else None},
         "last_change": room.last_change,
     }

@@ -58,9 +58,15 @@ def size_of(set_name: str) -> int:
     return dice.get_set(POCKET_CUBES if set_name == POCKET_SET else set_name).size
 
 
+def edition_of(set_name: str) -> str:
+    """The edition (boggle_cv.editions code) of a named set ("pocket": English)."""
+    return dice.get_set(POCKET_CUBES if set_name == POCKET_SET else set_name).lang
+
+
 def sets_of_size(size: int) -> tuple[str, ...]:
-    """The sets a render of an N x N board (N = size) with no set_name draws from."""
-    return dice.sets_of_size(size)
+    """The sets a render of an N x N board (N = size) with no set_name draws from:
+    those of every edition (the French and Italian 4x4 sets too), in CUBE_SETS order."""
+    return tuple(name for name, cs in dice.CUBE_SETS.items() if cs.size == size)
 
 
 def roll(rng: np.random.Generator, set_name: str, *, upright: bool = False,

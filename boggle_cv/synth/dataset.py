@@ -54,13 +54,15 @@ def write_dataset(out_dir: Path | str, count: int, seed: int, size: int | None =
                   config: SynthConfig = SynthConfig(), sheet: bool = False,
                   progress: Callable[[int, int], None] | None = None,
                   kind: str | None = None, players: int = 0,
-                  jpeg_quality: int = JPEG_QUALITY) -> DatasetDoc:
+                  jpeg_quality: int = JPEG_QUALITY, lone_q: bool | None = None) -> DatasetDoc:
     """Render `count` photos into out_dir with truth.json (and sheet.jpg); returns the truth.
 
     size: 4, 5, 6 or None (mixed); set_name: a cube set name (see cubesets.set_names);
     long_side: pixels of the photos' long side (int, or a (lo, hi) range; default
     config.long_side). players: write that many players' word lists per board
-    (synth_00000.player1.txt ..., see `player_lists`). Raises StorageError when
+    (synth_00000.player1.txt ..., see `player_lists`). lone_q: print the Qu face as a
+    lone "Q" in every photo (True), none (False), or on half the French sets' photos
+    (None; scene.render_photo). Raises StorageError when
     out_dir cannot be written.
     """
     out = Path(out_dir)
@@ -74,7 +76,7 @@ def write_dataset(out_dir: Path | str, count: int, seed: int, size: int | None =
     for i in range(count):
         rng = np.random.default_rng([seed, i])
         img, truth = render_photo(rng, size=size, set_name=set_name, long_side=long_side, kind=kind,
-                                  config=config)
+                                  config=config, lone_q=lone_q)
         name = photo_name(i)
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
         try:

@@ -14,7 +14,7 @@ same seed gives the same pixels.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -60,6 +60,7 @@ class SynthConfig:
     cut_off_p: float = 0.15
     hand_p: float = 0.08
     all_upright_p: float = 0.2
+    lone_q_p: float = 0.5            # a French set's render prints its Qu face as a lone "Q"
     size_weights: tuple[float, float, float] = (0.45, 0.30, 0.25)   # 4x4, 5x5, 6x6
     font_dirs: tuple[str, ...] = ()
     effects: EffectsConfig = field(default_factory=EffectsConfig)
@@ -150,10 +151,16 @@ def _table_photo(rng: np.random.Generator, cam: Camera, g: TrayGeometry, ppu: fl
 
 def render_photo(rng: np.random.Generator, size: int | None = None, set_name: str | None = None,
                  long_side: int | tuple[int, int] | None = None, kind: str | None = None,
-                 config: SynthConfig = SynthConfig()) -> tuple[npt.NDArray[np.uint8], PhotoTruth]:
+                 config: SynthConfig = SynthConfig(),
+                 lone_q: bool | None = None) -> tuple[npt.NDArray[np.uint8], PhotoTruth]:
     """Render one photo: (uint8 (H, W, 3) BGR, its truth). See the package docstring
     for the arguments and the truth keys; UsageError for a bad argument,
-    EngineMissingError without Pillow or fonts."""
+    EngineMissingError without Pillow or fonts.
+
+    lone_q: print the Qu face as a lone "Q" (True), never (False), or as some French
+    dice do (None: for a French set, with probability config.lone_q_p; the truth's
+    face is "Qu" either way). Renders of the other editions' sets draw nothing more
+    from `rng` for it, so they are the same as before the option."""
     cfg = config
     fonts = find_fonts(tuple(cfg.font_dirs))
     kind, set_name, n = _what_to_draw(rng, cfg, size, set_name, kind)
@@ -161,6 +168,10 @@ def render_photo(rng: np.random.Generator, size: int | None = None, set_name: st
 
     edition = pick(rng, cubesets.UNDERLINE_EDITIONS)
     style = face_style(rng, fonts, edition)
+    if lone_q is None:
+        lone_q = cubesets.edition_of(set_name) == "fr" and rng.random() < cfg.lone_q_p
+    if lone_q:
+        style = replace(style, lone_q=True)
     pocket = kind == "pocket"
     g = draw_geometry(rng, n, pocket)
     challenge = (not pocket) and rng.random() < cfg.challenge_p

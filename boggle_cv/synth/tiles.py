@@ -34,6 +34,7 @@ class FaceStyle:
     wood: bool = False               # wood-grain texture on the face
     underline: str = "MWZ"           # letters printed with a bar under them
     letter_jitter: float = 0.03      # random offset of the letter, fraction of face
+    lone_q: bool = False             # print the Qu face as a lone "Q" (some French dice)
 
 
 @dataclass
@@ -79,11 +80,12 @@ def _letter_mask(s: int, face: str, style: FaceStyle, rng: np.random.Generator) 
         return mask
     target_h = style.letter_height * s
     em = next((b for b in GLYPH_EM_BUCKETS if b * 0.72 >= target_h), GLYPH_EM_BUCKETS[-1])
-    g = glyph_mask(style.font_path, face, em)
+    glyph = "Q" if face == "Qu" and style.lone_q else face
+    g = glyph_mask(style.font_path, glyph, em)
     gh, gw = g.shape
     scale = target_h / max(gh, 1)
-    max_w = (0.80 if len(face) > 1 else 0.70) * s
-    if face != "Qu" and len(face) == 1:
+    max_w = (0.80 if len(glyph) > 1 else 0.70) * s
+    if len(glyph) == 1:
         scale = min(scale, max_w / max(gw, 1))
     else:
         scale = min(scale * 0.9, max_w / max(gw, 1))

@@ -31,13 +31,19 @@ from .reader_model import FACES, TURNS
 
 @dataclass(frozen=True)
 class DecodeConfig:
-    """Thresholds (probabilities in 0..1)."""
+    """Thresholds (probabilities in 0..1), and the edition whose cube sets are the
+    prior (boggle_cv.editions code; dice.sets_of_size(n, edition): none for de, es,
+    nl, so those read without a prior)."""
 
     flag_below: float = 0.80
     prior_max_conf: float = 0.90
     prior_min_ratio: float = 0.05
     max_prior_changes: int = 3
     max_candidates: int = 8   # doubtful cells tried per change, most likely runner-ups first
+    edition: str = "en"
+    # editions whose dice may print the Qu face as a lone Q (editions.Edition.lone_q):
+    # an O read with at least this probability of Qu is flagged, Qu its runner-up
+    lone_q_min: float = 0.01
 
 
 @dataclass
@@ -193,6 +199,7 @@ def decode(reading: Reading, size: int, config: DecodeConfig = DecodeConfig(),
     sets_ch: list[str] = []
     if use_prior:
         choice, changed, sets, sets_ch = _apply_prior(fr, order, choice, config)
+    lone_q = _lone_q_dice(config.edition)
     cells = []
     for i in range(n):
         row = []
@@ -200,8 +207,11 @@ def decode(reading: Reading, size: int, config: DecodeConfig = DecodeConfig(),
             k = int(choice[i, j])
             ru = int(order[i, j, 0] if order[i, j, 0] != k else order[i, j, 1])
             conf = float(fr[i, j, k])
+            doubt = conf < config.flag_below or bool(changed[i, j])
+            if lone_q and k == _O and fr[i, j, _QU] >= config.lone_q_min:
+                ru, doubt = _QU, True   # maybe a lone Q, which the reader takes for an O
             row.append(CellReading(i, j, FACES[k], conf, int(np.argmax(tr[i, j])) * 90, FACES[ru],
-                                   float(fr[i, j, ru]), conf < config.flag_below or bool(changed[i, j]),
+                                   float(fr[i, j, ru]), doubt,
                                    bool(changed[i, j]), (int(src[i, j, 0]), int(src[i, j, 1]))))
         cells.append(row)
     board = Board(tuple(tuple(c.face for c in row) for row in cells))
@@ -209,6 +219,18 @@ def decode(reading: Reading, size: int, config: DecodeConfig = DecodeConfig(),
     if outside is not None:
         mark_cut_cells(result, np.asarray(outside, np.float64).reshape(n, n))
     return result
+
+
+_O, _QU = FACES.index("O"), FACES.index("Qu")
+
+
+def _lone_q_dice(edition: str) -> bool:
+    """True if edition's dice may print the Qu face as a lone Q (French): the reader,
+    trained on "Qu" faces, reads a lone Q as O (docs/editions.md), so such O cells
+    are flagged for the players with Qu as the runner-up."""
+    from ..editions import EDITIONS
+    e = EDITIONS.get(edition)
+    return e is not None and e.lone_q_dice
 
 
 def _board(choice: np.ndarray) -> Board:
@@ -222,7 +244,7 @@ def _apply_prior(fr: npt.NDArray[np.float64], order: npt.NDArray[np.intp],
     from .. import dice
 
     n = choice.shape[0]
-    names = [name for name, cs in dice.CUBE_SETS.items() if cs.size == n]
+    names = list(dice.sets_of_size(n, cfg.edition))
     changed = np.zeros((n, n), bool)
 
     def misfit(ch: npt.NDArray[np.intp]) -> int:

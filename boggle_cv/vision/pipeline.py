@@ -198,21 +198,23 @@ def board_marks(marks: list[list[CellMarks]], reading: BoardReading) -> tuple[li
     return sorted(bonus), (max(challenge)[1] if challenge else None)
 
 
-@functools.lru_cache(maxsize=4)
-def _shared_scanner(engine: str) -> Scanner:
-    """One Scanner per engine for read_board (the model is loaded and checked once)."""
-    return Scanner(engine)
+@functools.lru_cache(maxsize=8)
+def _shared_scanner(engine: str, lang: str = "en") -> Scanner:
+    """One Scanner per engine and edition for read_board (the model is loaded and
+    checked once per process, whatever the edition)."""
+    return Scanner(engine, decode_config=DecodeConfig(edition=lang))
 
 
 def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None = None,
-               engine: str = "classifier", colour: str = "bgr") -> ScanResult:
+               engine: str = "classifier", colour: str = "bgr", lang: str = "en") -> ScanResult:
     """Read the board in a photo: a file path, or a uint8 (H, W, 3) array.
 
     An array is in OpenCV's BGR order (``cv2.imread``); pass ``colour="rgb"`` for an
     RGB array (Pillow, imageio, matplotlib). size: 4, 5 or 6 when known, else found.
     engine: "classifier" (default), "tesseract" or "both". The models are loaded once
     per engine and reused by later calls; for several photos with other settings,
-    keep a ``Scanner``. Raises ArgumentTypeError (a TypeError) for something that is
+    keep a ``Scanner``. lang: the edition whose cube sets are the reader's prior
+    (boggle_cv.editions: "fr" weighs the French set, "de" none). Raises ArgumentTypeError (a TypeError) for something that is
     neither, UsageError (a ValueError) for a bad size, engine, colour or array shape,
     ImageReadError for an unreadable file, NoBoardError when no board is found.
     """
@@ -220,6 +222,8 @@ def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None =
         raise UsageError(f"size must be 4, 5, 6 or None, not {size!r}")
     if colour not in ("bgr", "rgb"):
         raise UsageError(f"colour must be 'bgr' or 'rgb', not {colour!r}")
+    from ..editions import get_edition
+    lang = get_edition(lang).code
     label: str | None = None
     if isinstance(photo, (str, os.PathLike)):
         label = os.fspath(photo)
@@ -230,4 +234,4 @@ def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None =
             image = np.ascontiguousarray(image[..., ::-1])
     if not isinstance(engine, str):
         raise ArgumentTypeError(f"engine must be a name (classifier, tesseract, both), not {type(engine).__name__}")
-    return _shared_scanner(engine).scan_image(image, size, photo=label)
+    return _shared_scanner(engine, lang).scan_image(image, size, photo=label)

@@ -16,6 +16,8 @@ Request documents (JSON):
              "long_words": "per-letter"|..., "bonus_cells": [[r, c], ...],
              "challenge_cell": [r, c] | null},           (cells 0-based, board order)
    "game": "friday", "scan_id": "..."}                  (rounds only; scan_id optional)
+Player and game names follow names.clean_name (docs/web.md, "Names"). Bodies are
+parsed by parse_json_object (lone surrogates and deep nesting: 400).
 Responses are ScoreSheet.to_dict() (scoring.py) plus "notes" (one line per odd
 token in the lists) and "game" for a stored round.
 """
@@ -32,11 +34,13 @@ from starlette.responses import JSONResponse, Response
 from .. import __version__, store
 from ..board import Board
 from ..errors import BoardTextError, UsageError, WordListError
+from ..names import clean_name, name_key
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, store_round
 from ..wordlists import MAX_NAME, parse_words, tokenise
 from .errors import NotFound
 from ..vision.pipeline import ScanResult
 from .geometry import board_geometry
+from .guards import check_round_size
 from .state import WebState
 from .uploads import UnsupportedType, read_photo
 
@@ -92,18 +96,42 @@ async def scan_photo(request: Request) -> Response:
 
 # ---- scoring ----------------------------------------------------------------
 
+#: Bodies above this many bytes are parsed in a worker thread (a 1 MB body takes ~10 ms).
+_PARSE_IN_THREAD_BYTES = 64 * 1024
+
+
+def parse_json_object(raw: bytes) -> dict[str, Any]:
+    """A request body -> its JSON object; UsageError (400) for anything else: not JSON,
+    not an object, nested too deeply for the parser (RecursionError), or holding text
+    that is not Unicode (a lone surrogate such as "\\ud800", in a key or a value),
+    which could be stored but never answered (UTF-8 cannot encode it)."""
+    try:
+        doc = json.loads(raw or b"null")
+    except RecursionError:
+        raise UsageError("the request body is nested too deeply", "send a flat JSON object") from None
+    except (ValueError, UnicodeDecodeError):
+        raise UsageError("the request body is not valid JSON") from None
+    if not isinstance(doc, dict):
+        raise UsageError("the request body must be a JSON object")
+    if not raw.isascii() or b"\\u" in raw:  # else no string can hold a surrogate
+        try:
+            json.dumps(doc, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise UsageError("the request holds text that is not valid Unicode (a lone surrogate)",
+                             "send the text as typed, in UTF-8") from None
+        except RecursionError:
+            raise UsageError("the request body is nested too deeply", "send a flat JSON object") from None
+    return doc
+
+
 async def _json_body(request: Request) -> dict[str, Any]:
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
         raise UnsupportedType("send the request as application/json")
     raw = await request.body()
-    try:
-        doc = json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError):
-        raise UsageError("the request body is not valid JSON") from None
-    if not isinstance(doc, dict):
-        raise UsageError("the request body must be a JSON object")
-    return doc
+    if len(raw) > _PARSE_IN_THREAD_BYTES:
+        return await anyio.to_thread.run_sync(parse_json_object, raw)
+    return parse_json_object(raw)
 
 
 def parse_board(value: Any) -> Board:
@@ -127,17 +155,14 @@ def parse_players(value: Any, max_players: int, max_words: int,
     if len(value) > max_players:
         raise UsageError(f"at most {max_players} players")
     out: dict[str, list[str]] = {}
+    keys: set[str] = set()
     for i, p in enumerate(value, start=1):
         if not isinstance(p, dict):
             raise UsageError(f"player {i} must be an object with name and words")
-        name = p.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise UsageError(f"player {i} has no name", "give every player a name")
-        name = " ".join(name.split())
-        if len(name) > _NAME_MAX:
-            raise UsageError(f"player name {name[:_NAME_MAX]!r}... is longer than {_NAME_MAX} characters")
-        if name in out:
+        name = clean_name(p.get("name"), f"name of player {i}", _NAME_MAX)
+        if name_key(name) in keys:
             raise UsageError(f"two players are called {name!r}", "give each player a different name")
+        keys.add(name_key(name))
         words = p.get("words", "")
         if isinstance(words, list) and all(isinstance(w, str) for w in words):
             words = "\n".join(words)
@@ -214,12 +239,9 @@ async def score(request: Request) -> JSONResponse:
 async def save_round(request: Request) -> JSONResponse:
     st = _state(request)
     doc = await _json_body(request)
-    game = doc.get("game")
-    if not isinstance(game, str) or not game.strip():
+    if doc.get("game") is None:
         raise UsageError("the round has no game name", "type a game name such as 'friday'")
-    game = " ".join(game.split())
-    if len(game) > _NAME_MAX:
-        raise UsageError(f"game names are at most {_NAME_MAX} characters")
+    game = clean_name(doc["game"], "game name", _NAME_MAX)
     scan_id = doc.get("scan_id")
     item = st.scans.get(scan_id) if isinstance(scan_id, str) else None
     result = await anyio.to_thread.run_sync(_referee, st, doc, item.scan if item is not None else None)
@@ -227,6 +249,7 @@ async def save_round(request: Request) -> JSONResponse:
         raise UsageError("a stored round needs at least one player")
     if item is not None:
         result = dataclasses.replace(result, photo="web upload")
+    check_round_size(result, st.config.max_round_bytes)
     stored = await anyio.to_thread.run_sync(lambda: store_round(st.config.db_path, game, result))
     return _ok(stored.to_dict(), 201)
 

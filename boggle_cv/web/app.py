@@ -25,6 +25,7 @@ from ..errors import BoggleError
 from . import api
 from .config import ServeConfig
 from .errors import from_boggle_error, json_error
+from .guards import Guards, GuessGuard
 from .live import RoomHub
 from .state import WebState
 from .uploads import BodyLimit, BodyTooLarge, UnsupportedType, is_photo_upload
@@ -120,7 +121,8 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
     from ..room.service import RoomLimits, RoomService
     from . import rooms
     room_service = RoomService(RoomDB(config.db_path), dictionary,
-                               limits=RoomLimits(max_players=config.max_players, max_words=config.max_words))
+                               limits=RoomLimits(max_rooms=config.max_rooms, max_players=config.max_players,
+                                                 max_words=config.max_words, idle_s=config.room_idle_s))
     r = "/api/rooms/{code:str}"
     routes = [
         Route("/", _index),
@@ -152,13 +154,15 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(SecurityHeaders), Middleware(BodyLimit, limit_for=limit_for, config=config)],
+        middleware=[Middleware(SecurityHeaders), Middleware(Guards, config=config, is_photo=is_photo_upload),
+                    Middleware(BodyLimit, limit_for=limit_for, config=config)],
         exception_handlers=_handlers({BoggleError: _boggle_error, BodyTooLarge: _too_large,
                                       UnsupportedType: _unsupported, HTTPException: _http_error,
                                       Exception: _internal}),
+        lifespan=lambda _app: state.running(),
     )
     app.state.web = state
     app.state.rooms = room_service
     app.state.room_hub = RoomHub()
-    app.state.room_guard = rooms.GuessGuard()
+    app.state.room_guard = GuessGuard(config.guess_limit, config.guess_window_s)
     return app

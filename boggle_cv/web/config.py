@@ -1,16 +1,20 @@
 """Settings of the web server (one frozen dataclass; no module-level state).
 
-The limits bound what any client can make the server hold (docs/web.md):
+The limits bound what any client can make the server hold (docs/web.md, "Limits"):
   * connections: at most `max_connections` at once (more are answered 503 by
     uvicorn), `max_connections_per_client` from one address (more are answered 429
     and closed); request headers must arrive within `header_timeout_s` of the
     connection (or of the previous response), a whole request body within
-    `body_timeout_s` (408);
-  * photos: at most `max_photo_requests` uploads held at once, at most
-    `max_photo_requests_per_client` of them from one address; a further upload waits
-    for a slot (its bytes wait in the kernel's buffers) up to `photo_wait_s`, then
-    503; each is at most `max_upload_bytes` (413); they are read by `scan_workers`
-    worker processes (serve_workers picks the number).
+    `body_timeout_s` and, after `body_grace_s`, at `min_body_rate` on average (408);
+  * photos: a body is received first (at most `max_photo_requests_per_client` at once
+    from one address, `max_photo_bodies` held server-wide, half of them at most for
+    anonymous /api/scan), and only then queued for one of `max_photo_requests`
+    reading slots, a room's photo ahead of /api/scan; a wait for a place or a slot
+    ends after `photo_wait_s` (503); each is at most `max_upload_bytes` (413); they
+    are read by `scan_workers` worker processes (serve_workers picks the number);
+  * state: rooms expire after `room_idle_s` without a change, at most `max_rooms`
+    live at once; creating rooms and the anonymous writes are rate-limited per
+    address (429 with Retry-After); a stored round is at most `max_round_bytes`.
 """
 from __future__ import annotations
 
@@ -49,18 +53,43 @@ class ServeConfig:
     public_url: the address players' phones use (e.g. http://192.168.1.20:8765) for
         join links; None: the address the request came to.
     max_connections: open connections at once (uvicorn's limit_concurrency: 503 above).
-    max_connections_per_client: open connections from one address (429 above).
+        1024 holds a club night (180 phones, each with its live stream and a keep-alive
+        connection) with room to spare; the server raises its open-file limit to fit
+        (limits.fit_open_files) or lowers this to what the system allows.
+    max_connections_per_client: open connections from one address (429 above): a
+        phone's browser opens at most 6 to one server, a few tabs stay well below it,
+        and 43 addresses would be needed to fill max_connections.
     header_timeout_s: seconds for a request's headers to arrive (the connection is
         closed after that), counted from the connection or the previous response.
     body_timeout_s: seconds for a whole request body to arrive (408 after that).
+    body_grace_s / min_body_rate: a body still arriving body_grace_s seconds after it
+        began must have come at min_body_rate bytes a second on average, and keep that
+        pace (408 otherwise): a phone on a weak Wi-Fi sends 50 KB/s and more.
     keep_alive_s: an idle connection is closed after this many seconds.
     max_header_bytes: most bytes of a request head h11 buffers while it is incomplete
         (400 above).
-    max_photo_requests: photo uploads held at once, server-wide (body, reading).
-    max_photo_requests_per_client: of those, at most this many from one address (its
-        further uploads wait their turn).
-    photo_wait_s: how long an upload waits for a slot (503 after).
+    max_photo_requests: photos read at once, server-wide (reading slots). A slot is
+        taken only once the whole body is in; a room's photo goes ahead of /api/scan.
+    max_photo_requests_per_client: photo bodies one address sends at once (its further
+        uploads wait their turn, their bytes in the kernel's buffers).
+    max_photo_bodies: photo bodies held at once, server-wide (arriving, waiting for a
+        slot, or being read); anonymous /api/scan may hold at most half of them, so a
+        room's photo always finds a place. Memory: held_photos_mb.
+    photo_wait_s: how long an upload waits for a place or a slot (503 after).
     backlog: connections the kernel queues before the server accepts them.
+    room_idle_s: a room with no change for this many seconds (24 h) is deleted with its
+        photos; the rounds it scored stay in the games tables (standings survive).
+    max_rooms: live rooms at once (409 LimitReached above; expired ones do not count).
+    rooms_burst / rooms_per_hour: rooms one address may create at once, then per hour.
+    anon_burst / anon_per_hour: /api/scan and /api/score requests one address may send
+        at once, then per hour (together).
+    rounds_burst / rounds_per_hour: rounds one address may store through /api/rounds
+        at once, then per hour.
+    max_round_bytes: the most a round stored through /api/rounds may take in the games
+        database (its words and report as JSON, bytes; 413 above).
+    guess_limit / guess_window_s: unknown room codes one address may ask for within
+        the window (seconds) before it gets 429 for the rest of it (a request with a
+        valid token for its room is still served).
     """
 
     db_path: Path
@@ -74,16 +103,36 @@ class ServeConfig:
     max_players: int = 12
     max_words: int = 2000
     public_url: str | None = None
-    max_connections: int = 128
-    max_connections_per_client: int = 64
+    max_connections: int = 1024
+    max_connections_per_client: int = 24
     header_timeout_s: float = 10.0
     body_timeout_s: float = 120.0
+    body_grace_s: float = 10.0
+    min_body_rate: int = 8 * 1024
     keep_alive_s: int = 5
     max_header_bytes: int = 16 * 1024
     max_photo_requests: int = 4
     max_photo_requests_per_client: int = 2
+    max_photo_bodies: int = 6
     photo_wait_s: float = 120.0
     backlog: int = 128
+    room_idle_s: float = 24 * 3600.0
+    max_rooms: int = 200
+    rooms_burst: int = 10
+    rooms_per_hour: float = 30.0
+    anon_burst: int = 120
+    anon_per_hour: float = 2400.0
+    rounds_burst: int = 10
+    rounds_per_hour: float = 30.0
+    max_round_bytes: int = 1 * MB
+    guess_limit: int = 30
+    guess_window_s: float = 600.0
+
+    @property
+    def held_photos_mb(self) -> int:
+        """The most photo bodies the server holds in memory at once (MiB): for
+        serve_workers' memory budget."""
+        return self.max_photo_bodies * self.max_upload_bytes // MB
 
 
 def serve_workers(memory_mb: int = 600, cpus: int | None = None,

@@ -1,5 +1,6 @@
 """Errors as JSON: every failure the page can meet becomes a status code and a
-body ``{"error": message, "hint": hint or null, "kind": name}``.
+body ``{"error": message, "hint": hint or null, "kind": name}`` (plus the error's
+``details()``, e.g. ``current`` for a stale list).
 
 Our own errors (boggle_cv.errors) map by type: bad input 400, an unreadable photo
 or no board in it 422, a missing model 503, the games database 500 (404 for an
@@ -7,6 +8,8 @@ unknown game, decided by the endpoint). Anything unexpected is 500 with a short
 message; the server keeps running.
 """
 from __future__ import annotations
+
+from typing import Any
 
 from starlette.responses import JSONResponse
 
@@ -33,11 +36,13 @@ def status_of(err: BoggleError) -> int:
     return 500
 
 
-def json_error(status: int, message: str, hint: str | None = None, kind: str = "error") -> JSONResponse:
-    """The JSON error response (no caching)."""
-    return JSONResponse({"error": message, "hint": hint, "kind": kind}, status_code=status,
+def json_error(status: int, message: str, hint: str | None = None, kind: str = "error",
+               extra: dict[str, Any] | None = None) -> JSONResponse:
+    """The JSON error response (no caching); `extra` keys (such as StaleList's
+    `current`) go beside error, hint and kind, never over them."""
+    return JSONResponse({**(extra or {}), "error": message, "hint": hint, "kind": kind}, status_code=status,
                         headers={"Cache-Control": "no-store"})
 
 
 def from_boggle_error(err: BoggleError) -> JSONResponse:
-    return json_error(status_of(err), err.message, err.hint, type(err).__name__)
+    return json_error(status_of(err), err.message, err.hint, type(err).__name__, err.details())

@@ -10,10 +10,15 @@ made here adds two limits of ServeConfig:
   * max_connections_per_client: a further connection from an address that holds
     that many already is answered 429 and closed.
 The body's own time limit is uploads.BodyLimit's (408).
+
+Every open connection is a file descriptor: fit_open_files raises the process's
+soft RLIMIT_NOFILE (often 1024) towards max_connections plus a margin, within the
+hard limit, and lowers uvicorn's connection cap to what fits if it cannot.
 """
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import uvicorn
@@ -31,16 +36,22 @@ class GuardedH11(H11Protocol):
 
     header_timeout_s: float = 10.0
     max_per_client: int = 8
+    #: open connections per client address, for this server (a fresh dict per
+    #: guarded_protocol class): counted as connections come and go, not by scanning
+    #: every open connection for each new one
+    per_host: dict[str, int] = {}
 
     _deadline: asyncio.TimerHandle | None = None
     _waiting_since: Any = None
+    _counted: str | None = None
 
     # uvicorn narrows asyncio.Protocol's BaseTransport to Transport (with the same ignore)
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         host = _host(self)
         if host is not None:
-            same = sum(1 for c in self.connections if _host(c) == host)
+            same = self.per_host[host] = self.per_host.get(host, 0) + 1
+            self._counted = host
             if same > self.max_per_client:
                 self.transport.write(_TOO_MANY)
                 self.transport.close()
@@ -53,6 +64,13 @@ class GuardedH11(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        host, self._counted = self._counted, None
+        if host is not None:
+            left = self.per_host.get(host, 1) - 1
+            if left > 0:
+                self.per_host[host] = left
+            else:
+                self.per_host.pop(host, None)
         super().connection_lost(exc)
 
     def _arm(self) -> None:
@@ -81,12 +99,46 @@ def _host(conn: object) -> str | None:
 def guarded_protocol(config: ServeConfig) -> type[GuardedH11]:
     """GuardedH11 with this server's limits."""
     return type("GuardedH11Server", (GuardedH11,), {"header_timeout_s": float(config.header_timeout_s),
-                                                    "max_per_client": int(config.max_connections_per_client)})
+                                                    "max_per_client": int(config.max_connections_per_client),
+                                                    "per_host": {}})
+
+
+#: File descriptors kept besides the connections: the listening socket, the database,
+#: the photo workers' pipes, spooled uploads, Python's own files.
+FD_SPARE = 128
+log = logging.getLogger("boggle_cv.web")
+
+
+def fit_open_files(connections: int, spare: int = FD_SPARE) -> int:
+    """How many connections this process can hold open: the soft open-file limit is
+    raised to connections + spare where the hard limit allows; if it stays lower,
+    the connections that fit in it (at least 1)."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system: nothing to raise or to learn
+        return connections
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = connections + spare
+    if soft != resource.RLIM_INFINITY and soft < want:
+        new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+            soft = new
+        except (ValueError, OSError):
+            pass
+    if soft == resource.RLIM_INFINITY or soft >= want:
+        return connections
+    return max(1, soft - spare)
 
 
 def uvicorn_config(app: Any, config: ServeConfig) -> uvicorn.Config:
-    """uvicorn's settings for the page: the limits of `config` (see ServeConfig)."""
+    """uvicorn's settings for the page: the limits of `config` (see ServeConfig), the
+    connection cap lowered to the open files the system allows (fit_open_files)."""
+    connections = fit_open_files(config.max_connections)
+    if connections < config.max_connections:
+        log.warning("only %d connections fit in this process's open-file limit (ulimit -n); "
+                    "max_connections %d lowered to that", connections, config.max_connections)
     return uvicorn.Config(app, http=guarded_protocol(config), log_level="warning", access_log=False,
-                          proxy_headers=False, server_header=False, limit_concurrency=config.max_connections,
+                          proxy_headers=False, server_header=False, limit_concurrency=connections,
                           timeout_keep_alive=config.keep_alive_s, backlog=config.backlog,
                           h11_max_incomplete_event_size=config.max_header_bytes)

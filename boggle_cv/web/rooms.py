@@ -7,47 +7,20 @@ client that keeps guessing room codes.
 """
 from __future__ import annotations
 
-import collections
-import time
 from typing import Any
 
 import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from ..errors import LimitReached, RoomNotFound, UsageError
+from ..errors import RoomNotFound, UsageError
 from ..room.model import Room
 from ..room.service import RoomService
-from ..wordlists import tokenise
 from .api import _json_body, _ok
+from .guards import GuessGuard
 from .live import RoomHub, room_events
+from .requests import BoardChange, CreateRoom, Join, PutWords, Rename, SettingsChange, StartRound
 from .uploads import read_photo
-
-
-class TooManyGuesses(LimitReached):
-    """A client that asked for too many unknown rooms (429)."""
-
-    status = 429
-
-
-class GuessGuard:
-    """Counts unknown-room answers per client address: more than `limit` within
-    `window_s` seconds and that client gets 429 for a while (codes cannot be
-    enumerated)."""
-
-    def __init__(self, limit: int = 30, window_s: float = 600.0) -> None:
-        self.limit, self.window_s = limit, window_s
-        self._misses: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
-
-    def check(self, client: str) -> None:
-        misses, now = self._misses[client], time.monotonic()
-        while misses and misses[0] < now - self.window_s:
-            misses.popleft()
-        if len(misses) >= self.limit:
-            raise TooManyGuesses("too many unknown room codes from this device", "wait a few minutes")
-
-    def miss(self, client: str) -> None:
-        self._misses[client].append(time.monotonic())
 
 
 def _service(request: Request) -> RoomService:
@@ -66,24 +39,23 @@ def _client(request: Request) -> str:
 
 
 async def _call(request: Request, fn: Any, *args: Any) -> Any:
-    """Run a service call in a worker thread; unknown rooms count against the client."""
+    """Run a service call in a worker thread; unknown rooms count against the client
+    (guards.GuessGuard: a valid token for the room is never refused)."""
     guard: GuessGuard = request.app.state.room_guard
-    guard.check(_client(request))
-    try:
-        return await anyio.to_thread.run_sync(fn, *args)
-    except RoomNotFound:
-        guard.miss(_client(request))
-        raise
+    return await guard.call(_client(request), _token(request) is not None, fn, *args)
 
 
-async def _changed(request: Request, room: Room) -> None:
+def _changed(request: Request, room: Room) -> None:
+    """Tell the room's live streams (no await: the change is committed, so nothing may
+    stop its answer); the hub keeps the round's deadline from it."""
     hub: RoomHub = request.app.state.room_hub
-    await hub.publish(room.code, room.version, room.last_change)
+    r = room.round
+    hub.publish(room.code, room.version, room.last_change, deadline=r.deadline if r.phase == "playing" else None)
 
 
 async def _view(request: Request, room: Room, token: str | None, status: int = 200,
                 extra: dict[str, Any] | None = None) -> JSONResponse:
-    await _changed(request, room)
+    _changed(request, room)
     view = await anyio.to_thread.run_sync(_service(request).view, room.code, token)
     return _ok({**(extra or {}), "room": view}, status)
 
@@ -104,11 +76,8 @@ async def _optional_json(request: Request) -> dict[str, Any]:
 
 
 async def create_room(request: Request) -> JSONResponse:
-    doc = await _optional_json(request)
-    game = doc.get("game")
-    seconds = doc.get("seconds", 180)
-    target = doc.get("target", 50)
-    room, host_token = await _call(request, _service(request).create, game, seconds, target)
+    cmd = CreateRoom.read(await _optional_json(request), _service(request).limits)
+    room, host_token = await _call(request, _service(request).create, cmd.game, cmd.seconds, cmd.target)
     return await _view(request, room, host_token, 201, {"code": room.code, "host_token": host_token,
                                                        "join_url": join_url(request, room.code)})
 
@@ -120,15 +89,15 @@ async def get_room(request: Request) -> JSONResponse:
 
 
 async def join(request: Request) -> JSONResponse:
-    doc = await _json_body(request)
-    room, player, token = await _call(request, _service(request).join, request.path_params["code"], doc.get("name"))
+    cmd = Join.read(await _json_body(request), _service(request).limits)
+    room, player, token = await _call(request, _service(request).join, request.path_params["code"], cmd.name)
     return await _view(request, room, token, 201, {"player_id": player.id, "token": token})
 
 
 async def rename(request: Request) -> JSONResponse:
-    doc = await _json_body(request)
+    cmd = Rename.read(await _json_body(request), _service(request).limits)
     p = request.path_params
-    room = await _call(request, _service(request).rename, p["code"], p["player_id"], _token(request), doc.get("name"))
+    room = await _call(request, _service(request).rename, p["code"], p["player_id"], _token(request), cmd.name)
     return await _view(request, room, _token(request))
 
 
@@ -140,20 +109,17 @@ async def remove_player(request: Request) -> JSONResponse:
 
 async def put_words(request: Request) -> JSONResponse:
     doc = await _json_body(request)
-    words = doc.get("words")
-    if isinstance(words, str):
-        words = [t for line in words.splitlines() for t in tokenise(line)]
-    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
-        raise UsageError("'words' must be a list of words (or text, one word per line)")
-    words = [t for w in words for t in tokenise(w)]
+    svc = _service(request)
+    cmd = await anyio.to_thread.run_sync(PutWords.read, doc, svc.limits.max_words)  # CPU: off the event loop
     p = request.path_params
-    room = await _call(request, _service(request).put_words, p["code"], p["player_id"], _token(request), words)
+    room = await _call(request, svc.put_words, p["code"], p["player_id"], _token(request), cmd.words, cmd.base)
     return await _view(request, room, _token(request))
 
 
 async def settings(request: Request) -> JSONResponse:
-    doc = await _json_body(request)
-    room = await _call(request, _service(request).settings, request.path_params["code"], _token(request), doc)
+    cmd = SettingsChange.read(await _json_body(request), _service(request).limits)
+    room = await _call(request, _service(request).settings, request.path_params["code"], _token(request),
+                       dict(cmd.changes))
     return await _view(request, room, _token(request))
 
 
@@ -179,10 +145,9 @@ async def standings(request: Request) -> JSONResponse:
 # ---- the round ----------------------------------------------------------------------------------
 
 async def start_round(request: Request) -> JSONResponse:
-    doc = await _optional_json(request)
-    seconds = doc["seconds"] if "seconds" in doc else "default"
-    room = await _call(request, _service(request).start, request.path_params["code"], _token(request), seconds,
-                       bool(doc.get("discard", False)))
+    cmd = StartRound.read(await _optional_json(request), _service(request).limits)
+    room = await _call(request, _service(request).start, request.path_params["code"], _token(request), cmd.seconds,
+                       cmd.discard, cmd.wait)
     return await _view(request, room, _token(request), 201)
 
 
@@ -197,16 +162,9 @@ async def reopen(request: Request) -> JSONResponse:
 
 
 async def put_board(request: Request) -> JSONResponse:
-    doc = await _json_body(request)
-    text, fixes = doc.get("board"), doc.get("fix")
-    if text is None and fixes is None:
-        raise UsageError("send {\"board\": \"TEXT\"} or {\"fix\": {\"r2c3\": \"W\"}}")
-    if text is not None and not isinstance(text, str):
-        raise UsageError("'board' must be board text such as PERS/LATG/SINE/TERS")
-    if fixes is not None and not (isinstance(fixes, dict) and all(isinstance(v, str) for v in fixes.values())):
-        raise UsageError("'fix' must map cells to faces, e.g. {\"r2c3\": \"W\"}")
+    cmd = BoardChange.read(await _json_body(request))
     room = await _call(request, _service(request).set_board, request.path_params["code"], _token(request),
-                       text, fixes)
+                       cmd.text, dict(cmd.fixes) if cmd.fixes is not None else None, cmd.bonus, cmd.challenge)
     return await _view(request, room, _token(request))
 
 
@@ -234,7 +192,7 @@ async def get_photo(request: Request) -> Response:
 
 async def score(request: Request) -> JSONResponse:
     room, report = await _call(request, _service(request).score, request.path_params["code"], _token(request))
-    await _changed(request, room)
+    _changed(request, room)
     return _ok(report)
 
 
@@ -242,20 +200,16 @@ async def events(request: Request) -> StreamingResponse:
     code = request.path_params["code"]
     svc = _service(request)
     room = await _call(request, svc.room, code)
-    hub: RoomHub = request.app.state.room_hub
+    _changed(request, room)  # a server started since the last change learns the room and its deadline
 
-    async def deadline() -> float | None:
-        r = (await anyio.to_thread.run_sync(svc.room, room.code)).round
-        return r.deadline if r.phase == "playing" else None
+    def lock_if_due() -> Room:
+        return svc.expire(room.code) or svc.room(room.code)
 
-    async def expire() -> tuple[int, dict[str, Any]] | None:
-        changed = await anyio.to_thread.run_sync(svc.expire, room.code)
-        if changed is None:
-            return None
-        await hub.publish(changed.code, changed.version, changed.last_change)
-        return changed.version, changed.last_change
+    async def expire() -> None:
+        """At the deadline: lock the lists (or find them locked) and tell every stream."""
+        _changed(request, await anyio.to_thread.run_sync(lock_if_due))
 
-    return StreamingResponse(room_events(hub, room.code, room.version, deadline, expire),
+    return StreamingResponse(room_events(request.app.state.room_hub, room.code, room.version, expire, svc.clock),
                              media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

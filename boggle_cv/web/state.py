@@ -13,7 +13,9 @@ Photos are read (decoded, scanned, previewed: `read_photo_bytes`) either
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import logging
 import multiprocessing
 import os
 import secrets
@@ -22,6 +24,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -32,6 +35,8 @@ import anyio
 from ..dictionary import Dictionary
 from ..errors import EngineMissingError
 from .config import ServeConfig
+
+log = logging.getLogger("boggle_cv.web")
 
 
 @dataclass
@@ -100,10 +105,13 @@ def _worker_scanner(engine: str) -> Any:
 
 
 def _init_worker(engine: str, cv_threads: int) -> None:
-    """Runs once in each worker: it ends with its parent (Linux), OpenCV's threads are
-    shared out between the workers, the reader is loaded before the first photo (a
-    missing model is reported per photo)."""
+    """Runs once in each worker: it ends with its parent (Linux), ignores Ctrl-C (a
+    terminal sends it to the whole process group; the server stops its workers
+    itself, without their tracebacks), OpenCV's threads are shared out between the
+    workers, the reader is loaded before the first photo (a missing model is
+    reported per photo)."""
     _end_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     import cv2
     cv2.setNumThreads(max(1, cv_threads))
     try:
@@ -225,6 +233,7 @@ class WebState:
         self._lock = threading.Lock()
         self._one_at_a_time = anyio.Semaphore(1)
         self.pool: ReadingPool | None = None
+        self._readers_started = False
         if config.scan_workers > 0:
             threads = max(1, (os.cpu_count() or 1) // config.scan_workers)
             self.pool = ReadingPool(config.scan_workers, config.engine, threads)
@@ -245,7 +254,32 @@ class WebState:
             return await anyio.to_thread.run_sync(
                 lambda: read_photo_bytes(self.scanner, data, size, c.preview_max_side, c.preview_quality))
 
+    def start_readers(self) -> None:
+        """Start the worker processes now (once; nothing without a pool) and check that
+        they can load their reader: EngineMissingError when they cannot (photos are
+        then answered 503, boards can still be typed)."""
+        if self.pool is None or self._readers_started:
+            return
+        self._readers_started = True
+        self.pool.start()
+        self.pool.check()
+
     def close(self) -> None:
-        """Stop the worker processes (if any)."""
+        """Stop the worker processes (if any); again is harmless."""
         if self.pool is not None:
             self.pool.close()
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """The app's lifespan: the photo readers start with the server and stop with
+        it, whichever server hosts the app (both in a worker thread: the event loop
+        stays free). A missing reader is logged, not raised: the page still works."""
+        try:
+            await anyio.to_thread.run_sync(self.start_readers)
+        except EngineMissingError as err:
+            log.warning("photos cannot be read: %s; boards can still be typed on the page", err.one_line())
+        try:
+            yield
+        finally:
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(self.close)

@@ -1,22 +1,29 @@
 """Request bodies with limits: a size cap checked while the body streams in, a time
-limit for the whole body, a bounded number of photos held at once, and photos that
-must really be images.
+limit and a minimum pace for the whole body, photos received whole before they may
+wait for a reading slot, and photos that must really be images.
 
 ``BodyLimit`` is an ASGI middleware: it refuses a declared Content-Length above the
 cap at once and counts the bytes of undeclared (chunked) bodies as they arrive,
 raising ``BodyTooLarge`` (answered 413) as soon as the cap is passed; a body that
-has not fully arrived ``body_timeout_s`` after the app began to read it is answered
-408 (a client sending one byte a second cannot hold the server). Photo uploads
-(/api/scan) are admitted ``max_photo_requests`` at a time, at most
-``max_photo_requests_per_client`` of them from one address (so one busy phone cannot
-take every slot); a further upload waits for a slot (its body stays in the kernel's
-buffers, not ours) up to ``photo_wait_s``, then 503. The photos held in memory are
-bounded whatever the clients do. The photo
-is never written to disk under any name: a raw body is held in memory (at most the
-cap), a multipart part is spooled by Starlette to an anonymous temporary file.
+has not fully arrived ``body_timeout_s`` after the app began to read it, or that
+after ``body_grace_s`` has come slower than ``min_body_rate`` on average, is answered
+408 (a client sending one byte a second cannot hold the server).
+
+Photo uploads (/api/scan, and a room's /api/rooms/{code}/rounds/current/photo) are
+first received whole: at most ``max_photo_requests_per_client`` at once from one
+address, at most ``max_photo_bodies`` held server-wide, of which anonymous /api/scan
+may take only half (so slow anonymous uploads never leave a room's photo without a
+place). Only a photo that has fully arrived queues for one of the
+``max_photo_requests`` reading slots, a room's photo ahead of any /api/scan. A wait
+for a place or a slot ends after ``photo_wait_s`` (503); a waiting upload's bytes stay
+in the kernel's buffers, not ours. The photos held in memory are bounded whatever the
+clients do (ServeConfig.held_photos_mb). The photo is never written to disk under any
+name: a raw body is held in memory (at most the cap), a multipart part is spooled by
+Starlette to an anonymous temporary file.
 """
 from __future__ import annotations
 
+import collections
 import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, MutableMapping
@@ -74,26 +81,85 @@ class NotAnImage(UnsupportedType):
 
 @dataclass
 class _ClientSlots:
-    """One address's photo slots and how many of its requests use or wait for them."""
+    """One address's photo places and how many of its requests use or wait for them."""
 
     slots: anyio.Semaphore
     users: int = 0
 
 
+@dataclass
+class _Waiter:
+    first: bool
+    event: anyio.Event
+    granted: bool = False
+
+
+class SlotQueue:
+    """`n` slots handed out in order of arrival, waiters marked `first` ahead of the
+    others (a room's photo ahead of /api/scan). One event loop, no lock: a waiter
+    cancelled after it was handed a slot hands it on."""
+
+    def __init__(self, n: int) -> None:
+        self.free = max(1, n)
+        self._first: collections.deque[_Waiter] = collections.deque()
+        self._others: collections.deque[_Waiter] = collections.deque()
+
+    async def acquire(self, first: bool) -> None:
+        """Wait for a slot (cancellable; nothing is held after a cancellation)."""
+        if self.free > 0 and not self._first and not self._others:
+            self.free -= 1
+            return
+        waiter = _Waiter(first, anyio.Event())
+        queue = self._first if first else self._others
+        queue.append(waiter)
+        try:
+            await waiter.event.wait()
+        except BaseException:
+            if waiter.granted:
+                self.release()
+            else:
+                queue.remove(waiter)
+            raise
+
+    def release(self) -> None:
+        """Give the slot to the next waiter (a `first` one if any), else free it."""
+        for queue in (self._first, self._others):
+            if queue:
+                waiter = queue.popleft()
+                waiter.granted = True
+                waiter.event.set()
+                return
+        self.free += 1
+
+    @property
+    def waiting(self) -> int:
+        return len(self._first) + len(self._others)
+
+
+class BodyTimeout(HTTPException):
+    """A request body that did not arrive in time or came too slowly (408)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(408, detail)
+
+
 class BodyLimit:
-    """ASGI middleware: cap request bodies in size and time, admit photos in bounded
-    numbers. `limit_for(path)` gives the size cap in bytes; `config` the other limits
-    (ServeConfig: body_timeout_s, max_photo_requests, max_photo_requests_per_client,
-    photo_wait_s)."""
+    """ASGI middleware: cap request bodies in size, time and pace; receive a photo
+    whole before it may wait for one of the reading slots (module docstring).
+    `limit_for(path)` gives the size cap in bytes; `config` the other limits
+    (ServeConfig: body_timeout_s, body_grace_s, min_body_rate, max_photo_requests,
+    max_photo_requests_per_client, max_photo_bodies, photo_wait_s)."""
 
     def __init__(self, app: ASGIApp, limit_for: Callable[[str], int], config: ServeConfig) -> None:
         self.app = app
         self.limit_for = limit_for
         c = config
-        self.body_timeout_s = c.body_timeout_s
+        self.body_timeout_s, self.grace_s, self.min_rate = c.body_timeout_s, c.body_grace_s, c.min_body_rate
         self.photo_wait_s = c.photo_wait_s
         self.per_client = c.max_photo_requests_per_client
-        self._photo_slots = anyio.Semaphore(max(1, c.max_photo_requests))
+        self.reading = SlotQueue(c.max_photo_requests)
+        self._bodies = anyio.Semaphore(max(1, c.max_photo_bodies))
+        self._scan_bodies = anyio.Semaphore(max(1, c.max_photo_bodies // 2))
         self._slots_of: dict[str, _ClientSlots] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -110,7 +176,6 @@ class BodyLimit:
             except ValueError:
                 too_big = False
             if too_big:
-                from .errors import json_error
                 ctype = dict(scope.get("headers") or []).get(b"content-type", b"").lower()
                 what = "a smaller photo" if ctype.startswith((b"image/", b"multipart/")) else "fewer words"
                 await json_error(413, str(BodyTooLarge(limit)), f"send {what}")(scope, receive, send)
@@ -118,56 +183,119 @@ class BodyLimit:
         if not is_photo_upload(path) or scope.get("method") != "POST":
             await self.app(scope, self._timed(receive, limit), send)
             return
+        await self._photo(scope, receive, send, limit, first=path != PHOTO_PATH)
+
+    async def _photo(self, scope: Scope, receive: Receive, send: Send, limit: int, first: bool) -> None:
+        """A photo upload: a place for its body (the address's share, then the
+        server's), the whole body, then a reading slot (`first`: ahead of /api/scan),
+        then the app with the body replayed."""
+        from .errors import json_error
+        busy = json_error(503, "the server is busy reading other photos", "try again in a moment", "Busy")
         client = str((scope.get("client") or ("?", 0))[0])
         mine = self._slots_of.get(client)
         if mine is None:
             mine = self._slots_of[client] = _ClientSlots(anyio.Semaphore(max(1, self.per_client)))
         mine.users += 1
-        got_mine = got_one = False
+        places = [mine.slots] + ([] if first else [self._scan_bodies]) + [self._bodies]
+        held: list[anyio.Semaphore] = []
+        reading = False
         try:
-            with anyio.move_on_after(self.photo_wait_s):  # only the wait is bounded here
-                await mine.slots.acquire()  # this address's share of the slots,
-                got_mine = True
-                await self._photo_slots.acquire()  # then one of the server's
-                got_one = True
-            if got_one:
-                await self.app(scope, self._timed(receive, limit), send)
-            else:
-                await json_error(503, "the server is busy reading other photos", "try again in a moment",
-                                 "Busy")(scope, receive, send)
+            with anyio.move_on_after(self.photo_wait_s):  # only the waits are bounded here
+                for place in places:
+                    await place.acquire()
+                    held.append(place)
+            if len(held) < len(places):
+                await busy(scope, receive, send)
+                return
+            try:
+                body = await self._whole_body(receive, limit)
+            except BodyTooLarge as e:
+                await json_error(413, str(e), f"at most {e.limit // (1024 * 1024)} MB",
+                                 "BodyTooLarge")(scope, receive, send)
+                return
+            except BodyTimeout as e:
+                await json_error(408, str(e.detail), "send the photo again on a better connection",
+                                 "HTTPException")(scope, receive, send)
+                return
+            if body is None:
+                return  # the client went away
+            with anyio.move_on_after(self.photo_wait_s):
+                await self.reading.acquire(first)
+                reading = True
+            if not reading:
+                await busy(scope, receive, send)
+                return
+            await self.app(scope, _replay(body, receive), send)
         finally:
-            if got_one:
-                self._photo_slots.release()
-            if got_mine:
-                mine.slots.release()
+            if reading:
+                self.reading.release()
+            for place in reversed(held):
+                place.release()
             mine.users -= 1
             if not mine.users:
                 del self._slots_of[client]
 
+    async def _whole_body(self, receive: Receive, limit: int) -> bytes | None:
+        """The whole request body (None if the client disconnected first)."""
+        timed = self._timed(receive, limit)
+        chunks: list[bytes] = []
+        while True:
+            message = await timed()
+            if message["type"] == "http.disconnect":
+                return None
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
     def _timed(self, receive: Receive, limit: int) -> Receive:
         """`receive` counting the body's bytes (BodyTooLarge past `limit`) and giving
-        up (408) when the body is not in body_timeout_s after the first read."""
+        up (BodyTimeout, 408) when the body is not in body_timeout_s after the first
+        read, or after body_grace_s has come slower than min_body_rate on average.
+        Once the body is complete, later calls (waiting for a disconnect) are not timed."""
         seen = 0
-        deadline: float | None = None
+        start: float | None = None
+        done = False
 
         async def counted() -> Message:
-            nonlocal seen, deadline
+            nonlocal seen, start, done
+            if done:
+                return await receive()
             now = time.monotonic()
-            if deadline is None:
-                deadline = now + self.body_timeout_s
+            if start is None:
+                start = now
+            until = start + self.body_timeout_s
+            if self.min_rate > 0:  # the next bytes are due when the average would drop below the rate
+                until = min(until, start + max(self.grace_s, seen / self.min_rate))
             try:
-                with anyio.fail_after(max(0.0, deadline - now)):
+                with anyio.fail_after(max(0.0, until - now)):
                     message = await receive()
             except TimeoutError:
-                raise HTTPException(408, f"the request body did not arrive within {self.body_timeout_s:g} s") \
-                    from None
+                if until < start + self.body_timeout_s:
+                    raise BodyTimeout(f"the request body came slower than {self.min_rate // 1024} KB/s") from None
+                raise BodyTimeout(f"the request body did not arrive within {self.body_timeout_s:g} s") from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > limit:
                     raise BodyTooLarge(limit)
+                done = not message.get("more_body", False)
             return message
 
         return counted
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """`receive` giving the body already read as one message, then the client's own
+    messages (a disconnect)."""
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
 
 
 def sniff(data: bytes) -> str | None:

@@ -118,7 +118,7 @@ class LiveServer:
         self.sock.listen(64)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        from boggle_cv.web.live import server_ending_streams
+        from boggle_cv.web.server import server_ending_streams
         self.server = server_ending_streams(uvicorn.Config(app, log_level="warning", access_log=False,
                                                            timeout_graceful_shutdown=grace_s), app.state.room_hub)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)

@@ -24,6 +24,7 @@ CHROMIUM = Path(os.environ.get("BOGGLE_CV_CHROMIUM", "/usr/bin/chromium"))
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+LAPTOP = {"viewport": {"width": 1280, "height": 800}, "device_scale_factor": 1}
 WIDTH = PHONE["viewport"]["width"]
 TIMEOUT_MS = 20_000
 DOCS_IMAGES = REPO / "docs" / "images"
@@ -53,11 +54,18 @@ class Phones:
         self.problems: list[str] = []
         self.pages: dict[str, Any] = {}
 
-    def open(self, name: str, *init_scripts: str) -> Any:
-        ctx = self.browser.new_context(**PHONE)
+    def open(self, name: str, *init_scripts: str, device: dict[str, Any] | None = None) -> Any:
+        """A new phone (its own storage) or, with device=LAPTOP, the host's laptop."""
+        ctx = self.browser.new_context(**(device or PHONE))
         for script in (RECORD_VIBRATION, *init_scripts):
             ctx.add_init_script(script)
-        page = ctx.new_page()
+        return self._watch(name, ctx.new_page())
+
+    def tab(self, name: str, of: str) -> Any:
+        """A second tab of phone `of` (the same storage, so the same passes)."""
+        return self._watch(name, self.pages[of].context.new_page())
+
+    def _watch(self, name: str, page: Any) -> Any:
         page.set_default_timeout(TIMEOUT_MS)
         page.on("pageerror", lambda e: self.problems.append(f"{name}: {e}"))
         page.on("console", lambda m: self._console(name, m))
@@ -90,10 +98,10 @@ def scroll_width(page: Any) -> int:
 
 
 def in_view(page: Any, selector: str) -> bool:
-    """Is the element's box inside the screen (390 x 844)?"""
+    """Is the element's box inside the screen (the page's viewport: 390 x 844 on a phone)?"""
     box = page.locator(selector).bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["viewport"]["height"] \
-        and box["width"] > 0
+    height = (page.viewport_size or PHONE["viewport"])["height"]
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height and box["width"] > 0
 
 
 def cli_score(board: str, lists: dict[str, list[str]], tmp: Path) -> dict[str, Any]:
@@ -110,11 +118,12 @@ def cli_score(board: str, lists: dict[str, list[str]], tmp: Path) -> dict[str, A
 
 
 def page_report(page: Any) -> dict[str, Any]:
-    """The report as the page shows it: scores, each word's status and points, the
-    winner line and every missed word (after "Show all")."""
+    """The report as the page shows it: scores, each word's status and points (sorted:
+    the page shows the words that do not count last, behind their count), the winner
+    line and every missed word (after "Show all")."""
     if page.locator("#more-missed").count():
         page.click("#more-missed")
-    return page.evaluate("""() => {
+    shown: dict[str, Any] = page.evaluate("""() => {
       const players = [...document.querySelectorAll('#report .pw')].map((d) => ({
         name: d.dataset.player,
         score: Number(document.querySelector(`#scores tr[data-player="${CSS.escape(d.dataset.player)}"] .score`).textContent),
@@ -124,12 +133,15 @@ def page_report(page: Any) -> dict[str, Any]:
       return { players, winner: document.querySelector('#winner').textContent,
                missed: [...document.querySelectorAll('#missed button.chip')].map((b) => b.dataset.word) };
     }""")
+    for p in shown["players"]:
+        p["words"] = sorted(p["words"])
+    return shown
 
 
 def expected_report(doc: dict[str, Any]) -> dict[str, Any]:
     """What the page must show of `score --json`'s document (page_report's shape, no winner line)."""
     players = [{"name": p["name"], "score": p["score"],
-                "words": [[w["word"], w["status"], w["points"] if w["status"] == "scored" else 0] for w in p["words"]]}
+                "words": sorted([w["word"], w["status"], w["points"] if w["status"] == "scored" else 0] for w in p["words"])}
                for p in doc["players"]]
     return {"players": players, "missed": [w["word"] for w in doc["missed"]]}
 

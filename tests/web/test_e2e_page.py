@@ -107,11 +107,20 @@ def typed_board(page: Any, text: str) -> None:
     page.click("#board-form button[type=submit]")
     n = text.count("/") + 1
     page.wait_for_selector(f"#board[data-size='{n}'] .cell >> nth={n * n - 1}")
+    # the live update may draw the board before the answer to this request closes the
+    # form: wait for that too, or the next board typed finds the form closing under it
+    page.wait_for_selector("#type-board:not([open])", state="attached")
 
 
 def host_click(page: Any, button: str, phase: str) -> None:
     page.click(button)
     page.wait_for_selector(f"#room[data-phase={phase}]")
+
+
+def next_round(page: Any) -> None:
+    """Next round: it waits (no clock) until the host starts the clock."""
+    host_click(page, "#next", "waiting")
+    host_click(page, "#start", "playing")
 
 
 def words(page: Any, name: str, text: str) -> None:
@@ -170,7 +179,7 @@ def test_board_turns_sizes_doubtful_cells_paths_reload_and_double_tap(site, phon
     assert (page.inner_text("#board-text"), page.inner_text("#corrections"), page.inner_text("#winner")) == before
 
     # a smaller board after a bigger one, with a path of the bigger one drawn
-    host_click(page, "#next", "playing")
+    next_round(page)
     host_click(page, "#lock", "locked")
     for n in (6, 5, 4, 6):
         typed_board(page, BOARDS[n])
@@ -180,7 +189,7 @@ def test_board_turns_sizes_doubtful_cells_paths_reload_and_double_tap(site, phon
     host_click(page, "#score", "scored")
     page.click("#missed button.chip >> nth=0")
     page.wait_for_selector("#board polyline.path")
-    host_click(page, "#next", "playing")
+    next_round(page)
     assert page.locator("#board polyline").count() == 0 and page.locator("#report-section").is_hidden()
     for n in (5, 4):
         typed_board(page, BOARDS[n])
@@ -230,7 +239,8 @@ def test_messages_next_to_the_action(site, phones):
     page.wait_for_selector("#round-msg.error:has-text('no board')")
     assert in_view(page, "#round-msg") and page.locator("#report-section").is_hidden()
 
-    # photos that are not photos: the server's words, shown by the photo button
+    # files that are not photos: a document is refused on the phone, a broken photo by the
+    # server; both in words, shown by the photo button
     pdf = {"name": "scores.pdf", "mimeType": "application/pdf", "buffer": b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"}
     page.set_input_files("#photo", files=[pdf])
     page.wait_for_selector("#board-msg.error")
@@ -255,7 +265,7 @@ def test_messages_next_to_the_action(site, phones):
     assert page.inner_text("#winner") == "Ann wins with 1 point!"
 
     # the next round's failure shows no old report
-    host_click(page, "#next", "playing")
+    next_round(page)
     host_click(page, "#lock", "locked")
     page.click("#score")
     page.wait_for_selector("#round-msg.error:has-text('no board')")

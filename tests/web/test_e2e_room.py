@@ -6,8 +6,8 @@ report on every phone equals `python -m boggle_cv score BOARD --player ... --jso
 run on the board and lists the page shows; the games database holds each round once.
 
 One phone has no EventSource (it polls). Set BOGGLE_CV_DOCS_SCREENSHOT=1 to refresh
-docs/images/web_*.png. Skips without chromium (/usr/bin/chromium or
-$BOGGLE_CV_CHROMIUM) or Playwright.
+docs/images/web_*.png and game-night-report.png. Skips without chromium
+(/usr/bin/chromium or $BOGGLE_CV_CHROMIUM) or Playwright.
 """
 from __future__ import annotations
 
@@ -153,13 +153,20 @@ def test_a_host_and_three_phones_play_two_rounds(tmp_path, scanner_factory, dict
             host.dblclick("#score")  # a double tap stores the round once
             host.wait_for_selector("#round-msg:has-text('Stored as round 1')")
             reports.append(check_report(pages, tmp_path, lists1))
+            # the winner and the score table first (docs/web.md; the README's "Game night")
+            shot(players["Bob"], tmp_path, "web_report")
+            shot(players["Ann"], tmp_path, "game-night-report")
             players["Ann"].click("#report button.chip[data-status=scored] >> nth=0")
             players["Ann"].wait_for_selector("#board polyline.path")
-            shot(players["Ann"], tmp_path, "web_report", top="#board-section")
+            shot(players["Ann"], tmp_path, "web_board", top="#board-section")
 
             # ---- round 2: a typed 5x5 board, accented and foreign words
             set_settings(host, ROUND_SECONDS[1], TARGET)
-            host.click("#next")
+            host.click("#next")  # the next round waits while the table shakes the tray
+            for page in pages.values():
+                page.wait_for_selector("#room[data-phase=waiting]")
+            assert "shake the tray" in players["Ann"].inner_text("#phase-line")
+            host.click("#start")
             for page in pages.values():
                 page.wait_for_selector("#room[data-phase=playing]")
                 assert page.locator("#report-section").is_hidden()

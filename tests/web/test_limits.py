@@ -39,7 +39,7 @@ class Served:
         import uvicorn
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(64)
+        self.sock.listen(512)
         self.port = self.sock.getsockname()[1]
         self.server = uvicorn.Server(uvicorn_config(app, config))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
@@ -198,6 +198,197 @@ def test_photo_uploads_share_slots_between_clients(tmp_path, dictionary):
             sk.close()
 
 
+def _from(port: int, address: str) -> socket.socket:
+    """A connection to the server from `address` (127.0.0.2, ... are loopback too on Linux)."""
+    try:
+        return socket.create_connection(("127.0.0.1", port), timeout=15, source_address=(address, 0))
+    except OSError:
+        pytest.skip(f"no loopback address {address} here")
+
+
+def _http(port: int, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None,
+          timeout: float = 60) -> tuple[int, dict]:
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        c.request(method, path, body=body, headers=headers or {})
+        r = c.getresponse()
+        raw = r.read()
+        try:
+            return r.status, json.loads(raw or b"{}")
+        except ValueError:  # uvicorn's own 503 is plain text
+            return r.status, {"text": raw[:200].decode("latin-1")}
+    finally:
+        c.close()
+
+
+class Trickle:
+    """Uploads that send their head and then one byte a second (slow clients), each
+    from its own address, until closed."""
+
+    def __init__(self, port: int, addresses: list[str], head: bytes) -> None:
+        self.socks = [_from(port, a) for a in addresses]
+        for sk in self.socks:
+            sk.sendall(head + b"\xff\xd8\xff")
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._drip, daemon=True)
+        self.thread.start()
+
+    def _drip(self) -> None:
+        while not self.stop.wait(1.0):
+            for sk in self.socks:
+                try:
+                    sk.sendall(b"\x00")
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(5)
+        for sk in self.socks:
+            sk.close()
+
+
+def test_slow_anonymous_uploads_leave_a_rooms_photo_its_turn(tmp_path, dictionary):
+    """Issue 21, finding 4: four uploads to /api/scan trickling in (from four
+    addresses) held every photo slot, so a player's tray photo waited photo_wait_s
+    and got 503. Slots are now taken only once a body is in, and anonymous scans may
+    hold only part of the places for bodies: the room's photo is read at once."""
+    app, config = _app(tmp_path, dictionary, header_timeout_s=90, body_timeout_s=90, body_grace_s=90,
+                       photo_wait_s=60)
+    head = b"POST /api/scan HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: 100000\r\n\r\n"
+    with Served(app, config) as s:
+        status, doc = _http(s.port, "POST", "/api/rooms", b"{}", {"Content-Type": "application/json"})
+        assert status == 201, doc
+        slow = Trickle(s.port, ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"], head)
+        try:
+            time.sleep(1.0)  # the slow uploads are in
+            t0 = time.monotonic()
+            status, answer = _http(s.port, "POST", f"/api/rooms/{doc['code']}/rounds/current/photo",
+                                   b"\xff\xd8\xff\x00", {"Content-Type": "image/jpeg",
+                                                       "Authorization": f"Bearer {doc['host_token']}"})
+            took = time.monotonic() - t0
+        finally:
+            slow.close()
+    assert status == 422, answer  # read (a JPEG that does not decode), not left waiting (503)
+    assert took < 30, took  # photo_wait_s is 60
+
+
+def test_reading_slots_go_to_room_photos_first():
+    import anyio
+
+    from boggle_cv.web.uploads import SlotQueue
+
+    async def main() -> list[str]:
+        slots, order = SlotQueue(1), []
+        await slots.acquire(first=False)  # held
+
+        async def wait(name: str, first: bool) -> None:
+            await slots.acquire(first)
+            order.append(name)
+            slots.release()
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(wait, "scan 1", False)
+            await anyio.sleep(0.01)
+            tg.start_soon(wait, "scan 2", False)
+            await anyio.sleep(0.01)
+            tg.start_soon(wait, "room", True)
+            await anyio.sleep(0.01)
+            with anyio.move_on_after(0.01):  # a waiter that gives up leaves nothing behind
+                await slots.acquire(first=True)
+            assert slots.waiting == 3
+            slots.release()
+        assert slots.free == 1 and slots.waiting == 0
+        return order
+
+    assert anyio.run(main) == ["room", "scan 1", "scan 2"]
+
+
+@pytest.mark.parametrize("path", ["/api/scan", "/api/score"])
+def test_a_body_slower_than_the_minimum_rate_is_cut_after_the_grace(tmp_path, dictionary, path):
+    """A body trickling in at 20 bytes a second used to hold its connection (and for a
+    photo, its slot) for the whole body_timeout_s; after body_grace_s it must now come
+    at min_body_rate on average."""
+    app, config = _app(tmp_path, dictionary, header_timeout_s=60, body_timeout_s=60, body_grace_s=1.0,
+                       min_body_rate=1000)
+    ctype = b"image/jpeg" if path == "/api/scan" else b"application/json"
+    with Served(app, config) as s:
+        sk = s.connect()
+        sk.sendall(b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: %s\r\nContent-Length: 50000\r\n\r\n"
+                   % (path.encode(), ctype))
+        t0 = time.monotonic()
+        got = b""
+        sk.settimeout(0.5)
+        while time.monotonic() - t0 < 40 and b"\r\n\r\n" not in got:
+            try:
+                sk.sendall(b"\xff" * 10)
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            try:
+                got += sk.recv(4096)
+            except socket.timeout:
+                pass
+        sk.close()
+    assert got.startswith(b"HTTP/1.1 408"), got[:200]
+    assert time.monotonic() - t0 < 30  # body_timeout_s is 60
+
+
+def test_a_flood_from_a_few_addresses_leaves_room_for_the_table(tmp_path, dictionary):
+    """Issue 21, finding 4: three addresses holding 64 idle connections each filled the
+    128-connection cap, and other clients got 503. With the defaults (ServeConfig)
+    each address holds at most its share and the others are still answered."""
+    app, config = _app(tmp_path, dictionary, header_timeout_s=60)
+    with Served(app, config) as s:
+        held, refused = [], 0
+        for address in ("127.0.0.2", "127.0.0.3", "127.0.0.4"):
+            for _ in range(64):
+                held.append(_from(s.port, address))
+        time.sleep(0.5)
+        for sk in held:
+            sk.setblocking(False)
+            try:
+                refused += sk.recv(64).startswith(b"HTTP/1.1 429")
+            except BlockingIOError:
+                pass
+        try:
+            answers = [_http(s.port, "GET", "/api/health", timeout=20)[0] for _ in range(20)]
+        finally:
+            for sk in held:
+                sk.close()
+        counts = s.server.config.http_protocol_class.per_host  # counted as they come and go
+        end = time.monotonic() + 10
+        while counts and time.monotonic() < end:
+            time.sleep(0.05)
+        assert counts == {}
+    assert answers == [200] * 20
+    assert refused >= 3 * (64 - config.max_connections_per_client) - 3, refused
+
+
+def test_defaults_hold_a_club_night():
+    """180 phones, each with its live stream and a keep-alive connection, fit; a few
+    addresses at their per-address cap fill only a small part of the server."""
+    c = ServeConfig(db_path=Path("x.db"))
+    assert c.max_connections >= 2 * 180 + 100
+    assert c.max_connections_per_client * 3 <= c.max_connections // 8
+    assert c.max_connections_per_client >= 12  # a phone's browser (6) and a second tab
+
+
+def test_open_file_limit_fits_the_connections():
+    resource = pytest.importorskip("resource")
+    from boggle_cv.web.limits import FD_SPARE, fit_open_files
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        n = fit_open_files(1024)
+        now = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        assert n == 1024 or n == now - FD_SPARE
+        assert now == resource.RLIM_INFINITY or n + FD_SPARE <= now
+        huge = fit_open_files(10**9)  # more than a hard limit allows: lowered to what fits
+        after = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        assert huge == 10**9 if after == resource.RLIM_INFINITY else 1 <= huge <= max(1, after - FD_SPARE)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 def test_serve_workers_fit_cores_and_memory():
     assert serve_workers(cpus=1) == 1
     assert serve_workers(cpus=2) == 2
@@ -268,3 +459,27 @@ def test_serve_config_documents_every_limit():
     for f in dataclasses.fields(ServeConfig):
         assert f"{f.name}:" in doc or f.name in doc, f.name
     assert Path(__file__).exists()
+
+
+def test_waiting_for_a_disconnect_after_the_body_is_not_timed(tmp_path):
+    """A live stream waits on receive() for the client's disconnect for as long as it
+    is open; once the (empty) body is in, that wait is no longer the body's: before,
+    it ended with a 408 error body_timeout_s after the stream began."""
+    import anyio
+
+    from boggle_cv.web.uploads import BodyLimit
+    config = ServeConfig(db_path=tmp_path / "g.db", body_timeout_s=0.2, body_grace_s=0.1)
+    limit = BodyLimit(lambda *a: None, lambda path: 1000, config)  # type: ignore[arg-type]
+    messages = [{"type": "http.request", "body": b"", "more_body": False}, {"type": "http.disconnect"}]
+
+    async def receive() -> dict:
+        message = messages.pop(0)
+        if message["type"] == "http.disconnect":
+            await anyio.sleep(0.5)  # the phone leaves after a while
+        return message
+
+    async def main() -> list[str]:
+        timed = limit._timed(receive, 1000)
+        return [(await timed())["type"], (await timed())["type"]]
+
+    assert anyio.run(main) == ["http.request", "http.disconnect"]

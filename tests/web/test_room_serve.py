@@ -14,14 +14,14 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from boggle_cv.cli.serve import SHUTDOWN_GRACE_S, lan_address  # noqa: E402
+from boggle_cv.web.server import SHUTDOWN_GRACE_S, lan_address  # noqa: E402
 from boggle_cv.errors import RoundStateError  # noqa: E402
 from boggle_cv.room.db import RoomDB  # noqa: E402
 from boggle_cv.room.model import BoardState, Room, Round  # noqa: E402
 from boggle_cv.room.service import RoomService  # noqa: E402
 from boggle_cv.room.view import room_view  # noqa: E402
 
-from .test_live import _free_port, _serve, _wait_health  # noqa: E402
+from .serving import free_port as _free_port, serve as _serve, wait_health as _wait_health  # noqa: E402
 
 
 def _post(port: int, path: str, body: dict) -> dict:
@@ -93,11 +93,11 @@ def test_a_save_in_flight_when_the_host_locks_still_counts(tmp_path, dictionary)
     room, host = svc.create(seconds=None)
     _, ann, token = svc.join(room.code, "Ann")
     svc.start(room.code, host)
-    svc.put_words(room.code, ann.id, token, ["rest"])
+    svc.put_words(room.code, ann.id, token, ["rest"], base=0)
     svc.lock(room.code, host)
     now[0] += svc.limits.grace_s - 0.5  # the phone's debounced save lands just after the lock
-    svc.put_words(room.code, ann.id, token, ["rest", "pest"])
+    svc.put_words(room.code, ann.id, token, ["rest", "pest"], base=1)
     assert svc.room(room.code).round.lists[ann.id] == ["rest", "pest"]
     now[0] += 1.0
     with pytest.raises(RoundStateError):
-        svc.put_words(room.code, ann.id, token, ["rest", "pest", "last"])
+        svc.put_words(room.code, ann.id, token, ["rest", "pest", "last"], base=2)

@@ -29,6 +29,13 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def _bodied(method: str, kw: dict[str, object]) -> dict[str, object]:
+    """A bodiless POST sends {} as JSON, as the page does (guards: cross-site requests)."""
+    if method == "POST" and not {"json", "content", "data", "files"} & set(kw):
+        return {**kw, "json": {}}
+    return kw
+
+
 class Table:
     """A room made through the API: the host's token and each player's (id, token)."""
 
@@ -48,15 +55,19 @@ class Table:
         return f"/api/rooms/{self.code}{tail}"
 
     def as_host(self, method: str, tail: str, **kw: object):
-        return self.c.request(method, self.url(tail), headers=bearer(self.host), **kw)
+        return self.c.request(method, self.url(tail), headers=bearer(self.host), **_bodied(method, kw))
 
     def as_player(self, name: str, method: str, tail: str, headers: dict[str, str] | None = None, **kw: object):
         return self.c.request(method, self.url(tail), headers={**(headers or {}), **bearer(self.players[name][1])},
-                              **kw)
+                              **_bodied(method, kw))
 
-    def words(self, name: str, words: object, as_name: str | None = None):
+    def words(self, name: str, words: object, as_name: str | None = None, base: int | None = None):
+        """Save `name`'s list; base: the revision it was made from (default: the server's
+        current one, as a phone that saw every save would send)."""
         pid = self.players[name][0]
-        return self.as_player(as_name or name, "PUT", f"/players/{pid}/words", json={"words": words})
+        if base is None:
+            base = next(p["revision"] for p in self.view()["players"] if p["id"] == pid)
+        return self.as_player(as_name or name, "PUT", f"/players/{pid}/words", json={"words": words, "base": base})
 
     def view(self, name: str | None = None) -> dict:
         res = (self.as_player(name, "GET", "") if name else self.as_host("GET", ""))
@@ -129,7 +140,7 @@ def test_tokens_swapped_can_do_nothing_of_the_others(client):
     assert t.as_host("POST", "/rounds").status_code == 201
     assert t.words("Ann", ["pert"], as_name="Bob").status_code == 403
     assert t.as_player("Bob", "PUT", f"/players/{ann_id}", json={"name": "Bobby"}).status_code == 403
-    assert t.as_host("PUT", f"/players/{ann_id}/words", json={"words": ["x"]}).status_code == 403
+    assert t.as_host("PUT", f"/players/{ann_id}/words", json={"words": ["x"], "base": 0}).status_code == 403
     for tail, method in (("/rounds/current/lock", "POST"), ("/rounds/current/reopen", "POST"),
                          ("/rounds/current/score", "POST"), (f"/players/{ann_id}", "DELETE"),
                          ("/settings", "PUT")):
@@ -164,6 +175,11 @@ def test_guessed_codes_get_404_then_429(client):
     ("POST", "/players", {"name": ""}, 400, "name"),
     ("POST", "/players", {"name": "ann"}, 400, "already playing"),
     ("POST", "/players", {"name": "x" * 41}, 400, "40"),
+    ("POST", "/players", {"name": "Ann\u200b"}, 400, "invisible"),      # zero-width: not a second Ann
+    ("POST", "/players", {"name": "\u202eAnn"}, 400, "invisible"),      # bidi override
+    ("POST", "/players", {"name": "Ann\x7f"}, 400, "control"),          # DEL
+    ("POST", "/players", {"name": "Ann\x9b"}, 400, "control"),          # C1
+    ("POST", "/players", {"name": "\uff21\uff2e\uff2e"}, 400, "already playing"),  # full-width ANN
     ("PUT", "/rounds/current/board", {"board": "PERS/LATG"}, 400, "row"),
     ("PUT", "/rounds/current/board", {"fix": {"r9c9": "A"}}, 409, "no board"),
     ("PUT", "/rounds/current/board", {"fix": {"x": "A"}}, 400, "not a cell"),
@@ -215,7 +231,7 @@ def test_limits_players_words_and_bodies(tmp_path, dictionary):
         t.as_host("POST", "/rounds")
         res = t.words("A", ["w"] * 6)
         assert res.status_code == 409 and "at most 5" in res.json()["error"]
-        big = json.dumps({"words": ["x" * 70] * 20000})
+        big = json.dumps({"words": ["x" * 70] * 20000, "base": 0})
         res = t.as_player("A", "PUT", f"/players/{t.players['A'][0]}/words", content=big,
                           headers={"content-type": "application/json"})
         assert res.status_code == 413
@@ -231,7 +247,7 @@ def test_a_restarted_server_resumes_the_room(tmp_path, dictionary):
     with TestClient(create_app(ServeConfig(db_path=db), dictionary=dictionary)) as c:
         view = c.get(f"/api/rooms/{code}", headers=bearer(ann[1])).json()["room"]
         assert view["round"]["phase"] == "playing" and view["players"][0]["words"] == ["pert", "last"]
-        assert c.post(f"/api/rooms/{code}/rounds/current/lock", headers=bearer(host)).status_code == 200
+        assert c.post(f"/api/rooms/{code}/rounds/current/lock", headers=bearer(host), json={}).status_code == 200
 
 
 def test_a_photo_reads_the_board_for_every_phone(client, photo_ready):

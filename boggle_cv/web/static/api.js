@@ -3,21 +3,26 @@
 
 /** An answer that is not 2xx: status (0: no connection), message "error (hint)". */
 export class ApiError extends Error {
-  constructor(status, message, kind = "") {
+  /** doc: the error's JSON body ({error, hint, kind} and any extra keys such as `current`). */
+  constructor(status, message, kind = "", doc = null) {
     super(message);
     this.status = status;
     this.kind = kind;
+    this.doc = doc;
   }
 }
 
 /**
  * request(method, url, {token, json, body, type, keepalive}) -> the JSON answer.
- * json: an object sent as JSON; body + type: a raw body (a photo).
+ * json: an object sent as JSON; body + type: a raw body (a photo). A change (POST,
+ * PUT, DELETE) always has a body and its Content-Type: `{}` when it needs nothing, so
+ * that the server can refuse the "simple" requests another site's page could send.
  */
 export async function request(method, url, opts = {}) {
   const headers = {};
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   let body = opts.body;
+  if (opts.json === undefined && body === undefined && method !== "GET" && method !== "HEAD") opts = { ...opts, json: {} };
   if (opts.json !== undefined) {
     headers["Content-Type"] = "application/json";
     body = JSON.stringify(opts.json);
@@ -34,7 +39,7 @@ export async function request(method, url, opts = {}) {
   try { doc = await res.json(); } catch (e) { /* not JSON */ }
   if (!res.ok) {
     const msg = doc && doc.error ? doc.error + (doc.hint ? ` (${doc.hint})` : "") : `the server answered ${res.status}`;
-    throw new ApiError(res.status, msg.charAt(0).toUpperCase() + msg.slice(1), doc && doc.kind);
+    throw new ApiError(res.status, msg.charAt(0).toUpperCase() + msg.slice(1), doc && doc.kind, doc);
   }
   return doc;
 }

@@ -59,7 +59,8 @@ const corners = ([x, y, w, h]) => [[x, y], [x + w, y], [x + w, y + h], [x, y + h
 /**
  * Draw `model` into `svg`.
  * model: {faces [[str]] (N x N), geometry, photo {url, width, height} | null,
- *         doubtful Set of "r,c", fixed Map "r,c" -> who}
+ *         doubtful Set of "r,c", fixed Map "r,c" -> who, bonus Set of "r,c" (red rings),
+ *         challenge "r,c" | null (the red challenge cube)}
  * opts: {whole: bool (the whole photo, not just the tray), path: [[r, c], ...] | null,
  *        selected: [r, c] | null, onCell(r, c)}
  */
@@ -86,20 +87,27 @@ export function renderBoard(svg, model, opts = {}) {
     for (let c = 0; c < n; c++) {
       const face = model.faces[r][c], key = `${r},${c}`;
       const doubtful = model.doubtful.has(key), fixedBy = model.fixed.get(key);
+      const bonus = !!(model.bonus && model.bonus.has(key)), challenge = model.challenge === key;
       const kind = [doubtful ? "doubtful" : "", fixedBy ? "fixed" : ""].join(" ").trim();
+      const marks = [bonus ? "bonus" : "", challenge ? "challenge" : ""].join(" ").trim();
       const selected = opts.selected && opts.selected[0] === r && opts.selected[1] === c;
       const name = `Row ${r + 1}, column ${c + 1}: ${face === "#" ? "blank" : face}` +
-                   (doubtful ? ", doubtful" : "") + (fixedBy ? `, corrected by ${fixedBy}` : "");
-      const cell = el("g", { class: `cell ${kind} ${selected ? "selected" : ""}`.trim(), "data-cell": key,
-                             "data-face": face, tabindex: 0, role: "button", "aria-label": name }, svg);
+                   (doubtful ? ", doubtful" : "") + (fixedBy ? `, corrected by ${fixedBy}` : "") +
+                   (bonus ? ", bonus cell" : "") + (challenge ? ", the challenge cube" : "");
+      const cell = el("g", { class: `cell ${kind} ${marks} ${selected ? "selected" : ""}`.replace(/\s+/g, " ").trim(),
+                             "data-cell": key, "data-face": face, tabindex: 0, role: "button", "aria-label": name }, svg);
       el("polygon", { points: pts(g.quads[r][c].map(T)), "stroke-width": g.pitch * (kind ? 0.05 : 0.02) }, cell);
+      if (bonus) {
+        const [cx, cy] = T(g.centres[r][c]);
+        el("circle", { class: "ring", cx, cy, r: g.pitch * 0.44, "stroke-width": g.pitch * 0.06 }, cell);
+      }
       if (opts.onCell) {
         cell.addEventListener("click", () => opts.onCell(r, c));
         cell.addEventListener("keydown", (e) => {
           if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onCell(r, c); }
         });
       }
-      labels.push([T(g.centres[r][c]), (face === "#" ? "·" : face) + (doubtful ? "?" : ""), kind, !!fixedBy]);
+      labels.push([T(g.centres[r][c]), (face === "#" ? "·" : face) + (doubtful ? "?" : ""), kind, !!fixedBy, challenge]);
     }
   }
   if (opts.path && opts.path.length) {
@@ -109,7 +117,7 @@ export function renderBoard(svg, model, opts = {}) {
       el("circle", { class: "start", cx: line[0][0], cy: line[0][1], r: g.pitch * 0.12, fill: PATH_COLOUR }, svg);
     }
   }
-  for (const [[x, y], label, kind, fixed] of labels) {
+  for (const [[x, y], label, kind, fixed, challenge] of labels) {
     const lab = el("g", { class: `lab ${kind}`.trim() }, svg);
     const w = fontSize * (0.75 + 0.55 * (label.length - 1)) + fontSize * 0.35;
     el("rect", { class: "label", x: x - w / 2, y: y - fontSize * 0.62, width: w, height: fontSize * 1.24,
@@ -117,6 +125,9 @@ export function renderBoard(svg, model, opts = {}) {
     el("text", { class: "face", x, y, "font-size": fontSize }, lab).textContent = label;
     if (fixed) {
       el("text", { class: "pen", x: x + w / 2, y: y - fontSize * 0.55, "font-size": fontSize * 0.6 }, lab).textContent = "✎";
+    }
+    if (challenge) {
+      el("text", { class: "star", x: x - w / 2, y: y - fontSize * 0.55, "font-size": fontSize * 0.6 }, lab).textContent = "★";
     }
   }
 }

@@ -1,6 +1,7 @@
 // The board section of the room: a photo or typed board sent by any player, the
 // board as read drawn over the photo with doubtful cells marked, corrections (with
-// who made them) and the path of the word tapped in the report.
+// who made them), the red marks (bonus cells, the challenge cube: from the photo or
+// tapped in) and the path of the word tapped in the report.
 import { request, fetchImage } from "./api.js";
 import { $, h, say, guarded, cellName, faceName, plural } from "./dom.js";
 import { renderBoard } from "./board.js";
@@ -18,15 +19,17 @@ export class BoardPanel {
     this.path = null;     // the tapped word's path
     this.picking = null;
     this.open = true;     // can the board change (not scored)
+    this.settings = null; // the room's settings (red marks in photos: use or ignore)
     $("#photo").addEventListener("change", (e) => this.upload(e.target.files[0]));
     $("#board-form").addEventListener("submit", (e) => { e.preventDefault(); this.typed($("#board-input").value); });
     $("#zoom").addEventListener("click", () => { this.whole = !this.whole; this.draw(); });
   }
 
   /** The round's board from the room view (phase decides whether it may change). */
-  async update(board, phase) {
+  async update(board, phase, settings = null) {
     const sizeChanged = !this.view || this.view.size !== board.size || this.view.text !== board.text;
     this.view = board;
+    this.settings = settings;
     this.open = phase !== "scored";
     $("#photo-button").hidden = !this.open;
     $("#type-board").hidden = !this.open;
@@ -59,8 +62,9 @@ export class BoardPanel {
     }
     const photo = b.source === "photo" && this.photo && this.photo.src === b.photo_url ? this.photo : null;
     const fixed = new Map(Object.entries(b.corrections).map(([label, c]) => [keyOf(label), c.by]));
+    const marks = this.marks();
     const model = { faces: b.faces, geometry: photo && b.read ? b.read.geometry : null, photo,
-                    doubtful: new Set(b.doubtful.map(([r, c]) => `${r},${c}`)), fixed };
+                    doubtful: new Set(b.doubtful.map(([r, c]) => `${r},${c}`)), fixed, ...marks };
     renderBoard($("#board"), model, { whole: this.whole, path: this.path, selected: this.picking,
                                        onCell: this.open ? (r, c) => this.pick(r, c) : null });
     $("#zoom").hidden = !photo;
@@ -75,6 +79,27 @@ export class BoardPanel {
       return h("li", { dataset: { cell: label } }, `${cellName(r, col)}: ${faceName(c.face)} `, h("span", { class: "by" }, `✎ by ${c.by}`));
     });
     $("#corrections").replaceChildren(...items);
+    const said = [];
+    const name = (key) => { const [r, col] = key.split(",").map(Number); return cellName(r, col); };
+    if (marks.bonus.size) said.push(`◯ ${marks.bonus.size === 1 ? "Bonus cell" : "Bonus cells"} (words through it score double): ${[...marks.bonus].map(name).join("; ")}`);
+    if (marks.challenge) said.push(`★ The challenge cube (+5 a word through it): ${name(marks.challenge)}`);
+    $("#board-marks").textContent = said.join(". ");
+    $("#board-marks").hidden = !said.length;
+  }
+
+  /**
+   * The red marks in force: {bonus: Set of "r,c", challenge: "r,c" | null}: those chosen
+   * on the page (the view's board.bonus / board.challenge, cells as "r2c3"), else those
+   * seen in the photo (unless the room ignores red marks).
+   */
+  marks() {
+    const b = this.view;
+    const seen = b.read && b.read.marks && !(this.settings && this.settings.marks === "ignore") ? b.read.marks : {};
+    const bonus = "bonus" in b ? (b.bonus || []).map(keyOf) : (seen.bonus_cells || []).map(([r, c]) => `${r},${c}`);
+    let challenge = null;
+    if ("challenge" in b) challenge = b.challenge ? keyOf(b.challenge) : null;
+    else if (seen.challenge_cell) challenge = `${seen.challenge_cell[0]},${seen.challenge_cell[1]}`;
+    return { bonus: new Set(bonus), challenge };
   }
 
   /** Draw one word's path (from the report), or none. */
@@ -89,10 +114,29 @@ export class BoardPanel {
     const fixedBy = Object.entries(b.corrections).find(([label]) => keyOf(label) === key);
     this.picking = [r, c];
     this.draw();
+    const marks = this.marks(), bonus = marks.bonus.has(key), challenge = marks.challenge === key;
+    const label = (k) => { const [x, y] = k.split(",").map(Number); return `r${x + 1}c${y + 1}`; };
+    const others = [...marks.bonus].filter((k) => k !== key).map(label);
     openPicker(r, c, { face: b.faces[r][c], read, doubtful: b.doubtful.some(([x, y]) => x === r && y === c),
                        fixedBy: fixedBy ? fixedBy[1].by : null },
                (face) => this.fix(r, c, face),
-               () => { this.picking = null; this.draw(); });
+               () => { this.picking = null; this.draw(); },
+               { bonus, challenge,
+                 onBonus: () => this.setMarks({ bonus: bonus ? others : [...others, label(key)] },
+                                              bonus ? `${cellName(r, c)} is no longer a bonus cell.`
+                                                    : `${cellName(r, c)} is a bonus cell: words through it score double.`),
+                 onChallenge: () => this.setMarks({ challenge: challenge ? null : label(key) },
+                                                  challenge ? "No challenge cube on the board."
+                                                            : `The challenge cube is at ${cellName(r, c)}: +5 a word through it.`) });
+  }
+
+  /** Bonus cells or the challenge cube's cell, chosen on the page. */
+  async setMarks(json, done) {
+    await guarded(null, $("#board-msg"), "", async () => {
+      const doc = await request("PUT", `/api/rooms/${this.room.code}/rounds/current/board`, { token: this.room.token(), json });
+      await this.room.onView(doc.room);
+      return done;
+    });
   }
 
   async fix(r, c, face) {
@@ -120,6 +164,12 @@ export class BoardPanel {
   async upload(file) {
     if (!file) return;
     const msg = $("#board-msg");
+    if (file.type && !file.type.startsWith("image/")) {
+      // a PDF or a document: not sent (the server takes images only, and says so less kindly)
+      say(msg, `That file (${file.name}) is not a photo: choose a photo of the tray (JPEG, PNG, WebP…).`, "error");
+      $("#photo").value = "";
+      return;
+    }
     if (file.size > MAX_UPLOAD) {
       say(msg, `That photo is ${(file.size / 1048576).toFixed(1)} MB; the server takes at most 25 MB.`, "error");
       $("#photo").value = "";

@@ -1,6 +1,7 @@
 // The host's part of the room: the join link and its QR code, the settings, the
 // round's buttons (start, lock, reopen, score, next) and removing players.
 import { $, h, plural, say } from "./dom.js";
+import { formatSeconds } from "./timer.js";
 
 const BUTTONS = { waiting: ["start"], playing: ["lock"], locked: ["reopen", "score"], scored: ["next"] };
 
@@ -9,7 +10,9 @@ export function renderControls(view) {
   const r = view.round, show = BUTTONS[r.phase] || [];
   $("#host-controls").hidden = false;
   for (const id of ["start", "lock", "reopen", "score", "next"]) $(`#${id}`).hidden = !show.includes(id);
-  $("#start").textContent = `Start round ${r.number}`;
+  // a waiting round has no clock yet: the table shakes the tray, the host starts it
+  const seconds = view.settings.seconds;
+  $("#start").textContent = seconds === null ? `Start round ${r.number} (no timer)` : `Start the clock (${formatSeconds(seconds)})`;
   $("#next").textContent = `Next round (${r.number + 1})`;
   $("#score").textContent = `Score round ${r.number}`;
 }
@@ -68,14 +71,19 @@ export function settingsFromForm() {
 /**
  * The players list: name, how many words (during the round) and, for the host, a
  * remove button that asks once more before removing.
- * mine: ids of players held on this phone; onRemove(player) -> Promise.
+ * mine: ids of players held on this phone (each may be renamed: onRename(player));
+ * onRemove(player) -> Promise.
  */
-export function renderPlayers(view, mine, onRemove) {
+export function renderPlayers(view, mine, onRemove, onRename) {
   const host = view.you.host, phase = view.round.phase;
   const items = view.players.map((p) => {
     const count = p.word_count ? plural(p.word_count, "word") : "no words yet";
     const bits = [h("span", { class: "name" }, p.name)];
-    if (mine.has(p.id)) bits.push(h("span", { class: "tag" }, "this phone"));
+    if (mine.has(p.id)) {
+      bits.push(h("span", { class: "tag" }, "this phone"),
+                h("button", { type: "button", class: "link rename", "aria-label": `Rename ${p.name}`,
+                              dataset: { player: p.id }, onclick: () => onRename(p) }, "rename"));
+    }
     if (phase !== "waiting") bits.push(h("span", { class: "count help" }, count));
     if (host) {
       const asking = confirming.id === p.id && Date.now() < confirming.until;

@@ -9,8 +9,10 @@ export const FACES = [..."ABCDEFGHIJKLMNOPRSTUVWXYZ", "Qu", "An", "Er", "He", "I
  * info: {face (now), read: {face, confidence, runner_up, runner_up_confidence} | null,
  *        doubtful: bool, fixedBy: name | null}
  * choose(face): called with the chosen face (the dialog is closed first).
+ * marks: {bonus: bool, challenge: bool, onBonus(), onChallenge()} for the red marks
+ * (toggles; the dialog is closed first), or null.
  */
-export function openPicker(r, c, info, choose, onClose) {
+export function openPicker(r, c, info, choose, onClose, marks = null) {
   const dialog = $("#picker");
   $("#picker-h").textContent = cellName(r, c);
   const pct = (p) => `${Math.round(p * 100)}%`;
@@ -30,6 +32,17 @@ export function openPicker(r, c, info, choose, onClose) {
   }, faceName(face));
   $("#picker-suggest").replaceChildren(...[...new Set(first)].filter(Boolean).map((f) => button(f, true)));
   $("#picker-faces").replaceChildren(...FACES.map((f) => button(f, false)));
+  $("#picker-marks").hidden = !marks;
+  if (marks) {
+    const toggle = (id, on, label, act) => {
+      const b = $(id);
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      b.setAttribute("aria-label", on ? `${label}: on (tap to remove)` : label);
+      b.onclick = () => { dialog.close(); act(); };
+    };
+    toggle("#picker-bonus", marks.bonus, "Bonus cell (red ring: words through it score double)", marks.onBonus);
+    toggle("#picker-challenge", marks.challenge, "The red challenge cube (+5 a word through it)", marks.onChallenge);
+  }
   dialog.onclose = onClose;
   dialog.showModal();
 }

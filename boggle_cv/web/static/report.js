@@ -4,6 +4,9 @@ import { h, plural, listNames } from "./dom.js";
 
 export const MISSED_SHOWN = 40;
 
+/** Words that score nothing for a reason of their own: collapsed to a count that opens. */
+export const INVALID = new Set(["not_on_board", "not_in_dictionary", "too_short", "repeated", "not_a_word"]);
+
 const STATUS_TEXT = {
   scored: "", crossed_off: "crossed off", not_on_board: "not on the board",
   not_in_dictionary: "not in the dictionary", too_short: "too short", repeated: "repeated",
@@ -41,11 +44,37 @@ function chip(w, onWord, extra) {
        why ? h("span", { class: "why" }, why) : null, extra || null));
 }
 
+/** "12 words that do not count: 7 not in the dictionary, 5 not on the board". */
+function invalidSummary(bad) {
+  const by = new Map();
+  for (const w of bad) by.set(w.status, (by.get(w.status) || 0) + 1);
+  const parts = [...by].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${n} ${STATUS_TEXT[status] || status.replaceAll("_", " ")}`);
+  return `${plural(bad.length, "word")} that ${bad.length === 1 ? "does" : "do"} not count: ${parts.join(", ")}`;
+}
+
+/** One player's words: those that score or were crossed off, then the others behind a count. */
+function playerWords(p, onWord, open) {
+  const good = p.words.filter((w) => !INVALID.has(w.status)), bad = p.words.filter((w) => INVALID.has(w.status));
+  return h("div", { class: "pw", dataset: { player: p.name } },
+    h("h4", {}, `${p.name} · ${plural(p.score, "point")}`),
+    good.length ? h("ul", { class: "words" }, good.map((w) => chip(w, onWord)))
+                : bad.length ? null : h("p", { class: "help" }, "No words."),
+    bad.length ? h("details", {
+      class: "invalid", dataset: { player: p.name }, open: open.has(p.name),
+      ontoggle: (e) => { if (e.currentTarget.open) open.add(p.name); else open.delete(p.name); },
+    }, h("summary", {}, invalidSummary(bad)), h("ul", { class: "words" }, bad.map((w) => chip(w, onWord)))) : null);
+}
+
 /**
- * Fill `box` with the report. onWord(word doc, button): a word was tapped.
- * showAll: every missed word (else the best MISSED_SHOWN), onShowAll(): the button.
+ * Fill `box` with the report: the winner and the score table first, then each
+ * player's words (those that do not count collapsed to a count that opens), then the
+ * words everyone missed.
+ * opts: {onWord(word doc, button): a word was tapped; showAll: every missed word (else
+ * the best MISSED_SHOWN); onShowAll(): that button; open: Set of player names whose
+ * words that do not count are open (kept across redraws)}.
  */
-export function renderReport(box, report, onWord, showAll, onShowAll) {
+export function renderReport(box, report, opts) {
+  const { onWord, showAll, onShowAll } = opts, open = opts.open || new Set();
   const won = (p) => p.score > 0 && report.winners.includes(p.name);
   const rows = report.players.map((p) => h("tr", { dataset: { player: p.name }, class: won(p) ? "won" : "" },
     h("td", { class: "name" }, p.name), h("td", { class: "score" }, String(p.score)),
@@ -54,18 +83,15 @@ export function renderReport(box, report, onWord, showAll, onShowAll) {
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"),
                           h("th", { scope: "col" }, "Words"))),
     h("tbody", {}, rows));
-  const lists = report.players.map((p) => h("div", { class: "pw", dataset: { player: p.name } },
-    h("h4", {}, `${p.name} · ${plural(p.score, "point")}`),
-    p.words.length ? h("ul", { class: "words" }, p.words.map((w) => chip(w, onWord)))
-                   : h("p", { class: "help" }, "No words.")));
+  const lists = report.players.map((p) => playerWords(p, onWord, open));
   const missed = report.missed || [];
   const shown = showAll ? missed : missed.slice(0, MISSED_SHOWN);
   const missedPoints = missed.reduce((s, w) => s + w.points, 0);
   const parts = [
     h("p", { class: "winner", id: "winner" }, winnerLine(report)),
+    table,
     report.game ? h("p", { class: "help", id: "stored" },
                     `Stored as round ${report.game.round} of “${report.game.name}”.`) : null,
-    table,
     ...lists,
     h("h3", {}, "Words everyone missed"),
     h("p", { class: "help", id: "missed-summary" }, missed.length
@@ -76,7 +102,7 @@ export function renderReport(box, report, onWord, showAll, onShowAll) {
       ? h("button", { type: "button", class: "link", id: "more-missed", onclick: onShowAll },
           `Show all ${missed.length}`) : null,
   ];
-  if (report.notes && report.notes.length) parts.splice(2, 0, h("ul", { class: "notes help" }, report.notes.map((n) => h("li", {}, n))));
+  if (report.notes && report.notes.length) parts.splice(3, 0, h("ul", { class: "notes help" }, report.notes.map((n) => h("li", {}, n))));
   box.replaceChildren(...parts.filter(Boolean));
 }
 

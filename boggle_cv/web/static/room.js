@@ -4,7 +4,7 @@
 import { request, passes, savePasses, forgetPlayer, forgetRoom } from "./api.js";
 import { $, h, say, guarded, plural, listNames } from "./dom.js";
 import { Live, STATE_TEXT } from "./live.js";
-import { Timer } from "./timer.js";
+import { Timer, formatSeconds } from "./timer.js";
 import { WordBox } from "./words.js";
 import { BoardPanel } from "./boardpanel.js";
 import { renderReport, renderStandings } from "./report.js";
@@ -23,6 +23,9 @@ export class Room {
     this.again = false;
     this.standingsFor = undefined;
     this.showAllMissed = false;
+    this.openLists = new Set();       // players whose words that do not count are shown (report)
+    this.reportKey = null;            // the report drawn (it does not change once scored)
+    this.renaming = null;             // the player id whose rename form is open
     this.selectedWord = null;
     this.closed = false;
     this.timer = new Timer($("#timer"), () => this.timeUp());
@@ -112,20 +115,25 @@ export class Room {
   async render(view) {
     if (this.closed || (this.view && view.version < this.view.version)) return;
     const roundChanged = !this.view || this.view.round.number !== view.round.number;
+    const justScored = !!this.view && view.round.phase === "scored" &&
+                       (roundChanged || this.view.round.phase !== "scored");
     if (this.view && (roundChanged || this.view.round.phase !== view.round.phase)) {
       // the round moved on: what the last actions said is old news
       for (const id of ["board-msg", "round-msg", "players-msg", "add-msg"]) say($(`#${id}`), "");
     }
     this.view = view;
     const r = view.round, isHost = view.you.host;
-    if (roundChanged) { this.selectedWord = null; this.showAllMissed = false; }
+    if (roundChanged) { this.selectedWord = null; this.showAllMissed = false; this.openLists.clear(); }
     $("#room").dataset.phase = r.phase;
     $("#room").classList.toggle("host", isHost);
     $("#room").classList.toggle("table", this.passes.table);
+    $("#room").classList.toggle("first-round", r.number === 1);
     const mine = this.minePlayers(view);
+    // the room code gives way (ellipsis) before the player's name is ever cut
     const badge = $("#room-badge");
     badge.hidden = false;
-    badge.textContent = `Room ${view.code}` + (mine.length ? ` · ${listNames(mine.map((p) => p.name))}` : isHost ? " · host" : "");
+    badge.replaceChildren(h("span", { class: "code" }, h("span", { class: "label" }, "Room "), view.code),
+      h("span", { class: "who" }, mine.length ? `· ${listNames(mine.map((p) => p.name))}` : isHost ? "· host" : ""));
     $("#phase-h").textContent = `Round ${r.number}`;
     $("#phase-line").textContent = this.phaseLine(view, mine.length > 0);
     this.timer.set(`${r.number}:${r.started_at}`, r.deadline, r.phase, r.locked_by);
@@ -137,14 +145,24 @@ export class Room {
       $("#host-controls").hidden = true;
     }
     this.renderBoxes(view, mine);
-    host.renderPlayers(view, new Set(mine.map((p) => p.id)), (p, button) => this.remove(p, button));
+    host.renderPlayers(view, new Set(mine.map((p) => p.id)), (p, button) => this.remove(p, button),
+                       (p) => this.openRename(p));
+    this.renderRename(view);
     this.renderLists(view);
     $("#add-form").hidden = !isHost;
     $("#add-label").textContent = this.passes.table || mine.length ? "Add a player on this device" : "Playing too? Add yourself on this device";
     const report = r.phase === "scored" ? r.report : null;
     $("#report-section").hidden = !report;
-    if (report) this.drawReport(report);
-    await this.board.update(r.board, r.phase);
+    if (report) {
+      const key = `${r.number}:${report.game ? report.game.round : ""}:${this.showAllMissed}`;
+      if (key !== this.reportKey) this.drawReport(report);
+      this.reportKey = key;
+    } else {
+      this.reportKey = null;
+    }
+    // the round was just scored: the winner and the score table (first on the page) come into view
+    if (justScored) window.scrollTo({ top: 0 });
+    await this.board.update(r.board, r.phase, view.settings);
     if (this.view !== view) return;  // a newer view was drawn meanwhile
     if (!report && this.board.path) this.board.showPath(null);
     this.standings(view);
@@ -164,9 +182,9 @@ export class Room {
   phaseLine(view, playing) {
     const r = view.round, isHost = view.you.host;
     if (r.phase === "waiting") {
-      if (isHost) return view.players.length ? `${plural(view.players.length, "player")} in. Start the round when the table is ready.`
-                                             : "Invite the players (the link or QR code), then start the round.";
-      return "Waiting for the host to start the round.";
+      if (isHost) return view.players.length ? `${plural(view.players.length, "player")} in. Get ready: shake the tray, then start the clock.`
+                                             : "Invite the players (the link or QR code), then start the clock.";
+      return "Get ready: shake the tray. The clock starts when the host taps Start.";
     }
     if (r.phase === "playing") {
       return (playing ? "Find words! Type each on its own line; they are saved as you type." : "The players are finding words.") +
@@ -195,7 +213,7 @@ export class Room {
       if (holder.children[at] !== box.node) holder.insertBefore(box.node, holder.children[at] || null);
       const timeUp = this.timer.remaining() !== null && this.timer.remaining() <= 0;
       const words = view.you.player_id === p.id || p.words ? p.words : null;
-      box.sync(view.round.number, timeUp ? "locked" : view.round.phase, words);
+      box.sync(view.round.number, timeUp ? "locked" : view.round.phase, words, p.revision);
     }
     $("#words-section").hidden = !mine.length || view.round.phase === "scored";
     $("#words-h").textContent = mine.length > 1 ? "The players' words" : "Your words";
@@ -211,8 +229,12 @@ export class Room {
   }
 
   drawReport(report) {
-    renderReport($("#report"), report, (w, button) => this.pickWord(w, button), this.showAllMissed,
-                 () => { this.showAllMissed = true; this.drawReport(report); });
+    renderReport($("#report"), report, {
+      onWord: (w, button) => this.pickWord(w, button),
+      showAll: this.showAllMissed,
+      onShowAll: () => { this.showAllMissed = true; this.reportKey = null; this.drawReport(report); },
+      open: this.openLists,
+    });
     if (this.selectedWord) {
       const b = $(`#report button.chip[data-word="${CSS.escape(this.selectedWord)}"]`);
       if (b) b.setAttribute("aria-pressed", "true");
@@ -275,6 +297,38 @@ export class Room {
     });
   }
 
+  /** The rename form (one player held on this phone at a time). */
+  openRename(player) {
+    this.renaming = player.id;
+    $("#rename-name").value = player.name;
+    say($("#rename-msg"), "");
+    this.renderRename(this.view);
+    $("#rename-name").focus();
+    $("#rename-name").select();
+  }
+
+  renderRename(view) {
+    const p = view && this.renaming ? this.minePlayers(view).find((x) => x.id === this.renaming) : null;
+    if (!p) this.renaming = null;
+    $("#rename-form").hidden = !p;
+    if (p) $("#rename-label").textContent = `New name for ${p.name}`;
+  }
+
+  async rename() {
+    const id = this.renaming, name = $("#rename-name").value, msg = $("#rename-msg");
+    const p = this.view && this.view.players.find((x) => x.id === id);
+    if (!p) return;
+    if (!name.trim()) { say(msg, "Type the new name first.", "error"); return; }
+    await guarded($("#rename-form button[type=submit]"), msg, "Renaming…", async () => {
+      const doc = await request("PUT", `/api/rooms/${this.code}/players/${id}`, { token: this.passes.players[id], json: { name } });
+      const now = doc.room.players.find((x) => x.id === id);
+      this.renaming = null;
+      this.fromOther(doc.room);
+      this.renderRename(this.view);
+      return `${p.name} is now ${now ? now.name : name}.`;
+    });
+  }
+
   async addPlayer() {
     const name = $("#add-name").value, msg = $("#add-msg");
     if (!name.trim()) { say(msg, "Type the player's name first.", "error"); return; }
@@ -295,20 +349,25 @@ export class Room {
       form.dataset.dirty = "";
       await this.render(doc.room);
       const s = doc.room.settings;
-      return `Saved: ${s.seconds === null ? "no timer" : `timer ${s.seconds} s`}, target ${plural(s.target, "point")} (from the next round on).`;
+      // a round takes the settings when its clock starts: a waiting round gets them too
+      const when = doc.room.round.phase === "waiting" ? "from this round's clock on" : "from the next round on";
+      return `Saved: ${s.seconds === null ? "no timer" : `timer ${s.seconds} s`}, target ${plural(s.target, "point")} (${when}).`;
     });
   }
 
   wire() {
     const on = (id, fn) => this.listen($(id), id.endsWith("form") ? "submit" : "click", fn);
     on("#start", (e) => this.hostAction(e.currentTarget, "/rounds", "Starting…", () => ""));
-    on("#next", (e) => this.hostAction(e.currentTarget, "/rounds", "Starting…", () => ""));
+    // the next round waits (no clock) while the table shakes the tray; #start starts its clock
+    on("#next", (e) => this.hostAction(e.currentTarget, "/rounds", "Opening the next round…", () => "", { wait: true }));
     on("#lock", (e) => this.hostAction(e.currentTarget, "/rounds/current/lock", "Locking…", () => "Lists locked."));
     on("#reopen", (e) => this.hostAction(e.currentTarget, "/rounds/current/reopen", "Reopening…", () => "Lists reopened: players can type again (no timer)."));
     on("#score", (e) => this.hostAction(e.currentTarget, "/rounds/current/score", "Scoring…",
                                         (doc) => `Stored as round ${doc.game.round} of “${doc.game.name}”.`));
     on("#settings-form", (e) => { e.preventDefault(); this.saveSettings(); });
     on("#add-form", (e) => { e.preventDefault(); this.addPlayer(); });
+    on("#rename-form", (e) => { e.preventDefault(); this.rename(); });
+    on("#rename-cancel", () => { this.renaming = null; this.renderRename(this.view); });
     on("#copy-link", () => this.copyLink());
     const form = $("#settings-form");
     const dirty = () => { form.dataset.dirty = "1"; $("#set-seconds").disabled = $("#set-untimed").checked; };

@@ -2,11 +2,48 @@
 // (debounced), at once when the time is up, on lock and when the page is hidden
 // (fetch keepalive), with a visible "saved" state. A copy not yet saved is kept in
 // localStorage so that a reload without network loses nothing.
+//
+// Two tabs or phones of one player never wipe each other's words: every save says
+// which revision of the list the box was in step with (`base`); the server refuses
+// a save on an older revision (409 StaleList, with its list), and the box merges
+// (the words it added are added to the server's list, the words it removed are
+// removed) and saves again. When another tab saves, a box with no unsaved edits
+// takes the new list; one with unsaved edits merges.
 import { request, draft, saveDraft } from "./api.js";
 import { h, plural } from "./dom.js";
 
 export const SAVE_DELAY_MS = 600;
 const RETRY_MS = 2000;
+const MAX_MERGES = 5;   // 409s in a row before the box waits RETRY_MS (another tab saving as fast)
+
+const SEPARATORS = /[\s,;]+/u;
+const EDGES = /^[^\p{L}\p{N}\p{M}]+|[^\p{L}\p{N}\p{M}]+$/gu;
+
+/** The words of a box's text as the server splits them (spaces, commas, semicolons; edge punctuation). */
+export function tokens(text) {
+  return String(text || "").split(SEPARATORS).map((t) => t.replace(EDGES, "")).filter(Boolean);
+}
+
+const key = (w) => w.normalize("NFKC").toLowerCase();
+
+/**
+ * Three-way merge of word lists: `mine` and `theirs` were both made from `base`.
+ * The result is `theirs` without the words `mine` removed, then the words `mine`
+ * added (in its order); a word is the same word in any case.
+ */
+export function mergeWords(base, mine, theirs) {
+  const inBase = new Set(base.map(key)), inMine = new Set(mine.map(key));
+  const removed = new Set([...inBase].filter((k) => !inMine.has(k)));
+  const out = theirs.filter((w) => !removed.has(key(w)));
+  const have = new Set(out.map(key));
+  for (const w of mine) {
+    const k = key(w);
+    if (!inBase.has(k) && !have.has(k)) { out.push(w); have.add(k); }
+  }
+  return out;
+}
+
+const nWords = (n) => plural(n, "word");
 
 export class WordBox {
   /** code: room; player {id, name}; token: the player's; onSaved(room view) after each save. */
@@ -16,11 +53,18 @@ export class WordBox {
     this.token = token;
     this.onSaved = onSaved;
     this.round = null;
-    this.sent = null;        // text the server holds (as far as we know)
+    this.sent = null;        // the box's text when it was last in step with the server
+    this.base = 0;           // the list's revision then (what a save sends as `base`)
+    this.baseWords = [];     // the server's list at that revision (the merge's common ancestor)
+    this.newest = 0;         // the newest revision seen in a room view
     this.inFlight = false;
+    this.again = false;
+    this.merges = 0;         // 409s in a row
+    this.mergedNote = "";    // said once the merged list is saved
     this.timer = null;
     this.locked = false;
     this.loading = false;    // the saved words are being fetched
+    this.catchingUp = false;
     const id = `words-${player.id}`;
     this.label = h("label", { for: id, class: "words-label" });
     this.status = h("span", { class: "save-state", role: "status", "aria-live": "polite" });
@@ -39,24 +83,28 @@ export class WordBox {
   }
 
   /**
-   * The round moved on (number, phase) with the server's words for this player
-   * (null: not known from the view in hand; fetched with the player's token).
+   * A room view: the round (number, phase) with the server's words for this player
+   * (null: not in the view in hand; fetched with the player's token) and the list's
+   * revision (undefined from a server that does not count them).
    */
-  async sync(number, phase, words) {
+  async sync(number, phase, words, revision) {
     const playing = phase === "playing";
+    const rev = typeof revision === "number" ? revision : null;
     if (this.round !== number) {
       this.round = number;
+      this.newest = 0;
       clearTimeout(this.timer);
+      let got = words === null ? null : { words, revision: rev };
       if (words === null) {
         // unknown until fetched: not editable meanwhile (what was typed would be overwritten)
         this.loading = true;
         this.area.readOnly = true;
         this.show("loading the saved words…", "pending");
-        words = await this.fetchWords();
+        got = await this.fetchWords();
         this.loading = false;
         if (this.round !== number) return;  // the round moved on meanwhile: a newer sync holds it
       }
-      if (words === null) {
+      if (got === null) {
         // the saved words could not be fetched: never show (and later save) an empty box
         // as if it were this player's list; ask again
         this.round = null;
@@ -65,23 +113,84 @@ export class WordBox {
         this.timer = setTimeout(() => this.sync(number, phase, null), RETRY_MS);
         return;
       }
-      const text = (words || []).join("\n");
-      const kept = draft(this.code, this.id);
-      const unsaved = kept && kept.round === number && kept.text !== text && playing;
-      this.area.value = unsaved ? kept.text : text;
-      this.sent = text;
-      if (unsaved) this.save();
-      else this.show(words && words.length ? `saved · ${plural(words.length, "word")}` : "", "saved");
+      this.start(number, playing, got.words || [], got.revision || 0);
+    } else if (rev !== null && !this.loading) {
+      this.newest = Math.max(this.newest, rev);
+      if (rev > this.base) this.catchUp(words, rev);
     }
     this.setLocked(!playing);
-    if (phase === "waiting" && !this.area.value) this.show("opens when the host starts the round", "");
+    if (phase === "waiting" && !this.area.value) this.show("opens when the host starts the clock", "");
   }
 
+  /** The round's first view: the server's list, or this phone's unsaved copy merged into it. */
+  start(number, playing, list, revision) {
+    const text = list.join("\n");
+    this.base = revision;
+    this.newest = revision;
+    this.baseWords = list;
+    this.sent = text;
+    const kept = draft(this.code, this.id);
+    const unsaved = kept && kept.round === number && kept.text !== text && playing;
+    if (!unsaved) {
+      this.area.value = text;
+      this.show(list.length ? `saved · ${nWords(list.length)}` : "", "saved");
+      return;
+    }
+    if (typeof kept.base === "number" && kept.base === revision) {
+      this.area.value = kept.text;            // the copy was made from this very list
+    } else {
+      // the list was saved elsewhere since the copy was made (another tab, a save that
+      // got through): keep both
+      this.area.value = mergeWords(Array.isArray(kept.words) ? kept.words : [], tokens(kept.text), list).join("\n");
+      this.mergedNote = "merged with the list saved elsewhere";
+    }
+    if (this.dirty()) this.save(); else this.show(`saved ✓ · ${nWords(list.length)}`, "saved");
+  }
+
+  /** The view says the list moved past our base (another tab or phone saved it). */
+  async catchUp(words, revision) {
+    if (this.inFlight || this.catchingUp) return;  // the save's answer (or its 409) brings it
+    if (words === null) {
+      this.catchingUp = true;
+      const got = await this.fetchWords();
+      this.catchingUp = false;
+      if (!got || typeof got.revision !== "number") return;
+      ({ words, revision } = got);
+      if (this.inFlight || revision <= this.base) return;
+    }
+    this.takeServerList(words, revision, "saved in another tab or phone");
+  }
+
+  /**
+   * The server holds `list` at `revision`, newer than our base: an unedited box takes
+   * it; a box with unsaved edits merges them into it and saves the merge. why: what
+   * the status line says after "saved ✓ · N words" when nothing is left to save.
+   */
+  takeServerList(list, revision, why) {
+    const edited = this.dirty();
+    const mine = tokens(this.area.value);
+    const text = list.join("\n");
+    const merged = edited ? mergeWords(this.baseWords, mine, list).join("\n") : text;
+    this.base = revision;
+    this.newest = Math.max(this.newest, revision);
+    this.baseWords = list;
+    this.sent = text;
+    if (this.area.value !== merged) this.area.value = merged;
+    if (this.dirty()) {
+      this.mergedNote = "merged with the list saved in another tab or phone";
+      this.save();
+    } else {
+      saveDraft(this.code, this.id, null);
+      this.show(`saved ✓ · ${nWords(list.length)} (${why})`, "saved");
+    }
+  }
+
+  /** {words, revision} of this player from the server, or null (not known: no connection). */
   async fetchWords() {
     try {
       const doc = await request("GET", `/api/rooms/${this.code}`, { token: this.token });
       const me = doc.room.players.find((p) => p.id === this.id);
-      return me ? me.words || [] : [];
+      return { words: me ? me.words || [] : [], revision: me && typeof me.revision === "number" ? me.revision : 0 };
     } catch (e) {
       return null;  // not known (no connection, server busy): sync asks again
     }
@@ -99,8 +208,12 @@ export class WordBox {
     return this.sent !== null && this.area.value !== this.sent;
   }
 
+  keepDraft() {
+    saveDraft(this.code, this.id, { round: this.round, text: this.area.value, base: this.base, words: this.baseWords });
+  }
+
   changed() {
-    saveDraft(this.code, this.id, { round: this.round, text: this.area.value });
+    this.keepDraft();
     this.show("typing…", "pending");
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.save(), SAVE_DELAY_MS);
@@ -116,18 +229,42 @@ export class WordBox {
     clearTimeout(this.timer);
     if (this.inFlight && !keepalive) { this.again = true; return; }
     const text = this.area.value;
+    let stale = null;  // the server's list when it refused our base (409 StaleList)
     this.inFlight = true;
     this.show("saving…", "pending");
     try {
       const doc = await request("PUT", `/api/rooms/${this.code}/players/${this.id}/words`,
-                                { token: this.token, json: { words: text }, keepalive });
-      this.sent = text;
-      if (this.area.value === text) saveDraft(this.code, this.id, null);
+                                { token: this.token, json: { words: text, base: this.base }, keepalive });
       const me = doc.room.players.find((p) => p.id === this.id);
-      if (this.area.value === text) this.show(`saved ✓ · ${plural(me ? me.word_count : 0, "word")}`, "saved");
+      this.merges = 0;
+      this.sent = text;
+      this.baseWords = me && Array.isArray(me.words) ? me.words : tokens(text);
+      if (me && typeof me.revision === "number") {
+        this.base = me.revision;
+        this.newest = Math.max(this.newest, me.revision);
+      }
+      if (this.area.value === text) {
+        saveDraft(this.code, this.id, null);
+        const note = this.mergedNote ? ` (${this.mergedNote})` : "";
+        this.mergedNote = "";
+        this.show(`saved ✓ · ${nWords(me ? me.word_count : 0)}${note}`, "saved");
+      } else {
+        this.keepDraft();
+      }
       this.onSaved(doc.room);
     } catch (err) {
-      if (err.status === 0) {
+      const current = err.doc && err.doc.current;
+      if (err.status === 409 && err.kind === "StaleList" && current && Array.isArray(current.words)) {
+        // another tab or phone saved first: merge into its list and save again
+        this.merges += 1;
+        if (this.merges > MAX_MERGES) {
+          this.merges = 0;
+          this.show("not saved yet (the list keeps changing elsewhere): retrying", "error");
+          this.timer = setTimeout(() => this.save(), RETRY_MS);
+        } else {
+          stale = current;
+        }
+      } else if (err.status === 0) {
         this.show("not saved yet (no connection): retrying", "error");
         this.timer = setTimeout(() => this.save(), RETRY_MS);
       } else if (err.status === 409) {
@@ -138,7 +275,16 @@ export class WordBox {
       }
     } finally {
       this.inFlight = false;
-      if (this.again) { this.again = false; if (this.dirty()) this.save(); }
+      if (stale) {
+        this.again = false;  // the merge holds what was typed meanwhile
+        this.takeServerList(stale.words, typeof stale.revision === "number" ? stale.revision : this.base,
+                            "merged with the list saved in another tab or phone");
+      } else if (this.again) {
+        this.again = false;
+        if (this.dirty()) this.save();
+      } else if (this.newest > this.base) {
+        this.catchUp(null, this.newest);  // another save was announced while ours was in flight
+      }
     }
   }
 
