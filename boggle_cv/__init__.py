@@ -15,10 +15,57 @@ The library (names are imported on first use, so `import boggle_cv` stays cheap)
 
 See README.md, "Use it as a library".
 """
-from __future__ import annotations
+# First, before anything else: when this package is imported because the command
+# starts (`python -m boggle_cv`, the `boggle-cv` console script), a Ctrl-C from here on
+# ends with one line and exit 130 (issue 21; entry.py explains the stretches). os and
+# sys come loaded with the interpreter; so does the C module _signal.
+import os as _os
+import sys as _sys
 
-import importlib
-from typing import Any
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    """SIGINT before the command's main(): nothing to clean up, so say it and leave."""
+    try:
+        _sys.stderr.write("boggle-cv: interrupted\n")
+        _sys.stderr.flush()
+    finally:
+        _os._exit(130)
+
+
+def _started_as_command() -> bool:
+    """Is this import the start of the command line? `python -m boggle_cv` (runpy
+    imports the package while sys.argv[0] is still "-m") or the console script
+    (sys.argv[0] is the `boggle-cv` script Python was started with). Never in a
+    library user's program, nor in a worker process (spawned with -c: its argv is
+    its parent's, its orig_argv is not)."""
+    argv = _sys.argv
+    orig = list(getattr(_sys, "orig_argv", ()))
+    if not argv:
+        return False
+    if argv[0] == "-m":
+        return "-mboggle_cv" in orig or any(a == "-m" and b == "boggle_cv" for a, b in zip(orig, orig[1:]))
+    name = _os.path.basename(argv[0]).lower()
+    return name in ("boggle-cv", "boggle-cv.exe", "boggle-cv-script.py") and argv[0] in orig[1:]
+
+
+def _guard_start(always: bool = False) -> None:
+    """Hand SIGINT to _interrupted_while_starting while the command starts (or
+    `always`: entry.py, imported by whoever runs main()); only where Python's own
+    handler is still in place, and only in the main thread."""
+    try:
+        if not (always or _started_as_command()):
+            return
+        csignal = _sys.modules.get("_signal") or __import__("signal")
+        if csignal.getsignal(csignal.SIGINT) is csignal.default_int_handler:
+            csignal.signal(csignal.SIGINT, _interrupted_while_starting)
+    except (ValueError, OSError, AttributeError):  # not the main thread; no signals here
+        pass
+
+
+_guard_start()
+
+import importlib  # noqa: E402 - after the guard, on purpose
+from typing import Any  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -57,7 +104,7 @@ _ALIASES = {"load_default_dictionary": "load_default", "load_dictionary": "load_
 __all__ = sorted(_EXPORTS) + ["__version__"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'boggle_cv' has no attribute {name!r}")

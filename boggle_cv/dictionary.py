@@ -347,7 +347,7 @@ def load_word_list(path: Path | str, common_from: Dictionary | None = None, lang
     Lines that are not words (see normalise_word) are skipped and counted in
     `.skipped`. A word is flagged common if `common_from` (default: none) has it
     flagged common. The file is read line by line (textfiles.open_lines: at most
-    textfiles.DICTIONARY.max_bytes, regular files only). Raises WordListError for a
+    textfiles.DICTIONARY.max_bytes; a regular file or a pipe, read with a bounded wait). Raises WordListError for a
     missing/binary/non-UTF-8/oversized file, one without any word, or one whose
     word graph would pass MAX_LIST_GRAPH_LETTERS.
     """

@@ -2,46 +2,31 @@
 with the one line `boggle-cv: interrupted` and exit code 130, never a traceback.
 
 Three stretches are guarded:
-  * from this module's import until main() starts (the console-script wrapper still
-    has a line to run between them): a SIGINT handler that prints the line and leaves
-    at once (nothing is open yet);
+  * from the first lines of the package's __init__ (when the command starts:
+    boggle_cv._started_as_command; else from this module's import) until main()
+    starts (runpy and the console-script wrapper still have lines to run): a SIGINT
+    handler that prints the line and leaves at once (nothing is open yet);
   * importing the command line (typer, numpy, OpenCV): Python's own handler again,
     so that KeyboardInterrupt unwinds normally, caught here;
   * the command itself: caught by cli.main, and here for the few statements it runs
     before its own guard.
 
-What no program can guard is Python's own start-up before this module (the
-interpreter, site-packages and its .pth files: about 20-40 ms with an editable
-install); a Ctrl-C there is Python's ("Fatal Python error: init_import_site").
+What no program can guard is Python's own start-up before the package's first lines
+(the interpreter, site-packages and its .pth files, runpy: about 20-40 ms with an
+editable install); a Ctrl-C there is Python's ("Fatal Python error:
+init_import_site", or a KeyboardInterrupt traceback without a line of ours), and so
+is one in the package's first two statements (`import os`, `import sys`).
 """
 from __future__ import annotations
 
-import os  # os and sys come loaded with the interpreter, like the C module _signal
+import os
 import sys
 
-# `signal` builds enums when imported (about 1 ms with no guard yet); its C module is
-# there from the interpreter's start (elsewhere, `signal` itself will do)
-_csignal = sys.modules.get("_signal") or __import__("signal")
+# the package's __init__ set the guard already when the command started it; here it is
+# set for any other caller of main() (a script importing this module first)
+from . import _guard_start, _interrupted_while_starting
 
-
-def _interrupted_while_starting(signum: int, frame: object) -> None:
-    """SIGINT before main(): nothing to clean up, so say it and leave."""
-    try:
-        sys.stderr.write("boggle-cv: interrupted\n")
-        sys.stderr.flush()
-    finally:
-        os._exit(130)
-
-
-def _guard_start() -> None:
-    try:
-        if _csignal.getsignal(_csignal.SIGINT) is _csignal.default_int_handler:
-            _csignal.signal(_csignal.SIGINT, _interrupted_while_starting)
-    except (ValueError, OSError):  # not the main thread (imported by a library user)
-        pass
-
-
-_guard_start()
+_guard_start(always=True)
 
 import signal  # noqa: E402 - after the guard, on purpose
 

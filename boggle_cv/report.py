@@ -6,7 +6,7 @@ JSON (schema_version = boggle_cv.scoring.SCHEMA_VERSION):
   words[]   {word, points, path: [[row, col], ...], common}   best first
   max_points, word_count
   players[] {name, score, words[]: {word, status, points, path?, crossed_off_by?}}
-  winners[] names, missed[] like words[]
+  winners[] names with the top score ([] when nobody scored a point), missed[] like words[]
 """
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def solve_text(board: Board, words: list[ScoredWord], with_board: bool = True) -
 
 def sheet_text(sheet: ScoreSheet, missed_limit: int = 40, with_board: bool = True) -> str:
     """Terminal report of a round: each player's words with status and points, totals,
-    winner(s), then the words nobody found (best first; '*' marks common words)."""
+    winner(s) ("Nobody scored this round" when everyone has 0), then the words nobody found (best first; '*' marks common words)."""
     out = [board_text(sheet.board), ""] if with_board else []
     for p in sheet.players:
         out.append(f"{p.name}: {p.score} point{'s' if p.score != 1 else ''}")
@@ -98,7 +98,9 @@ def sheet_text(sheet: ScoreSheet, missed_limit: int = 40, with_board: bool = Tru
         out.append("")
     if sheet.players:
         scores = ", ".join(f"{p.name} {p.score}" for p in sheet.players)
-        if len(sheet.winners) > 1:
+        if not sheet.winners:  # everyone at 0 (the page says the same)
+            out.append(f"Nobody scored this round ({scores})")
+        elif len(sheet.winners) > 1:
             out.append(f"Tie: {' and '.join(sheet.winners)} ({scores})")
         else:
             out.append(f"Winner: {sheet.winners[0]} ({scores})")

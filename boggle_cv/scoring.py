@@ -243,7 +243,8 @@ class ScoreSheet:
     """The referee's report of one round.
 
     words: every word on the board, best first; players: in the order given;
-    winners: names with the top score (several on a tie, [] without players);
+    winners: names with the top score (several on a tie; [] without players, and []
+        when nobody scored a point: a table all at 0 has no winner);
     missed: words on the board nobody listed, best first.
     """
 
@@ -281,6 +282,13 @@ class ScoreSheet:
                    [PlayerResult.from_dict(p) for p in d["players"]],
                    [ScoredWord.from_dict(w) for w in d["missed"]],
                    str(d["dictionary"]), [str(w) for w in d["winners"]])
+
+
+def round_winners(players: list[PlayerResult]) -> list[str]:
+    """The names with the top score, in the players' order (several on a tie); none
+    when nobody scored a point (no players, or everyone at 0: "Nobody scored")."""
+    top = max((p.score for p in players), default=0)
+    return [p.name for p in players if p.score == top] if top > 0 else []
 
 
 def best_first(words: list[ScoredWord]) -> list[ScoredWord]:
@@ -399,7 +407,6 @@ def score_round(board: Board, players: Mapping[str, Sequence[str]],
                 r.status = "crossed_off"
                 r.points = 0
                 r.crossed_with = tuple(n for n in valid_by[r.word] if n != p.name)
-    top = max((p.score for p in results), default=None)
-    winners = [p.name for p in results if p.score == top] if results else []
+    winners = round_winners(results)
     missed = [w for w in words if w.word not in valid_by]
     return ScoreSheet(board, rules, words, results, missed, d.source, winners)

@@ -1,6 +1,7 @@
 """Reading text sources with bounded memory: players' word lists and dictionaries.
 
-A source is a regular file or stdin ("-"). It is read in chunks of ``CHUNK_BYTES``,
+A source is a regular file, a pipe (a FIFO, or bash's process substitution
+`<(grep . list.txt)`) or stdin ("-"). It is read in chunks of ``CHUNK_BYTES``,
 decoded incrementally and handed out line by line (``open_lines``), so memory holds
 one chunk and the current line, never the whole file, and at most the kind's
 ``TextLimit.max_bytes`` are ever read from a source (a list that never ends, such as
@@ -11,10 +12,14 @@ Limits, one per kind of text (docs/errors.md):
     best known 4x4 board holds 1,202 words, about 10 KB);
   * ``DICTIONARY``: a ``--dict`` list, at most 8 MiB (ENABLE2K is 1.9 MB, YAWL 2.7 MB).
 
+A pipe is read with a bounded wait (textpipes.py): its writer must finish within
+``textpipes.pipe_wait_s()`` seconds of the opening (30 s by default), else one
+WordListError line (exit 2) says that nothing came or that the writer did not finish.
+
 Refused with one WordListError line (exit 2):
-  * a missing path, a directory, anything that is not a regular file (a FIFO, a
-    device such as /dev/zero, a socket): reading those can block forever or never
-    end; stdin ("-") is the one stream accepted;
+  * a missing path, a directory, a device (such as /dev/zero) or a socket: reading
+    those can block forever or never end; stdin ("-") is the one stream read
+    without a deadline (someone may be typing);
   * a source over its limit: the line names the limit;
   * a binary file (a NUL byte in the first ``BINARY_PROBE_BYTES``, unless UTF-16),
     text that is not UTF-8 (the line gives the byte offset), UTF-16 (with a BOM)
@@ -32,9 +37,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import BinaryIO, Iterable, Iterator
+from typing import BinaryIO, Iterable, Iterator, Protocol
 
 from .errors import WordListError
+from .textpipes import PipeReader, pipe_wait_s
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -72,6 +78,14 @@ DICTIONARY = TextLimit("dictionary", 8 * MIB, "a --dict word list",
                        "give a word list such as ENABLE2K (1.9 MB), or leave out --dict")
 
 
+class ByteStream(Protocol):
+    """What a source is read through: a file, stdin's buffer, a PipeReader."""
+
+    def read(self, n: int, /) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
 def size_text(n: int) -> str:
     """Bytes as people read them: 1048576 -> '1 MiB', 1536 -> '1.5 KiB', 12 -> '12 bytes'."""
     for unit, size in (("GiB", 1024 * MIB), ("MiB", MIB), ("KiB", KIB)):
@@ -88,8 +102,6 @@ def too_large(label: str, limit: TextLimit) -> WordListError:
 
 
 def _kind_of(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
     if stat.S_ISCHR(mode):
         return "a character device"
     if stat.S_ISBLK(mode):
@@ -99,8 +111,9 @@ def _kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def _open_regular(path: Path, label: str, limit: TextLimit) -> BinaryIO:
-    """Open `path` for reading only if it is a regular file within the limit.
+def _open_source(path: Path, label: str, limit: TextLimit) -> ByteStream:
+    """Open `path` for reading if it is a regular file within the limit, or a pipe
+    (read through a PipeReader, with its deadline).
 
     O_NONBLOCK makes opening a FIFO return at once (a plain open waits for a writer
     forever); fstat on the open descriptor then decides, so the file cannot be
@@ -122,6 +135,8 @@ def _open_regular(path: Path, label: str, limit: TextLimit) -> BinaryIO:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
             raise WordListError(f"{label} is a directory", _TEXT_HINT)
+        if stat.S_ISFIFO(st.st_mode):
+            return PipeReader(fd, label, pipe_wait_s())
         if not stat.S_ISREG(st.st_mode):
             raise WordListError(f"{label} is {_kind_of(st.st_mode)}, not a regular file",
                                 _TEXT_HINT + (f", or {limit.stdin_form} to read it from stdin"
@@ -134,7 +149,7 @@ def _open_regular(path: Path, label: str, limit: TextLimit) -> BinaryIO:
         raise
 
 
-def read_chunks(stream: BinaryIO, label: str, limit: TextLimit) -> Iterator[bytes]:
+def read_chunks(stream: ByteStream, label: str, limit: TextLimit) -> Iterator[bytes]:
     """Chunks of `stream` until its end; WordListError as soon as more than
     ``limit.max_bytes`` have come (at most max_bytes + CHUNK_BYTES are read)."""
     total = 0
@@ -231,7 +246,7 @@ def decode_text(raw: bytes, label: str) -> list[str]:
 class TextLines:
     """The lines of one source (open_lines); iterate once, inside a `with` block."""
 
-    def __init__(self, stream: BinaryIO, label: str, limit: TextLimit, owned: bool) -> None:
+    def __init__(self, stream: ByteStream, label: str, limit: TextLimit, owned: bool) -> None:
         self.label = label
         self._stream = stream
         self._owned = owned
@@ -256,12 +271,12 @@ def open_lines(source: str | Path, limit: TextLimit, stdin: BinaryIO | None = No
     """The lines of a file, or of `stdin` (default sys.stdin.buffer) when `source` is "-"
     and the limit's kind may come from stdin.
 
-    Checks the file at once (missing, directory, not a regular file, over the limit:
-    WordListError); decoding errors and a stream over the limit are raised while
-    iterating.
+    Checks the file at once (missing, directory, a device or socket, over the limit:
+    WordListError); decoding errors, a stream over the limit and a pipe past its
+    deadline are raised while iterating.
     """
     if str(source) == "-" and limit.stdin_form is not None:
         stream = stdin if stdin is not None else sys.stdin.buffer
         return TextLines(stream, f"{limit.what} on stdin", limit, owned=False)
     label = f"{limit.what} {source}"
-    return TextLines(_open_regular(Path(source), label, limit), label, limit, owned=True)
+    return TextLines(_open_source(Path(source), label, limit), label, limit, owned=True)

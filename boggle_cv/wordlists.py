@@ -9,7 +9,8 @@ A referee does not refuse a whole list over one stray comma:
     something other than letters A-Z after trimming ("b4", "don't", "x-ray", "café");
   * cut to MAX_TOKEN letters, with a note: a longer token (no board can form it);
   * refused with one WordListError line (exit code 2): a missing file, a directory,
-    anything but a regular file or stdin, a binary or undecodable file, a list
+    a device or a socket, a pipe whose writer does not finish in time
+    (textpipes.py), a binary or undecodable file, a list
     without any word (no token with a letter), a list over 1 MiB
     (textfiles.WORD_LIST), the lists of a round holding more than MAX_ROUND_ENTRIES
     entries in all.

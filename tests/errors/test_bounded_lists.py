@@ -2,12 +2,20 @@
 
 Each case runs the program as a user does and measures its peak memory
 (measure.run_peak). Before textfiles.py, /dev/zero grew to gigabytes and ended in a
-MemoryError (exit 1), and a FIFO blocked forever (these tests then time out).
+MemoryError (exit 1), and a FIFO blocked forever (these tests then time out); a FIFO
+is now read with a bounded wait (issue 21).
 """
 from __future__ import annotations
 
+import json
 import os
 import random
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +25,7 @@ from boggle_cv.errors import WordListError
 from boggle_cv.textfiles import DICTIONARY, WORD_LIST
 from boggle_cv.wordlists import MAX_ROUND_ENTRIES, read_word_list
 
-from .conftest import BOARD, one_error_line
+from .conftest import BOARD, REPO, one_error_line
 from .measure import run_peak
 
 SHARED_WORDS = Path(__file__).resolve().parents[2].parent / "shared" / "words"
@@ -55,14 +63,64 @@ def test_endless_text_on_stdin_stops_at_the_limit(tmp_path):
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 @pytest.mark.parametrize("option", ["--player", "--dict"])
-def test_fifo_is_refused_not_waited_on(option, tmp_path):
+def test_fifo_without_a_writer_ends_after_the_wait(option, tmp_path):
+    """Issue 21: a FIFO is read with a bounded wait (before: refused at once, "is a
+    FIFO"; before issue 17: blocked forever). No writer: one line, exit 2, after the wait."""
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     ok = tmp_path / "ok.txt"
     ok.write_text("rats\n")
     args = ["-p", f"a={fifo}"] if option == "--player" else ["-p", f"a={ok}", "--dict", fifo]
-    proc, _ = run_peak("score", BOARD, *args, timeout=30)
-    one_error_line(proc, 2, "FIFO", "not a regular file")
+    t0 = time.monotonic()
+    proc, _ = run_peak("score", BOARD, *args, timeout=60, env={"BOGGLE_CV_PIPE_WAIT_S": "1"})
+    one_error_line(proc, 2, str(fifo), "a pipe that nothing was written to within 1 s", "BOGGLE_CV_PIPE_WAIT_S")
+    assert time.monotonic() - t0 < 30
+
+
+@pytest.mark.skipif(shutil.which("bash") is None or not Path("/dev/fd").is_dir(), reason="needs bash and /dev/fd")
+def test_process_substitution_lists_and_dictionary(tmp_path):
+    """Issue 21: `score B --player ann=<(grep . list.txt)` as a shell user types it
+    (before: exit 2 "is a FIFO (named pipe), not a regular file")."""
+    lst = tmp_path / "list.txt"
+    lst.write_text("pert\n\nlast\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env.pop("BOGGLE_CV_DEBUG", None)
+    script = (f"{shlex.quote(sys.executable)} -m boggle_cv score {BOARD} --json "
+              f"--player ann=<(grep . {shlex.quote(str(lst))}) --player bob=<(printf 'rest\\nlast\\n') "
+              "--dict <(printf 'pert\\nlast\\nrest\\n')")
+    proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["word_count"] == 3  # the --dict list came through its pipe
+    scores = {p["name"]: (p["score"], [w["status"] for w in p["words"]]) for p in doc["players"]}
+    assert scores == {"ann": (1, ["scored", "crossed_off"]), "bob": (1, ["scored", "crossed_off"])}
+
+
+@pytest.mark.skipif(shutil.which("bash") is None or not Path("/dev/fd").is_dir(), reason="needs bash and /dev/fd")
+def test_process_substitution_that_never_ends_is_one_line(tmp_path):
+    """A writer that writes and then never finishes: one error line, exit 2, after the
+    wait (2 s; whether its line came in time depends on the machine's load, so the
+    test accepts either message)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+           "BOGGLE_CV_PIPE_WAIT_S": "2"}
+    env.pop("BOGGLE_CV_DEBUG", None)
+    script = (f"{shlex.quote(sys.executable)} -m boggle_cv score {BOARD} "
+              "--player ann=<(printf 'pert\\n'; exec sleep 60 2>/dev/null)")
+    t0 = time.monotonic()
+    bash = subprocess.Popen(["bash", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True)
+    try:
+        out, err = bash.communicate(timeout=60)
+    finally:
+        try:
+            os.killpg(bash.pid, signal.SIGKILL)  # the writer still sleeping
+        except ProcessLookupError:
+            pass
+    assert time.monotonic() - t0 < 40  # ended after the 2 s wait, not the writer's 60 s
+    line = one_error_line(subprocess.CompletedProcess(bash.args, bash.returncode, out, err), 2, "/dev/fd/",
+                          "is a pipe", "within 2 s")
+    assert "writer did not finish within 2 s (5 bytes came)" in line or "nothing was written" in line, line
 
 
 def test_a_list_over_the_limit_names_the_limit(tmp_path):

@@ -62,6 +62,24 @@ def test_score_json_and_stdin(tmp_path):
     assert all({"word", "points", "path", "common"} <= set(m) for m in doc["missed"])
 
 
+def test_score_nobody_scored_has_no_winner(tmp_path):
+    """Issue 21: everyone at 0 printed "Tie: ann and bob and cy (ann 0, bob 0, cy 0)" and
+    listed the three as winners, where the page says "Nobody scored this round"."""
+    lists = []
+    for name, words in (("ann", "xyzzy\n"), ("bob", "sine\n"), ("cy", "sine\n")):
+        f = tmp_path / f"{name}.txt"
+        f.write_text(words)
+        lists += ["--player", f"{name}={f}"]
+    rc, out, err = run("score", "PERS/LATG/SINE/TERS", *lists)
+    assert rc == 0, err
+    assert "Nobody scored this round (ann 0, bob 0, cy 0)" in out
+    assert "Tie:" not in out and "Winner:" not in out
+    rc, out, err = run("score", "PERS/LATG/SINE/TERS", *lists, "--json")
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert doc["winners"] == [] and [p["score"] for p in doc["players"]] == [0, 0, 0]
+
+
 def test_score_text_variant_and_bonus(tmp_path):
     a = tmp_path / "a.txt"
     a.write_text("pert\n")
