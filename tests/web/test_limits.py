@@ -12,6 +12,7 @@ import http.client
 import json
 import os
 import signal
+import select
 import socket
 import threading
 import time
@@ -90,8 +91,8 @@ def test_headers_that_never_finish_are_cut_off(tmp_path, dictionary):
         socks[1].sendall(b"G")
         t0 = time.monotonic()
         for sk in socks:
-            _closed_within(sk, 5)
-        assert time.monotonic() - t0 < 4
+            _closed_within(sk, 15)
+        assert time.monotonic() - t0 < 12  # cut off (FAST's limit), not left open; generous for a busy CI
 
 
 def test_slow_keep_alive_request_is_cut_off_too(tmp_path, dictionary):
@@ -107,9 +108,9 @@ def test_slow_keep_alive_request_is_cut_off_too(tmp_path, dictionary):
             for ch in b"GET /api/health HTTP/1.1\r\nHost: x\r\n":
                 sk.sendall(bytes([ch]))
                 time.sleep(0.3)
-                if time.monotonic() - t0 > 6:
+                if time.monotonic() - t0 > 15:
                     raise AssertionError("not cut off")
-        assert time.monotonic() - t0 < 4
+        assert time.monotonic() - t0 < 12  # cut off, not fed forever; generous for a busy CI
 
 
 def test_upload_at_one_byte_a_second_gets_408(tmp_path, dictionary):
@@ -120,7 +121,7 @@ def test_upload_at_one_byte_a_second_gets_408(tmp_path, dictionary):
         t0 = time.monotonic()
         got = b""
         sk.settimeout(0.5)
-        while time.monotonic() - t0 < 8 and b"\r\n\r\n" not in got:
+        while time.monotonic() - t0 < 20 and b"\r\n\r\n" not in got:
             try:
                 sk.sendall(b"\xff")
             except (BrokenPipeError, ConnectionResetError):
@@ -130,7 +131,7 @@ def test_upload_at_one_byte_a_second_gets_408(tmp_path, dictionary):
             except socket.timeout:
                 pass
         assert got.startswith(b"HTTP/1.1 408"), got[:200]
-        assert time.monotonic() - t0 < 5
+        assert time.monotonic() - t0 < 15  # well before the 1000 bytes could arrive
 
 
 def test_connections_per_client_are_capped(tmp_path, dictionary):
@@ -177,7 +178,7 @@ def test_photo_uploads_share_slots_between_clients(tmp_path, dictionary):
     """Two slow uploads from one address hold its two photo slots: its third waits and
     gets 503 after photo_wait_s, while another address still gets a slot at once."""
     app, config = _app(tmp_path, dictionary, max_photo_requests=3, max_photo_requests_per_client=2,
-                       photo_wait_s=1.5, header_timeout_s=30, body_timeout_s=30)
+                       photo_wait_s=6.0, header_timeout_s=30, body_timeout_s=30)
     head = b"POST /api/scan HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n"
     with Served(app, config) as s:
         slow = [s.connect() for _ in range(2)]
@@ -185,15 +186,17 @@ def test_photo_uploads_share_slots_between_clients(tmp_path, dictionary):
             sk.sendall(head % 100_000 + b"\xff\xd8\xff")
         time.sleep(0.5)
         third = s.connect()
+        t_third = time.monotonic()
         third.sendall(head % 4 + b"\xff\xd8\xff\x00")
         other = _other_address(s.port)
-        t0 = time.monotonic()
         other.sendall(head % 4 + b"\xff\xd8\xff\x00")
-        assert _reply(other).startswith(b"HTTP/1.1 422")  # admitted at once: a (bad) photo was read
-        assert time.monotonic() - t0 < 1.0
-        got = _reply(third)
+        assert _reply(other, 30).startswith(b"HTTP/1.1 422")  # admitted: a (bad) photo was read
+        # ... while the third upload still waits for its address's slot (no timing: an order)
+        waiting, _, _ = select.select([third], [], [], 0)
+        assert not waiting, "the third upload was answered before the other address's"
+        got = _reply(third, 30)
         assert got.startswith(b"HTTP/1.1 503"), got[:300]
-        assert 1.0 < time.monotonic() - t0 < 5
+        assert time.monotonic() - t_third >= 5.0  # it waited (photo_wait_s = 6 s) before the 503
         for sk in (*slow, third, other):
             sk.close()
 
