@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .cells import grid_pitch, order_corners
-from .quantiles import median
-from .stages import FloatArray, ImageU8, TrayResult
-from .tray_blobs import Blobs
-from .tray_lattice import Lattice
-from .tray_plan import MIN_VIEW_PX, Fallback, Nested, Plan, SearchContext, shifted
+from ..cells import grid_pitch, order_corners
+from ..quantiles import median
+from ..stages import FloatArray, ImageU8, TrayResult
+from .blobs import Blobs
+from .lattice import Lattice
+from .plan import MIN_VIEW_PX, Fallback, Nested, Plan, SearchContext, shifted
 
 # --- zoom ---------------------------------------------------------------------------
 

@@ -19,10 +19,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from . import onnx_models
-from .quantiles import median, percentile
-from .stages import FloatArray, ImageU8
-from .tray_blobs import Blobs
+from .. import onnx_models
+from ..quantiles import median, percentile
+from ..stages import FloatArray, ImageU8
+from .blobs import Blobs
 
 MODEL_NAME = onnx_models.DETECTOR.file_name
 MODEL_ENV = onnx_models.DETECTOR.env

@@ -24,13 +24,13 @@ from __future__ import annotations
 import time
 from functools import partial
 
-from ..errors import ArgumentTypeError, NoBoardError, UsageError
-from .stages import DebugSink, ImageU8, TrayResult
-from .tray_board import Refusal
-from .tray_config import SIZES, TrayConfig
-from .tray_debug import LastLattice, grid_image, refused_image
-from .tray_plan import MIN_VIEW_PX, Plan, SearchContext
-from .tray_search import search_image
+from ...errors import ArgumentTypeError, NoBoardError, UsageError
+from ..stages import DebugSink, ImageU8, TrayResult
+from .board import Refusal
+from .config import SIZES, TrayConfig
+from .debug import LastLattice, grid_image, refused_image
+from .image_search import search_image
+from .plan import MIN_VIEW_PX, Plan, SearchContext
 
 __all__ = ["SIZES", "TrayConfig", "TrayResult", "find_tray", "search"]
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .tray_blobs import BlobConfig
-from .tray_detector import DetectorConfig
-from .tray_fallbacks import default_fallbacks
-from .tray_lattice import LatticeConfig
-from .tray_plan import Fallback
+from .blobs import BlobConfig
+from .detector import DetectorConfig
+from .fallbacks import default_fallbacks
+from .lattice import LatticeConfig
+from .plan import Fallback
 
 #: The board sizes a tray can hold.
 SIZES = (4, 5, 6)

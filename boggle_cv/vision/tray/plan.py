@@ -16,9 +16,9 @@ from typing import Collection, Protocol
 
 import numpy as np
 
-from .stages import ImageU8, TrayResult
-from .tray_blobs import Blobs
-from .tray_lattice import Lattice
+from ..stages import ImageU8, TrayResult
+from .blobs import Blobs
+from .lattice import Lattice
 
 #: Views smaller than this (px, either side) are not searched.
 MIN_VIEW_PX = 16

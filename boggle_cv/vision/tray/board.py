@@ -18,11 +18,11 @@ from typing import Callable, Collection
 import numpy as np
 import numpy.typing as npt
 
-from .quantiles import median
-from .stages import FloatArray, ImageU8
-from .tray_blobs import Blobs, GreyU8
-from .tray_config import SIZES, BoardConfig
-from .tray_lattice import Lattice
+from ..quantiles import median
+from ..stages import FloatArray, ImageU8
+from .blobs import Blobs, GreyU8
+from .config import SIZES, BoardConfig
+from .lattice import Lattice
 
 Cell = tuple[int, int]
 Heat = npt.NDArray[np.float32]
