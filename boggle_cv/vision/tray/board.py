@@ -6,7 +6,7 @@
 of it looks empty, when too few of its visible cells hold a detected cube top, when
 detected cube tops continue in the ring of cells around it, or (detector source)
 when a row or column of it holds no confident cube top. The best window (most cube
-tops; on a tie the smaller N) wins. Settings: ``tray_config.BoardConfig``.
+tops; on a tie the smaller N) wins. Settings: ``config.BoardConfig``.
 
 Coordinates: (x, y) working-image pixels; lattice cells (col, row).
 """

@@ -2,9 +2,9 @@
 
 ``search_image(image_bgr, size, cfg, sources, timings, debug) -> ImageSearch``:
 on a working copy (long side ``TrayConfig.work_side``), per candidate source in
-order ("detector": learned cube-top peaks, :mod:`tray_detector`; "blobs":
-classical bright blobs, :mod:`tray_blobs`): grow lattices over the candidates
-(:mod:`tray_lattice`) and judge the four biggest (:mod:`tray_board`); the first
+order ("detector": learned cube-top peaks, :mod:`.detector`; "blobs":
+classical bright blobs, :mod:`.blobs`): grow lattices over the candidates
+(:mod:`.lattice`) and judge the four biggest (:mod:`.board`); the first
 board wins. A detector grid is then snapped onto classical blobs (``snap``).
 Corners and centres come back in the image's pixels, ordered from the corner
 nearest the top-left, clockwise on screen (``cells.order_corners``).

@@ -1,5 +1,5 @@
 """The contract of the tray finder's fallbacks (the strategies themselves are in
-:mod:`tray_fallbacks`).
+:mod:`.fallbacks`).
 
 A search of an image follows a ``Plan``: its candidate sources, then its fallbacks
 in order. A ``Fallback`` has a ``name`` (its key in ``TrayResult.timings``) and
