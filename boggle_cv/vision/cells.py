@@ -122,7 +122,7 @@ def rectify(image_bgr: np.ndarray, corners: np.ndarray, size: int, cell_px: int 
 #                   pitch of a grid known by its centres, not its corners (the tray
 #                   finder's snapping).
 # Two more are not about a board's grid and stay where they are: a lattice's pitch
-# (tray_lattice: median step of its homography over the members) and the training
+# (tray.lattice: median step of its homography over the members) and the training
 # data's per-cube local pitch (train.detector_data._grid_sides).
 
 def quad_sides(corners: FloatArray) -> list[float]:

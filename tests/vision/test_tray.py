@@ -17,9 +17,9 @@ from boggle_cv.vision.imageio import load_image
 from boggle_cv.vision.metrics import corner_error
 from boggle_cv.vision.stages import DebugImages
 from boggle_cv.vision.tray import TrayConfig, TrayResult, find_tray
-from boggle_cv.vision.tray_fallbacks import (StretchConfig, Windows, default_fallbacks,
+from boggle_cv.vision.tray.fallbacks import (StretchConfig, Windows, default_fallbacks,
                                              stretch_matrix, window_boxes)
-from boggle_cv.vision.tray_plan import Plan, without
+from boggle_cv.vision.tray.plan import Plan, without
 
 #: No fallbacks: the search of the whole photo alone.
 FIRST_PASS = TrayConfig(fallbacks=())

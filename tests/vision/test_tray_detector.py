@@ -9,8 +9,8 @@ import pytest
 
 from boggle_cv.errors import EngineMissingError, NoBoardError
 from boggle_cv.vision.tray import TrayConfig, find_tray
-from boggle_cv.vision.tray_blobs import whiteness_map
-from boggle_cv.vision.tray_detector import default_model_path, load_detector, run_detector
+from boggle_cv.vision.tray.blobs import whiteness_map
+from boggle_cv.vision.tray.detector import default_model_path, load_detector, run_detector
 
 
 def _render(seed: int, size: int, long_side: int = 900):

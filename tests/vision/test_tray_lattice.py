@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from boggle_cv.vision.tray_lattice import unshear
+from boggle_cv.vision.tray.lattice import unshear
 
 
 def _project(H, k):

@@ -11,12 +11,12 @@ import pytest
 from boggle_cv.errors import ArgumentTypeError, NoBoardError
 from boggle_cv.vision.stages import DebugImages, TrayResult
 from boggle_cv.vision.tray import TrayConfig, find_tray
-from boggle_cv.vision.tray_blobs import Blobs
-from boggle_cv.vision.tray_board import FittedGrid, Refusal, board_from_lattice
-from boggle_cv.vision.tray_config import BoardConfig
-from boggle_cv.vision.tray_fallbacks import Stretch, Windows, Zoom, default_fallbacks
-from boggle_cv.vision.tray_plan import Plan, SearchContext, without
-from boggle_cv.vision.tray_lattice import Lattice
+from boggle_cv.vision.tray.blobs import Blobs
+from boggle_cv.vision.tray.board import FittedGrid, Refusal, board_from_lattice
+from boggle_cv.vision.tray.config import BoardConfig
+from boggle_cv.vision.tray.fallbacks import Stretch, Windows, Zoom, default_fallbacks
+from boggle_cv.vision.tray.plan import Plan, SearchContext, without
+from boggle_cv.vision.tray.lattice import Lattice
 
 PITCH = 50.0
 ORIGIN = 100.0

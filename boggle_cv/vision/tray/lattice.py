@@ -17,9 +17,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from .quantiles import median
-from .stages import FloatArray
-from .tray_blobs import Blobs
+from ..quantiles import median
+from ..stages import FloatArray
+from .blobs import Blobs
 
 #: Lattice members: (col, row) index -> blob index.
 Members = dict[tuple[int, int], int]

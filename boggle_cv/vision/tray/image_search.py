@@ -2,9 +2,9 @@
 
 ``search_image(image_bgr, size, cfg, sources, timings, debug) -> ImageSearch``:
 on a working copy (long side ``TrayConfig.work_side``), per candidate source in
-order ("detector": learned cube-top peaks, :mod:`tray_detector`; "blobs":
-classical bright blobs, :mod:`tray_blobs`): grow lattices over the candidates
-(:mod:`tray_lattice`) and judge the four biggest (:mod:`tray_board`); the first
+order ("detector": learned cube-top peaks, :mod:`.detector`; "blobs":
+classical bright blobs, :mod:`.blobs`): grow lattices over the candidates
+(:mod:`.lattice`) and judge the four biggest (:mod:`.board`); the first
 board wins. A detector grid is then snapped onto classical blobs (``snap``).
 Corners and centres come back in the image's pixels, ordered from the corner
 nearest the top-left, clockwise on screen (``cells.order_corners``).
@@ -17,16 +17,16 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..errors import UsageError
-from .cells import centres_pitch, order_corners
-from .stages import DebugSink, FloatArray, ImageU8, TrayResult
-from .tray_blobs import Blobs, GreyU8, find_blobs, whiteness_map
-from .tray_board import FittedGrid, Heat, board_from_lattice
-from .tray_config import SnapConfig, TrayConfig
-from .tray_debug import draw_blobs, draw_lattice, grey_to_bgr, heat_image
-from .tray_detector import run_detector
-from .tray_plan import Evidence
-from .tray_lattice import Lattice, best_lattices
+from ...errors import UsageError
+from ..cells import centres_pitch, order_corners
+from ..stages import DebugSink, FloatArray, ImageU8, TrayResult
+from .blobs import Blobs, GreyU8, find_blobs, whiteness_map
+from .board import FittedGrid, Heat, board_from_lattice
+from .config import SnapConfig, TrayConfig
+from .debug import draw_blobs, draw_lattice, grey_to_bgr, heat_image
+from .detector import run_detector
+from .lattice import Lattice, best_lattices
+from .plan import Evidence
 
 #: How many lattices of a source are judged (biggest first).
 LATTICES_JUDGED = 4

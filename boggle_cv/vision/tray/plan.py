@@ -1,5 +1,5 @@
 """The contract of the tray finder's fallbacks (the strategies themselves are in
-:mod:`tray_fallbacks`).
+:mod:`.fallbacks`).
 
 A search of an image follows a ``Plan``: its candidate sources, then its fallbacks
 in order. A ``Fallback`` has a ``name`` (its key in ``TrayResult.timings``) and
@@ -16,9 +16,9 @@ from typing import Collection, Protocol
 
 import numpy as np
 
-from .stages import ImageU8, TrayResult
-from .tray_blobs import Blobs
-from .tray_lattice import Lattice
+from ..stages import ImageU8, TrayResult
+from .blobs import Blobs
+from .lattice import Lattice
 
 #: Views smaller than this (px, either side) are not searched.
 MIN_VIEW_PX = 16

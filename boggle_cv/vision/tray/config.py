@@ -4,17 +4,17 @@ Units: ``px`` working-image pixels (the copy reduced to ``work_side`` long side)
 ``pitch`` the lattice's cell pitch; "members" the lattice cells holding a detected
 cube top; whiteness = min(B, G, R) in grey levels (0..255); detector heat and peaks
 are probabilities (0..1). The fallbacks' settings live with them
-(:mod:`tray_fallbacks`: ZoomConfig, StretchConfig, WindowConfig).
+(:mod:`.fallbacks`: ZoomConfig, StretchConfig, WindowConfig).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .tray_blobs import BlobConfig
-from .tray_detector import DetectorConfig
-from .tray_fallbacks import default_fallbacks
-from .tray_lattice import LatticeConfig
-from .tray_plan import Fallback
+from .blobs import BlobConfig
+from .detector import DetectorConfig
+from .fallbacks import default_fallbacks
+from .lattice import LatticeConfig
+from .plan import Fallback
 
 #: The board sizes a tray can hold.
 SIZES = (4, 5, 6)
@@ -22,7 +22,7 @@ SIZES = (4, 5, 6)
 
 @dataclass(frozen=True)
 class BoardConfig:
-    """How an N x N window of lattice cells is judged a board (:mod:`tray_board`).
+    """How an N x N window of lattice cells is judged a board (:mod:`.board`).
 
     corner_margin: corners lie this many pitches beyond the outer cube centres.
     min_fill: share of the window's visible cells that must hold a detected cube top.
@@ -78,7 +78,7 @@ class BoardConfig:
 @dataclass(frozen=True)
 class SnapConfig:
     """Refining a grid found from detector peaks (coarse: 4 input px of a 320 px
-    letterbox) with classical blobs (``tray_search.snap``).
+    letterbox) with classical blobs (``image_search.snap``).
 
     enabled: snap at all. blobs: a lighter blob search (fewer thresholds) used for
     the snapping only. A cell centre snaps to a blob within ``radius`` pitch whose
@@ -108,8 +108,8 @@ class TrayConfig:
         detector grid (SnapConfig); blobs, detector: the two candidate sources;
         lattice / detector_lattice: the lattice fit for blobs / detector peaks.
     fallbacks: what runs, in order, when the search of the whole photo found no
-        board (``tray_fallbacks.default_fallbacks()``: zoom, stretch, windows,
-        stretched windows); ``()`` for none, ``tray_plan.without(...)`` to leave
+        board (``fallbacks.default_fallbacks()``: zoom, stretch, windows,
+        stretched windows); ``()`` for none, ``plan.without(...)`` to leave
         some out.
     """
 

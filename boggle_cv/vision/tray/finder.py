@@ -1,17 +1,10 @@
 """Find the Boggle tray in a photo: board size N and the outer corners of the cube grid.
 
 ``find_tray(image_bgr, size=None, *, config=TrayConfig(), debug=None) -> TrayResult``
-(a ``stages.TrayFinder``).
-
-The finder in stages, one module each:
-  tray_config     the settings (TrayConfig and its groups);
-  tray_search     the search of one image: candidate sources (learned detector,
-                  classical blobs), lattice, board window (tray_board), snapping;
-  tray_fallbacks  what runs, in order, when that search finds no board: a zoomed
-                  crop, stretched copies, windows, windows of stretched copies;
-  tray_debug      the debug images (handed to the caller's DebugSink as made).
-``search`` below is the one function that runs a search and then its fallbacks in
-turn; the fallbacks call it back (through their SearchContext) on their views.
+(a ``stages.TrayFinder``, offered as ``boggle_cv.vision.tray.find_tray``).
+``search`` below is the one function that searches an image (:mod:`.image_search`)
+and then tries its fallbacks (:mod:`.fallbacks`) in turn; the fallbacks call it back
+(through their SearchContext) on their views.
 
 Raises NoBoardError when there is no complete 4x4, 5x5 or 6x6 grid (the reason is
 the first one the search of the whole photo gave).
@@ -24,13 +17,13 @@ from __future__ import annotations
 import time
 from functools import partial
 
-from ..errors import ArgumentTypeError, NoBoardError, UsageError
-from .stages import DebugSink, ImageU8, TrayResult
-from .tray_board import Refusal
-from .tray_config import SIZES, TrayConfig
-from .tray_debug import LastLattice, grid_image, refused_image
-from .tray_plan import MIN_VIEW_PX, Plan, SearchContext
-from .tray_search import search_image
+from ...errors import ArgumentTypeError, NoBoardError, UsageError
+from ..stages import DebugSink, ImageU8, TrayResult
+from .board import Refusal
+from .config import SIZES, TrayConfig
+from .debug import LastLattice, grid_image, refused_image
+from .image_search import search_image
+from .plan import MIN_VIEW_PX, Plan, SearchContext
 
 __all__ = ["SIZES", "TrayConfig", "TrayResult", "find_tray", "search"]
 
@@ -47,7 +40,7 @@ def find_tray(image_bgr: ImageU8, size: int | None = None, *,
     """Find the N x N grid of cube tops in a BGR uint8 (H, W, 3) photo.
 
     size: force N (4, 5 or 6) instead of inferring it (UsageError otherwise).
-    debug: receives the stage images as they are made (tray_debug), also those of a
+    debug: receives the stage images as they are made (:mod:`.debug`), also those of a
     refusal (then ``5_refused`` last). Raises NoBoardError when no complete board is
     seen.
     """

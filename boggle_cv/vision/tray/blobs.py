@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from .quantiles import percentile
-from .stages import ImageU8
+from ..quantiles import percentile
+from ..stages import ImageU8
 
 #: A single-channel uint8 image (H, W).
 GreyU8 = npt.NDArray[np.uint8]

@@ -5,8 +5,8 @@ models/cube_detector.onnx, run with cv2.dnn: no torch at run time) takes the wor
 image letterboxed into a DetectorConfig.in_side square (BGR, 0..255 float) and
 returns two maps at 1/4 of that resolution: a heatmap logit of "a cube top's centre
 is here" and log(cube side in input px). Peaks of the heatmap become candidate cube
-tops in the same form as the classical blobs (:class:`tray_blobs.Blobs`), so the
-lattice fit (:mod:`tray_lattice`) takes either.
+tops in the same form as the classical blobs (:class:`.blobs.Blobs`), so the
+lattice fit (:mod:`.lattice`) takes either.
 
 Coordinates: (x, y) working-image pixels.
 """
@@ -19,10 +19,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from . import onnx_models
-from .quantiles import median, percentile
-from .stages import FloatArray, ImageU8
-from .tray_blobs import Blobs
+from .. import onnx_models
+from ..quantiles import median, percentile
+from ..stages import FloatArray, ImageU8
+from .blobs import Blobs
 
 MODEL_NAME = onnx_models.DETECTOR.file_name
 MODEL_ENV = onnx_models.DETECTOR.env

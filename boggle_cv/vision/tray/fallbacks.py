@@ -1,7 +1,7 @@
 """The tray finder's fallbacks: other views of the photo, searched in turn when the
 search of the whole photo found no board (only refusals pay for them).
 
-A fallback (the contract: :mod:`tray_plan`) has a ``name`` (its key in
+A fallback (the contract: :mod:`.plan`) has a ``name`` (its key in
 ``TrayResult.timings``) and ``attempt(image_bgr, size, ctx) -> TrayResult | None``:
 it makes its views of the image (a crop, stretched copies, windows), has each
 searched with ``ctx.search(view, size, plan)`` (the same search as the whole
@@ -16,7 +16,7 @@ order; the first board found wins. The default order (``default_fallbacks``):
 3. Windows: windows of 0.67 x the photo on a 3 x 3 grid (a small tray far away);
 4. Stretch whose copies are searched window by window (far away AND grazing).
 
-To add a strategy: write a frozen dataclass that subclasses ``tray_plan.Nested``
+To add a strategy: write a frozen dataclass that subclasses ``plan.Nested``
 (an ``inner: Plan``, a ``name`` and ``attempt``), and put it into the tuple that
 ``default_fallbacks`` returns, at the place in the order where it should run
 (docs/tray.md).
@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .cells import grid_pitch, order_corners
-from .quantiles import median
-from .stages import FloatArray, ImageU8, TrayResult
-from .tray_blobs import Blobs
-from .tray_lattice import Lattice
-from .tray_plan import MIN_VIEW_PX, Fallback, Nested, Plan, SearchContext, shifted
+from ..cells import grid_pitch, order_corners
+from ..quantiles import median
+from ..stages import FloatArray, ImageU8, TrayResult
+from .blobs import Blobs
+from .lattice import Lattice
+from .plan import MIN_VIEW_PX, Fallback, Nested, Plan, SearchContext, shifted
 
 # --- zoom ---------------------------------------------------------------------------
 

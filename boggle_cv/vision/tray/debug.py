@@ -12,10 +12,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from .annotate import draw_grid
-from .stages import DebugSink, ImageU8, TrayResult
-from .tray_blobs import Blobs, GreyU8
-from .tray_lattice import Lattice
+from ..annotate import draw_grid
+from ..stages import DebugSink, ImageU8, TrayResult
+from .blobs import Blobs, GreyU8
+from .lattice import Lattice
 
 #: Colours (BGR) of the first three lattices drawn.
 LATTICE_COLOURS = ((0, 255, 0), (255, 128, 0), (0, 0, 255))

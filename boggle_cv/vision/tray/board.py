@@ -6,7 +6,7 @@
 of it looks empty, when too few of its visible cells hold a detected cube top, when
 detected cube tops continue in the ring of cells around it, or (detector source)
 when a row or column of it holds no confident cube top. The best window (most cube
-tops; on a tie the smaller N) wins. Settings: ``tray_config.BoardConfig``.
+tops; on a tie the smaller N) wins. Settings: ``config.BoardConfig``.
 
 Coordinates: (x, y) working-image pixels; lattice cells (col, row).
 """
@@ -18,11 +18,11 @@ from typing import Callable, Collection
 import numpy as np
 import numpy.typing as npt
 
-from .quantiles import median
-from .stages import FloatArray, ImageU8
-from .tray_blobs import Blobs, GreyU8
-from .tray_config import SIZES, BoardConfig
-from .tray_lattice import Lattice
+from ..quantiles import median
+from ..stages import FloatArray, ImageU8
+from .blobs import Blobs, GreyU8
+from .config import SIZES, BoardConfig
+from .lattice import Lattice
 
 Cell = tuple[int, int]
 Heat = npt.NDArray[np.float32]
