@@ -24,7 +24,7 @@ def test_the_extractor_finds_the_page_strings():
     assert len(MESSAGES) > 200
     for key in [("Start a room (I am the host)", None), ("Round {n}", None), ("{n} word", "{n} words"),
                 ("{n} point", "{n} points"), ("not in the dictionary", None), ("Edition: {edition}", None),
-                ("Language of this page", None), ("e.g. KQ7M2XP", None), ("French", None),
+                ("Language", None), ("e.g. KQ7M2XP", None), ("French", None),
                 ("This link works on this computer only. To let phones on the same Wi-Fi join, start the server "
                  "with boggle-cv serve --host 0.0.0.0 and open the page again.", None)]:
         assert key in MESSAGES, key
