@@ -15,6 +15,7 @@ import typer
 
 from ..errors import EngineMissingError
 from ..vision.engines import Engine
+from .options import Lang, LangOption
 
 EXTRA_HINT = "install the web extra: pip install 'boggle-cv[web]'"
 
@@ -42,10 +43,12 @@ def register(app: typer.Typer) -> None:
         port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port (0: any free port).")] = 8765,
         db: Annotated[Optional[Path], typer.Option("--db", help="Games database (default: the user's data folder, as for scan).")] = None,
         engine: Annotated[Engine, typer.Option("--engine", help="Reader for photos: classifier, tesseract or both.")] = Engine.classifier,
+        lang: LangOption = Lang.en,
     ) -> None:
         """Serve the web page: players take the photo and type their words on their phones."""
         check_web_extra()
         from .. import store
         from ..web.config import ServeConfig
         from ..web.server import run_server
-        run_server(ServeConfig(db_path=db or store.default_db_path(), engine=engine.value), host, port, _say)
+        run_server(ServeConfig(db_path=db or store.default_db_path(), engine=engine.value, lang=lang.value),
+                   host, port, _say)

@@ -205,7 +205,9 @@ class Round:
 class Settings:
     """The host's choices. seconds: the timer (None: off); rules: the referee's
     RulesOptions as JSON (variant, min_length, long_words); marks: "use" or
-    "ignore" red marks seen in photos; target: points that win the game."""
+    "ignore" red marks seen in photos; target: points that win the game; lang: the
+    room's edition (boggle_cv.editions: its dictionary, folding and shortest word;
+    a room stored before editions is English)."""
 
     seconds: int | None = 180
     target: int = 50
@@ -213,6 +215,7 @@ class Settings:
     min_length: int | None = None
     long_words: str = "per-letter"
     marks: str = "use"
+    lang: str = "en"
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..board import Board, cell_label, normalise_face, parse_cell
 from ..dictionary import Dictionary
+from ..editions import DEFAULT_LANG, get_edition
 from ..errors import (LimitReached, NotAllowed, NotAuthenticated, RoomNotFound, RoundStateError, StaleList,
                       UsageError)
 from ..names import clean_name, name_key
@@ -28,6 +29,7 @@ from ..referee import (Corrections, GameRef, MarksPolicy, RoundRequest, RoundRes
 from ..scoring import Rules
 from ..wordlists import MAX_NAME, MAX_TOKEN
 from .db import RoomDB
+from .dictionaries import Dictionaries
 from .model import (BoardState, Correction, Phase, Player, Room, Round, Settings, new_code, new_token,
                     normalise_code, token_hash, token_matches)
 from .view import current_board, room_view, round_marks, round_settings
@@ -80,10 +82,13 @@ class RoomService:
     """The rooms of one server. save_round(conn, game, result) -> round number
     stores a scored round in the games database inside the room's transaction."""
 
-    def __init__(self, db: RoomDB, dictionary: Dictionary, save_round: Saver = save_to_games,
-                 limits: RoomLimits = RoomLimits(), clock: Callable[[], float] = time.time) -> None:
-        self.db, self.dictionary, self.save_round = db, dictionary, save_round
+    def __init__(self, db: RoomDB, dictionary: Dictionary | Dictionaries, save_round: Saver = save_to_games,
+                 limits: RoomLimits = RoomLimits(), clock: Callable[[], float] = time.time,
+                 lang: str = DEFAULT_LANG) -> None:
+        self.db, self.save_round = db, save_round
+        self.dictionaries = Dictionaries.of(dictionary)
         self.limits, self.clock = limits, clock
+        self.lang = get_edition(lang).code  # a new room's edition (serve --lang)
 
     # ---- reading ---------------------------------------------------------------------------------
     def room(self, code: str) -> Room:
@@ -98,10 +103,13 @@ class RoomService:
         return room_view(room, host, player, self.clock())
 
     # ---- the room and its players ----------------------------------------------------------------
-    def create(self, game: str | None = None, seconds: int | None = 180, target: int = 50) -> tuple[Room, str]:
-        """A new room (and its host token). LimitReached when the server holds max_rooms
-        live rooms (counted in the insert's transaction, after idle rooms are deleted)."""
-        settings = Settings(seconds=self._seconds(seconds), target=self._target(target))
+    def create(self, game: str | None = None, seconds: int | None = 180, target: int = 50,
+               lang: str | None = None) -> tuple[Room, str]:
+        """A new room (and its host token); lang: its edition (None: the server's).
+        LimitReached when the server holds max_rooms live rooms (counted in the
+        insert's transaction, after idle rooms are deleted)."""
+        settings = Settings(seconds=self._seconds(seconds), target=self._target(target),
+                            lang=get_edition(lang).code if lang is not None else self.lang)
         token = new_token()
         for _ in range(20):
             code = new_code()
@@ -144,7 +152,8 @@ class RoomService:
         return self._update(code, change)[0]
 
     def settings(self, code: str, token: str | None, changes: dict[str, Any]) -> Room:
-        """Host: timer seconds (or null), target, rules (variant, min_length, long_words), marks."""
+        """Host: timer seconds (or null), target, rules (variant, min_length, long_words), marks,
+        the edition (lang). A round takes them when its clock starts."""
         def change(room: Room, conn: sqlite3.Connection) -> None:
             self._host(room, token)
             s = Settings.from_dict({**room.settings.to_dict(), **changes})
@@ -154,8 +163,9 @@ class RoomService:
             s.seconds, s.target = self._seconds(s.seconds), self._target(s.target)
             if s.marks not in ("use", "ignore"):
                 raise UsageError(f"marks must be 'use' or 'ignore', not {s.marks!r}")
+            s.lang = get_edition(s.lang).code
             Rules(size=4, variant=s.variant or "standard", min_length=s.min_length,
-                  long_words=s.long_words)  # checks the rules' values
+                  long_words=s.long_words, lang=s.lang)  # checks the rules' values
             room.settings = s
             room.last_change = {"what": "settings", "by": "host", "at": self.clock()}
         return self._update(code, change)[0]
@@ -356,7 +366,7 @@ class RoomService:
         # the table's choices go in as options; what the photo showed counts where they chose nothing
         options = RulesOptions(s.variant, s.min_length, s.long_words,
                                frozenset(m.bonus) if m.bonus_from == "page" else frozenset(),
-                               challenge if m.challenge_from == "page" else None)
+                               challenge if m.challenge_from == "page" else None, s.lang)
         if b.scan is None or b.text is not None:
             request = RoundRequest(corrections=Corrections(board, {}), options=options, players=players)
         else:
@@ -367,7 +377,7 @@ class RoomService:
             if b.challenge_chosen:
                 scan = dataclasses.replace(scan, challenge_cell=None)
             request = RoundRequest(scan, Corrections(cells=fixes), MarksPolicy(s.marks), options, players)
-        return referee_round(request, self.dictionary)
+        return referee_round(request, self.dictionaries.get(s.lang))
 
     # ---- helpers ---------------------------------------------------------------------------------
     def _update(self, code: str, change: Callable[[Room, sqlite3.Connection], Any]) -> tuple[Room, Any]:

@@ -14,7 +14,8 @@ Request documents (JSON):
    "players": [{"name": "ann", "words": "one word per line (spaces, commas too)"}],
    "rules": {"variant": "standard"|"challenge", "min_length": null|3..,
              "long_words": "per-letter"|..., "bonus_cells": [[r, c], ...],
-             "challenge_cell": [r, c] | null},           (cells 0-based, board order)
+             "challenge_cell": [r, c] | null,            (cells 0-based, board order)
+             "lang": "en"|"fr"|"de"|"es"|"it"|"nl"},     (the edition; default serve --lang)
    "game": "friday", "scan_id": "..."}                  (rounds only; scan_id optional)
 Player and game names follow names.clean_name (docs/web.md, "Names"). Bodies are
 parsed by parse_json_object (lone surrogates and deep nesting: 400).
@@ -33,6 +34,7 @@ from starlette.responses import JSONResponse, Response
 
 from .. import __version__, store
 from ..board import Board
+from ..editions import DEFAULT_LANG, EDITIONS, LANGS, get_edition
 from ..errors import BoardTextError, UsageError, WordListError
 from ..names import clean_name, name_key
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, store_round
@@ -61,7 +63,8 @@ def _state(request: Request) -> WebState:
 async def health(request: Request) -> JSONResponse:
     st = _state(request)
     c = st.config
-    return _ok({"ok": True, "version": __version__, "engine": c.engine,
+    return _ok({"ok": True, "version": __version__, "engine": c.engine, "lang": c.lang,
+                "editions": [{"code": e.code, "name": e.name} for e in EDITIONS.values()],
                 "limits": {"max_upload_bytes": c.max_upload_bytes, "max_players": c.max_players,
                            "max_words": c.max_words}})
 
@@ -183,13 +186,14 @@ def _cell(value: Any, what: str) -> tuple[int, int]:
     raise UsageError(f"{what} must be [row, col] (0-based)")
 
 
-def parse_rules(value: Any) -> RulesOptions:
+def parse_rules(value: Any, lang: str = DEFAULT_LANG) -> RulesOptions:
     """The rules object (all keys optional) -> the options the referee decides with;
-    values are checked by scoring.Rules (one place for every limit)."""
+    values are checked by scoring.Rules (one place for every limit). lang: the
+    edition when the object names none (the server's)."""
     value = value or {}
     if not isinstance(value, dict):
         raise UsageError("'rules' must be an object")
-    unknown = set(value) - {"variant", "min_length", "long_words", "bonus_cells", "challenge_cell"}
+    unknown = set(value) - {"variant", "min_length", "long_words", "bonus_cells", "challenge_cell", "lang"}
     if unknown:
         raise UsageError(f"unknown rule(s): {', '.join(sorted(unknown))}")
     bonus = value.get("bonus_cells") or []
@@ -202,9 +206,13 @@ def parse_rules(value: Any) -> RulesOptions:
         raise UsageError("variant and long_words must be text")
     if variant == "challenge" and challenge is None:
         raise UsageError("the challenge variant needs challenge_cell", "tap the red cube's cell")
+    edition = value.get("lang", lang)
+    if not isinstance(edition, str):
+        raise UsageError("lang must be an edition's code", "editions: " + ", ".join(LANGS))
     return RulesOptions(variant=variant, min_length=value.get("min_length"), long_words=long_words,
                         bonus_cells=frozenset(_cell(b, "a bonus cell") for b in bonus),
-                        challenge_cell=_cell(challenge, "challenge_cell") if challenge is not None else None)
+                        challenge_cell=_cell(challenge, "challenge_cell") if challenge is not None else None,
+                        lang=get_edition(edition).code)
 
 
 def _referee(st: WebState, doc: dict[str, Any], scan: ScanResult | None = None) -> RoundResult:
@@ -224,8 +232,9 @@ def _referee(st: WebState, doc: dict[str, Any], scan: ScanResult | None = None) 
         corrections = Corrections(cells=fixes)
     else:
         scan, corrections = None, Corrections(board=board)
-    result = referee_round(RoundRequest(scan, corrections, MarksPolicy.ignore, parse_rules(doc.get("rules")), players),
-                     st.dictionary)
+    options = parse_rules(doc.get("rules"), st.config.lang)
+    result = referee_round(RoundRequest(scan, corrections, MarksPolicy.ignore, options, players),
+                           st.dictionaries.get(options.lang))
     return dataclasses.replace(result, notes=tuple(notes) + result.notes)
 
 

@@ -107,12 +107,17 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
 
     scanner_factory: () -> object with scan_image(image_bgr, size, photo=None) ->
         ScanResult; default Scanner(config.engine), made on the first photo.
-    dictionary: a loaded Dictionary (default: the shipped one, loaded now).
+    dictionary: a loaded Dictionary for English (default: the shipped one, loaded now);
+        the other editions' shipped dictionaries are loaded when first needed, once
+        (room.dictionaries), and shared by the rooms and /api/score.
     """
+    from ..room.dictionaries import Dictionaries
     if dictionary is None:
         from ..dictionary import load_default
         dictionary = load_default()
-    state = WebState(config, dictionary, scanner_factory or _default_scanner_factory(config.engine))
+    dictionaries = Dictionaries({"en": dictionary})
+    state = WebState(config, dictionary, scanner_factory or _default_scanner_factory(config.engine),
+                     dictionaries)
 
     def limit_for(path: str) -> int:
         return config.max_upload_bytes if is_photo_upload(path) else config.max_json_bytes
@@ -120,9 +125,10 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
     from ..room.db import RoomDB
     from ..room.service import RoomLimits, RoomService
     from . import rooms
-    room_service = RoomService(RoomDB(config.db_path), dictionary,
+    room_service = RoomService(RoomDB(config.db_path), dictionaries,
                                limits=RoomLimits(max_rooms=config.max_rooms, max_players=config.max_players,
-                                                 max_words=config.max_words, idle_s=config.room_idle_s))
+                                                 max_words=config.max_words, idle_s=config.room_idle_s),
+                               lang=config.lang)
     r = "/api/rooms/{code:str}"
     routes = [
         Route("/", _index),

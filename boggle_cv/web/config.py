@@ -87,6 +87,8 @@ class ServeConfig:
         at once, then per hour.
     max_round_bytes: the most a round stored through /api/rounds may take in the games
         database (its words and report as JSON, bytes; 413 above).
+    lang: the edition (boggle_cv.editions) of a new room and of /api/score and
+        /api/rounds requests that name none (`serve --lang`; rooms change theirs).
     guess_limit / guess_window_s: unknown room codes one address may ask for within
         the window (seconds) before it gets 429 for the rest of it (a request with a
         valid token for its room is still served).
@@ -127,6 +129,7 @@ class ServeConfig:
     max_round_bytes: int = 1 * MB
     guess_limit: int = 30
     guess_window_s: float = 600.0
+    lang: str = "en"
 
     @property
     def held_photos_mb(self) -> int:

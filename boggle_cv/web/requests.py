@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..editions import get_edition
 from ..errors import LimitReached, UsageError
 from ..names import clean_name
 from ..room.service import NOT_GIVEN, ROOM_TIMER, NotGiven, RoomLimits, RoomTimer
@@ -74,18 +75,21 @@ def _timer(doc: Mapping[str, Any], limits: RoomLimits) -> int | None:
 
 @dataclass(frozen=True)
 class CreateRoom:
-    """POST /api/rooms: game (None: "room CODE"), timer seconds (None: no timer), target."""
+    """POST /api/rooms: game (None: "room CODE"), timer seconds (None: no timer), target,
+    lang: the room's edition (None: the server's, serve --lang)."""
 
     game: str | None = None
     seconds: int | None = 180
     target: int = 50
+    lang: str | None = None
 
     @classmethod
     def read(cls, doc: Mapping[str, Any], limits: RoomLimits) -> CreateRoom:
         game = clean_name(doc["game"], "game name", limits.max_name) if doc.get("game") is not None else None
         seconds = _timer(doc, limits) if "seconds" in doc else cls.seconds
         target = int_in(doc, "target", *limits.target) if "target" in doc else cls.target
-        return cls(game, seconds, target)
+        lang = get_edition(text(doc, "lang", 8)).code if doc.get("lang") is not None else None
+        return cls(game, seconds, target, lang)
 
 
 @dataclass(frozen=True)
@@ -196,7 +200,7 @@ class StartRound:
 
 
 #: Settings a host may change, and how each is read (values are checked again by the service).
-_SETTINGS = ("seconds", "target", "variant", "min_length", "long_words", "marks")
+_SETTINGS = ("seconds", "target", "variant", "min_length", "long_words", "marks", "lang")
 
 
 @dataclass(frozen=True)
@@ -226,4 +230,6 @@ class SettingsChange:
         for key in ("long_words", "marks"):
             if key in doc:
                 out[key] = text(doc, key, 32)
+        if "lang" in doc:
+            out["lang"] = get_edition(text(doc, "lang", 8)).code
         return cls(out)

@@ -77,7 +77,8 @@ async def _optional_json(request: Request) -> dict[str, Any]:
 
 async def create_room(request: Request) -> JSONResponse:
     cmd = CreateRoom.read(await _optional_json(request), _service(request).limits)
-    room, host_token = await _call(request, _service(request).create, cmd.game, cmd.seconds, cmd.target)
+    room, host_token = await _call(request, _service(request).create, cmd.game, cmd.seconds, cmd.target,
+                                   cmd.lang)
     return await _view(request, room, host_token, 201, {"code": room.code, "host_token": host_token,
                                                        "join_url": join_url(request, room.code)})
 

@@ -33,6 +33,7 @@ from typing import Any, Callable
 import anyio
 
 from ..dictionary import Dictionary
+from ..room.dictionaries import Dictionaries
 from ..errors import EngineMissingError
 from .config import ServeConfig
 
@@ -224,9 +225,10 @@ class WebState:
     """
 
     def __init__(self, config: ServeConfig, dictionary: Dictionary,
-                 scanner_factory: Callable[[], Any]) -> None:
+                 scanner_factory: Callable[[], Any], dictionaries: Dictionaries | None = None) -> None:
         self.config = config
         self.dictionary = dictionary
+        self.dictionaries = dictionaries or Dictionaries({"en": dictionary})
         self.scans = RecentScans(config.recent_scans)
         self._scanner_factory = scanner_factory
         self._scanner: Any = None

@@ -173,3 +173,21 @@ def test_the_photo_readers_start_and_stop_with_any_host_of_the_app(tmp_path, dic
         assert client.get("/api/health").status_code == 200
     assert pool.calls == ["start", "check", "close"]
     assert ("photos cannot be read" in caplog.text) is missing
+
+
+def test_unknown_lang_is_usage_error_listing_the_editions(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "boggle_cv", "serve", "--lang", "xx", "--db", str(tmp_path / "g.db")],
+                         cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "xx" in out.stderr and all(lang in out.stderr for lang in ("fr", "de", "es", "it", "nl"))
+
+
+def test_serve_lang_is_the_edition_of_new_rooms(tmp_path):
+    port = _free_port()
+    proc = _serve("--port", str(port), "--db", str(tmp_path / "g.db"), "--lang", "it")
+    try:
+        assert _wait_health(port, proc)["lang"] == "it"
+        status, doc = request(port, "POST", "/api/rooms", {})
+        assert status == 201 and doc["room"]["settings"]["lang"] == "it"
+    finally:
+        stop(proc)

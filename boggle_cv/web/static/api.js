@@ -1,5 +1,6 @@
 // Talking to the server: JSON requests with this phone's token, errors as one
 // readable line, and the tokens this phone holds, kept in localStorage per room.
+import { t } from "./i18n.js";
 
 /** An answer that is not 2xx: status (0: no connection), message "error (hint)". */
 export class ApiError extends Error {
@@ -33,12 +34,12 @@ export async function request(method, url, opts = {}) {
   try {
     res = await fetch(url, { method, headers, body, keepalive: !!opts.keepalive, cache: "no-store" });
   } catch (e) {
-    throw new ApiError(0, "the server cannot be reached (no connection?); try again in a moment", "offline");
+    throw new ApiError(0, t("the server cannot be reached (no connection?); try again in a moment"), "offline");
   }
   let doc = null;
   try { doc = await res.json(); } catch (e) { /* not JSON */ }
   if (!res.ok) {
-    const msg = doc && doc.error ? doc.error + (doc.hint ? ` (${doc.hint})` : "") : `the server answered ${res.status}`;
+    const msg = doc && doc.error ? doc.error + (doc.hint ? ` (${doc.hint})` : "") : t("the server answered {status}", { status: res.status });
     throw new ApiError(res.status, msg.charAt(0).toUpperCase() + msg.slice(1), doc && doc.kind, doc);
   }
   return doc;
@@ -47,7 +48,7 @@ export async function request(method, url, opts = {}) {
 /** A photo fetched with the token, as a blob: URL (an <image> cannot send the token). */
 export async function fetchImage(url, token) {
   const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
-  if (!res.ok) throw new ApiError(res.status, "the photo cannot be loaded");
+  if (!res.ok) throw new ApiError(res.status, t("the photo cannot be loaded"));
   return URL.createObjectURL(await res.blob());
 }
 

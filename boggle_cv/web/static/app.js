@@ -3,6 +3,7 @@
 // No framework, no build step: small ES modules served as they are.
 import { request, passes, savePasses, knownRooms } from "./api.js";
 import { $, h, say, guarded } from "./dom.js";
+import { t, tn, loadLanguage, translatePage, currentLanguage, rememberLanguage } from "./i18n.js";
 import { Room } from "./room.js";
 import { unlockSound } from "./timer.js";
 
@@ -21,7 +22,7 @@ function goToRoom(code) {
 }
 
 async function createRoom(button, msg, table) {
-  await guarded(button, msg, "Starting a room…", async () => {
+  await guarded(button, msg, t("Starting a room…"), async () => {
     const doc = await request("POST", "/api/rooms", { json: {} });
     savePasses(doc.code, { host: doc.host_token, players: {}, table });
     goToRoom(doc.code);
@@ -35,14 +36,15 @@ function landing(message = "") {
   const rooms = knownRooms();
   $("#known").hidden = !rooms.length;
   $("#known-list").replaceChildren(...rooms.slice(0, 5).map((r) => h("li", {},
-    h("a", { href: `/?room=${r.code}`, class: "button" }, `Room ${r.code}`),
-    h("span", { class: "help" }, r.host ? " you are the host" : ` ${r.players} player${r.players === 1 ? "" : "s"} on this phone`))));
+    h("a", { href: `/?room=${r.code}`, class: "button" }, t("Room {code}", { code: r.code })),
+    h("span", { class: "help" }, " " + (r.host ? t("you are the host")
+                                              : tn("{n} player on this phone", "{n} players on this phone", r.players))))));
   say($("#code-msg"), message, message ? "error" : "");
 }
 
 function joinForm(code, message = "") {
   show("join");
-  $("#join-h").textContent = `Join room ${code}`;
+  $("#join-h").textContent = t("Join room {code}", { code });
   $("#room-badge").hidden = true;
   say($("#join-msg"), message, message ? "error" : "");
   $("#join-name").focus();
@@ -51,8 +53,8 @@ function joinForm(code, message = "") {
 async function join(code) {
   const name = $("#join-name").value;
   const msg = $("#join-msg");
-  if (!name.trim()) { say(msg, "Type your name first: the others see it in the report.", "error"); return; }
-  await guarded($("#join-form button"), msg, "Joining…", async () => {
+  if (!name.trim()) { say(msg, t("Type your name first: the others see it in the report."), "error"); return; }
+  await guarded($("#join-form button"), msg, t("Joining…"), async () => {
     const doc = await request("POST", `/api/rooms/${code}/players`, { json: { name } });
     const p = passes(code);
     p.players[doc.player_id] = doc.token;
@@ -77,13 +79,26 @@ function route() {
   current.start();
 }
 
-function init() {
+/** The language switch: this phone's choice, kept; the page is drawn again in it. */
+function languageSwitch() {
+  const select = $("#ui-lang");
+  select.value = currentLanguage();
+  select.addEventListener("change", () => {
+    rememberLanguage(select.value);
+    location.reload();  // every string drawn again (the room's passes stay in localStorage)
+  });
+}
+
+async function init() {
+  await loadLanguage();
+  translatePage();
+  languageSwitch();
   $("#create").addEventListener("click", (e) => createRoom(e.currentTarget, $("#create-msg"), false));
   $("#table").addEventListener("click", (e) => createRoom(e.currentTarget, $("#table-msg"), true));
   $("#code-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const code = $("#code-input").value.toUpperCase().replace(/[^A-Z0-9]/g, "");
-    if (!code) { say($("#code-msg"), "Type the room code the host sees (7 letters and digits).", "error"); return; }
+    if (!code) { say($("#code-msg"), t("Type the room code the host sees (7 letters and digits)."), "error"); return; }
     goToRoom(code);
   });
   $("#join-form").addEventListener("submit", (e) => { e.preventDefault(); join(codeFromUrl()); });

@@ -6,6 +6,8 @@
 // often turned in the photo (the tray has no fixed top), so the picture is turned by
 // a multiple of 90 degrees until row 1 runs along the top of the screen: then "Row 1,
 // column 1" is the top-left cell on screen, and the letters read upright.
+import { t } from "./i18n.js";
+import { cellName, faceName } from "./dom.js";
 const SVG = "http://www.w3.org/2000/svg";
 export const PATH_COLOUR = "#ff7a00";
 const CELL = 100;  // a typed board's cell, in SVG units
@@ -91,9 +93,9 @@ export function renderBoard(svg, model, opts = {}) {
       const kind = [doubtful ? "doubtful" : "", fixedBy ? "fixed" : ""].join(" ").trim();
       const marks = [bonus ? "bonus" : "", challenge ? "challenge" : ""].join(" ").trim();
       const selected = opts.selected && opts.selected[0] === r && opts.selected[1] === c;
-      const name = `Row ${r + 1}, column ${c + 1}: ${face === "#" ? "blank" : face}` +
-                   (doubtful ? ", doubtful" : "") + (fixedBy ? `, corrected by ${fixedBy}` : "") +
-                   (bonus ? ", bonus cell" : "") + (challenge ? ", the challenge cube" : "");
+      const name = `${cellName(r, c)}: ${faceName(face)}` +
+                   (doubtful ? t(", doubtful") : "") + (fixedBy ? t(", corrected by {name}", { name: fixedBy }) : "") +
+                   (bonus ? t(", bonus cell") : "") + (challenge ? t(", the challenge cube") : "");
       const cell = el("g", { class: `cell ${kind} ${marks} ${selected ? "selected" : ""}`.replace(/\s+/g, " ").trim(),
                              "data-cell": key, "data-face": face, tabindex: 0, role: "button", "aria-label": name }, svg);
       el("polygon", { points: pts(g.quads[r][c].map(T)), "stroke-width": g.pitch * (kind ? 0.05 : 0.02) }, cell);

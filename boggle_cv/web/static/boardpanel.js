@@ -3,7 +3,8 @@
 // who made them), the red marks (bonus cells, the challenge cube: from the photo or
 // tapped in) and the path of the word tapped in the report.
 import { request, fetchImage } from "./api.js";
-import { $, h, say, guarded, cellName, faceName, plural } from "./dom.js";
+import { $, h, say, guarded, cellName, faceName } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { renderBoard } from "./board.js";
 import { openPicker } from "./picker.js";
 
@@ -68,10 +69,11 @@ export class BoardPanel {
     renderBoard($("#board"), model, { whole: this.whole, path: this.path, selected: this.picking,
                                        onCell: this.open ? (r, c) => this.pick(r, c) : null });
     $("#zoom").hidden = !photo;
-    $("#zoom").textContent = this.whole ? "Board only" : "Whole photo";
+    $("#zoom").textContent = this.whole ? t("Board only") : t("Whole photo");
     const n = b.size;
-    let summary = `${n}×${n}, ${b.source === "photo" ? "from a photo" : "typed"}` + (b.set_by ? ` by ${b.set_by}` : "");
-    if (b.doubtful.length) summary += ` · ${plural(b.doubtful.length, "doubtful cell")}`;
+    let summary = `${n}×${n}, ${b.source === "photo" ? t("from a photo") : t("typed")}` +
+                  (b.set_by ? t(" by {name}", { name: b.set_by }) : "");
+    if (b.doubtful.length) summary += ` · ${tn("{n} doubtful cell", "{n} doubtful cells", b.doubtful.length)}`;
     $("#board-summary").textContent = summary;
     $("#board-text").textContent = b.text;
     const items = Object.entries(b.corrections).map(([label, c]) => {
@@ -81,8 +83,8 @@ export class BoardPanel {
     $("#corrections").replaceChildren(...items);
     const said = [];
     const name = (key) => { const [r, col] = key.split(",").map(Number); return cellName(r, col); };
-    if (marks.bonus.size) said.push(`◯ ${marks.bonus.size === 1 ? "Bonus cell" : "Bonus cells"} (words through it score double): ${[...marks.bonus].map(name).join("; ")}`);
-    if (marks.challenge) said.push(`★ The challenge cube (+5 a word through it): ${name(marks.challenge)}`);
+    if (marks.bonus.size) said.push(`◯ ${tn("Bonus cell (words through it score double): {cells}", "Bonus cells (words through it score double): {cells}", marks.bonus.size, { cells: [...marks.bonus].map(name).join("; ") })}`);
+    if (marks.challenge) said.push(`★ ${t("The challenge cube (+5 a word through it): {cell}", { cell: name(marks.challenge) })}`);
     $("#board-marks").textContent = said.join(". ");
     $("#board-marks").hidden = !said.length;
   }
@@ -123,11 +125,11 @@ export class BoardPanel {
                () => { this.picking = null; this.draw(); },
                { bonus, challenge,
                  onBonus: () => this.setMarks({ bonus: bonus ? others : [...others, label(key)] },
-                                              bonus ? `${cellName(r, c)} is no longer a bonus cell.`
-                                                    : `${cellName(r, c)} is a bonus cell: words through it score double.`),
+                                              bonus ? t("{cell} is no longer a bonus cell.", { cell: cellName(r, c) })
+                                                    : t("{cell} is a bonus cell: words through it score double.", { cell: cellName(r, c) })),
                  onChallenge: () => this.setMarks({ challenge: challenge ? null : label(key) },
-                                                  challenge ? "No challenge cube on the board."
-                                                            : `The challenge cube is at ${cellName(r, c)}: +5 a word through it.`) });
+                                                  challenge ? t("No challenge cube on the board.")
+                                                            : t("The challenge cube is at {cell}: +5 a word through it.", { cell: cellName(r, c) })) });
   }
 
   /** Bonus cells or the challenge cube's cell, chosen on the page. */
@@ -145,19 +147,19 @@ export class BoardPanel {
       const doc = await request("PUT", `/api/rooms/${this.room.code}/rounds/current/board`,
                                 { token: this.room.token(), json: { fix: { [`r${r + 1}c${c + 1}`]: face } } });
       await this.room.onView(doc.room);
-      return `${cellName(r, c)} is now ${faceName(face)}.`;
+      return t("{cell} is now {face}.", { cell: cellName(r, c), face: faceName(face) });
     });
   }
 
   async typed(text) {
     const msg = $("#board-msg");
-    if (!text.trim()) { say(msg, "Type the board first, rows joined by / (e.g. PERS/LATG/SINE/TERS).", "error"); return; }
+    if (!text.trim()) { say(msg, t("Type the board first, rows joined by / (e.g. PERS/LATG/SINE/TERS)."), "error"); return; }
     await guarded($("#board-form button"), msg, "", async () => {
       const doc = await request("PUT", `/api/rooms/${this.room.code}/rounds/current/board`,
                                 { token: this.room.token(), json: { board: text } });
       $("#type-board").open = false;
       await this.room.onView(doc.room);
-      return `Board set: ${doc.room.round.board.text}.`;
+      return t("Board set: {board}.", { board: doc.room.round.board.text });
     });
   }
 
@@ -166,25 +168,25 @@ export class BoardPanel {
     const msg = $("#board-msg");
     if (file.type && !file.type.startsWith("image/")) {
       // a PDF or a document: not sent (the server takes images only, and says so less kindly)
-      say(msg, `That file (${file.name}) is not a photo: choose a photo of the tray (JPEG, PNG, WebP…).`, "error");
+      say(msg, t("That file ({file}) is not a photo: choose a photo of the tray (JPEG, PNG, WebP…).", { file: file.name }), "error");
       $("#photo").value = "";
       return;
     }
     if (file.size > MAX_UPLOAD) {
-      say(msg, `That photo is ${(file.size / 1048576).toFixed(1)} MB; the server takes at most 25 MB.`, "error");
+      say(msg, t("That photo is {mb} MB; the server takes at most 25 MB.", { mb: (file.size / 1048576).toFixed(1) }), "error");
       $("#photo").value = "";
       return;
     }
     $("#photo-button").classList.add("busy");
-    await guarded($("#photo"), msg, "Reading the board…", async () => {
+    await guarded($("#photo"), msg, t("Reading the board…"), async () => {
       try {
         const doc = await request("POST", `/api/rooms/${this.room.code}/rounds/current/photo`,
                                   { token: this.room.token(), body: file, type: file.type || "application/octet-stream" });
         this.whole = false;
         await this.room.onView(doc.room);
         const d = doc.room.round.board.doubtful.length;
-        return d ? `Board read. Check the ${plural(d, "doubtful cell")} (marked ?): tap to correct.`
-                 : "Board read. Tap any cell that is wrong.";
+        return d ? tn("Board read. Check the {n} doubtful cell (marked ?): tap to correct.", "Board read. Check the {n} doubtful cells (marked ?): tap to correct.", d)
+                 : t("Board read. Tap any cell that is wrong.");
       } finally {
         $("#photo-button").classList.remove("busy");
         $("#photo").value = "";

@@ -1,5 +1,7 @@
 // Small DOM helpers shared by the page's modules: element building, messages shown
-// next to the action they are about, and English plurals.
+// next to the action they are about, lists of names (in the page's language: i18n.js).
+
+import { t } from "./i18n.js";
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -21,15 +23,11 @@ export function h(tag, attrs = {}, ...children) {
   return e;
 }
 
-/** "1 point", "2 points"; plural(3, "word") -> "3 words". */
-export function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** "Ann", "Ann and Bob", "Ann, Bob and Cy". */
 export function listNames(names) {
   if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return t("{names} and {last}", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
 /**
@@ -74,10 +72,10 @@ export async function guarded(button, msgEl, busy, action) {
 }
 
 export function faceName(face) {
-  return face === "#" ? "blank" : face;
+  return face === "#" ? t("blank") : face;
 }
 
 /** Cell (r, c) from 0 -> "Row 1, column 2". */
 export function cellName(r, c) {
-  return `Row ${r + 1}, column ${c + 1}`;
+  return t("Row {row}, column {col}", { row: r + 1, col: c + 1 });
 }

@@ -1,6 +1,7 @@
 // The host's part of the room: the join link and its QR code, the settings, the
 // round's buttons (start, lock, reopen, score, next) and removing players.
-import { $, h, plural, say } from "./dom.js";
+import { $, h, say } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { formatSeconds } from "./timer.js";
 
 const BUTTONS = { waiting: ["start"], playing: ["lock"], locked: ["reopen", "score"], scored: ["next"] };
@@ -12,9 +13,10 @@ export function renderControls(view) {
   for (const id of ["start", "lock", "reopen", "score", "next"]) $(`#${id}`).hidden = !show.includes(id);
   // a waiting round has no clock yet: the table shakes the tray, the host starts it
   const seconds = view.settings.seconds;
-  $("#start").textContent = seconds === null ? `Start round ${r.number} (no timer)` : `Start the clock (${formatSeconds(seconds)})`;
-  $("#next").textContent = `Next round (${r.number + 1})`;
-  $("#score").textContent = `Score round ${r.number}`;
+  $("#start").textContent = seconds === null ? t("Start round {n} (no timer)", { n: r.number })
+                                             : t("Start the clock ({time})", { time: formatSeconds(seconds) });
+  $("#next").textContent = t("Next round ({n})", { n: r.number + 1 });
+  $("#score").textContent = t("Score round {n}", { n: r.number });
 }
 
 let qrFor = null;
@@ -34,9 +36,9 @@ export function renderInvite(view, joinUrl) {
   }
   const local = /^https?:\/\/(127\.|localhost|\[::1\])/.test(joinUrl);
   $("#invite-note").textContent = local
-    ? "This link works on this computer only. To let phones on the same Wi-Fi join, start the server with " +
-      "boggle-cv serve --host 0.0.0.0 and open the page again."
-    : "Phones must be on the same Wi-Fi as this computer.";
+    ? t("This link works on this computer only. To let phones on the same Wi-Fi join, start the server with " +
+        "boggle-cv serve --host 0.0.0.0 and open the page again.")
+    : t("Phones must be on the same Wi-Fi as this computer.");
 }
 
 /** The settings form, filled from the room unless the host is editing it. */
@@ -53,6 +55,7 @@ export function renderSettings(view) {
   $("#set-variant").value = s.variant || "";
   $("#set-long").value = s.long_words;
   $("#set-marks").value = s.marks;
+  $("#set-lang").value = s.lang || "en";
 }
 
 /** The settings the form holds, as the API takes them (checked by the server). */
@@ -60,12 +63,13 @@ export function settingsFromForm() {
   const num = (v) => (v.trim() === "" ? NaN : Number(v));
   const untimed = $("#set-untimed").checked;
   const seconds = num($("#set-seconds").value);
-  if (!untimed && !Number.isInteger(seconds)) throw new Error("Type the timer in whole seconds (e.g. 180), or tick “no timer”.");
+  if (!untimed && !Number.isInteger(seconds)) throw new Error(t("Type the timer in whole seconds (e.g. 180), or tick “no timer”."));
   const target = num($("#set-target").value);
-  if (!Number.isInteger(target)) throw new Error("Type the target as a whole number of points (e.g. 50).");
+  if (!Number.isInteger(target)) throw new Error(t("Type the target as a whole number of points (e.g. 50)."));
   const min = $("#set-min").value;
   return { seconds: untimed ? null : seconds, target, min_length: min ? Number(min) : null,
-           variant: $("#set-variant").value || null, long_words: $("#set-long").value, marks: $("#set-marks").value };
+           variant: $("#set-variant").value || null, long_words: $("#set-long").value, marks: $("#set-marks").value,
+           lang: $("#set-lang").value };
 }
 
 /**
@@ -77,23 +81,23 @@ export function settingsFromForm() {
 export function renderPlayers(view, mine, onRemove, onRename) {
   const host = view.you.host, phase = view.round.phase;
   const items = view.players.map((p) => {
-    const count = p.word_count ? plural(p.word_count, "word") : "no words yet";
+    const count = p.word_count ? tn("{n} word", "{n} words", p.word_count) : t("no words yet");
     const bits = [h("span", { class: "name" }, p.name)];
     if (mine.has(p.id)) {
-      bits.push(h("span", { class: "tag" }, "this phone"),
-                h("button", { type: "button", class: "link rename", "aria-label": `Rename ${p.name}`,
-                              dataset: { player: p.id }, onclick: () => onRename(p) }, "rename"));
+      bits.push(h("span", { class: "tag" }, t("this phone")),
+                h("button", { type: "button", class: "link rename", "aria-label": t("Rename {name}", { name: p.name }),
+                              dataset: { player: p.id }, onclick: () => onRename(p) }, t("rename")));
     }
     if (phase !== "waiting") bits.push(h("span", { class: "count help" }, count));
     if (host) {
       const asking = confirming.id === p.id && Date.now() < confirming.until;
       const button = h("button", { type: "button", class: asking ? "remove confirm" : "remove",
-                                   "aria-label": `Remove ${p.name}`, dataset: { player: p.id } },
-                       asking ? `Remove ${p.name}?` : "✕");
+                                   "aria-label": t("Remove {name}", { name: p.name }), dataset: { player: p.id } },
+                       asking ? t("Remove {name}?", { name: p.name }) : "✕");
       button.addEventListener("click", () => {
         if (confirming.id !== p.id || Date.now() >= confirming.until) {
           confirming = { id: p.id, until: Date.now() + CONFIRM_MS };
-          button.textContent = `Remove ${p.name}?`;
+          button.textContent = t("Remove {name}?", { name: p.name });
           button.classList.add("confirm");
           setTimeout(() => {
             if (button.isConnected && Date.now() >= confirming.until) { button.textContent = "✕"; button.classList.remove("confirm"); }
@@ -107,7 +111,7 @@ export function renderPlayers(view, mine, onRemove, onRename) {
     }
     return h("li", { dataset: { player: p.id } }, bits);
   });
-  $("#players").replaceChildren(...(items.length ? items : [h("li", { class: "help" }, "Nobody has joined yet.")]));
+  $("#players").replaceChildren(...(items.length ? items : [h("li", { class: "help" }, t("Nobody has joined yet."))]));
 }
 
 export function clearMessages() {

@@ -4,6 +4,8 @@
 // The state ("connecting", "live", "reconnecting", "polling", "offline") is shown
 // on the page; every change calls onVersion(version) and the page fetches the room.
 
+import { N_ } from "./i18n.js";
+
 export const POLL_MS = 2000;
 const RETRY_STREAM_MS = 30000;  // after the stream failed for good, try it again this often
 
@@ -105,9 +107,9 @@ export class Live {
 }
 
 export const STATE_TEXT = {
-  connecting: "connecting…",
-  live: "live",
-  reconnecting: "reconnecting…",
-  polling: "polling every 2 s",
-  offline: "offline: retrying",
+  connecting: N_("connecting…"),
+  live: N_("live"),
+  reconnecting: N_("reconnecting…"),
+  polling: N_("polling every 2 s"),
+  offline: N_("offline: retrying"),
 };

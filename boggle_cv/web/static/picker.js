@@ -1,6 +1,7 @@
 // The cell picker: tap a board cell, choose its face. The reading and its
 // runner-up come first; choosing the face already shown confirms a doubtful cell.
 import { $, h, cellName, faceName } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const FACES = [..."ABCDEFGHIJKLMNOPRSTUVWXYZ", "Qu", "An", "Er", "He", "In", "Th", "#"];
 
@@ -16,13 +17,14 @@ export function openPicker(r, c, info, choose, onClose, marks = null) {
   const dialog = $("#picker");
   $("#picker-h").textContent = cellName(r, c);
   const pct = (p) => `${Math.round(p * 100)}%`;
-  const parts = [`Now ${faceName(info.face)}`];
+  const parts = [t("Now {face}", { face: faceName(info.face) })];
   if (info.read) {
-    parts.push(`read as ${faceName(info.read.face)} (${pct(info.read.confidence)}), runner-up ` +
-               `${faceName(info.read.runner_up)} (${pct(info.read.runner_up_confidence)})`);
+    parts.push(t("read as {face} ({p}), runner-up {second} ({q})", {
+      face: faceName(info.read.face), p: pct(info.read.confidence),
+      second: faceName(info.read.runner_up), q: pct(info.read.runner_up_confidence) }));
   }
-  if (info.fixedBy) parts.push(`✎ corrected by ${info.fixedBy}`);
-  if (info.doubtful) parts.push("doubtful: choose the right face, even if it is the one shown");
+  if (info.fixedBy) parts.push(t("✎ corrected by {name}", { name: info.fixedBy }));
+  if (info.doubtful) parts.push(t("doubtful: choose the right face, even if it is the one shown"));
   $("#picker-info").textContent = parts.join("; ") + ".";
   const first = [info.face];
   if (info.read) first.push(info.read.face, info.read.runner_up);
@@ -37,11 +39,11 @@ export function openPicker(r, c, info, choose, onClose, marks = null) {
     const toggle = (id, on, label, act) => {
       const b = $(id);
       b.setAttribute("aria-pressed", on ? "true" : "false");
-      b.setAttribute("aria-label", on ? `${label}: on (tap to remove)` : label);
+      b.setAttribute("aria-label", on ? t("{mark}: on (tap to remove)", { mark: label }) : label);
       b.onclick = () => { dialog.close(); act(); };
     };
-    toggle("#picker-bonus", marks.bonus, "Bonus cell (red ring: words through it score double)", marks.onBonus);
-    toggle("#picker-challenge", marks.challenge, "The red challenge cube (+5 a word through it)", marks.onChallenge);
+    toggle("#picker-bonus", marks.bonus, t("Bonus cell (red ring: words through it score double)"), marks.onBonus);
+    toggle("#picker-challenge", marks.challenge, t("The red challenge cube (+5 a word through it)"), marks.onChallenge);
   }
   dialog.onclose = onClose;
   dialog.showModal();

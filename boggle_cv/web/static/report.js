@@ -1,45 +1,53 @@
 // The referee's report (shown only once the round is scored: no spoilers) and the
 // game's standings. Words are buttons: tap one to draw its path on the board.
-import { h, plural, listNames } from "./dom.js";
+import { h, listNames } from "./dom.js";
+import { t, tn, N_ } from "./i18n.js";
 
 export const MISSED_SHOWN = 40;
+
+/** The editions' names (as in room.js's EDITIONS; the report says which one scored the round). */
+const EDITION_NAMES = {
+  en: N_("English"), fr: N_("French"), de: N_("German"), es: N_("Spanish"), it: N_("Italian"), nl: N_("Dutch"),
+};
 
 /** Words that score nothing for a reason of their own: collapsed to a count that opens. */
 export const INVALID = new Set(["not_on_board", "not_in_dictionary", "too_short", "repeated", "not_a_word"]);
 
 const STATUS_TEXT = {
-  scored: "", crossed_off: "crossed off", not_on_board: "not on the board",
-  not_in_dictionary: "not in the dictionary", too_short: "too short", repeated: "repeated",
-  not_a_word: "not a word",
+  scored: N_("scored"), crossed_off: N_("crossed off"), not_on_board: N_("not on the board"),
+  not_in_dictionary: N_("not in the dictionary"), too_short: N_("too short"), repeated: N_("repeated"),
+  not_a_word: N_("not a word"),
 };
 
 export function statusText(w) {
   if (w.status === "crossed_off" && w.crossed_off_by && w.crossed_off_by.length) {
-    return `crossed off: ${listNames(w.crossed_off_by)} had it too`;
+    return t("crossed off: {names} had it too", { names: listNames(w.crossed_off_by) });
   }
-  return STATUS_TEXT[w.status] || w.status.replaceAll("_", " ");
+  return STATUS_TEXT[w.status] ? t(STATUS_TEXT[w.status]) : w.status.replaceAll("_", " ");
 }
 
 /** The winner line: "Ann wins with 1 point!", "Tie: Ann and Bob with 4 points each". */
 export function winnerLine(report) {
   const winners = report.winners || [];
-  if (!report.players.length) return "Nobody played this round.";
+  if (!report.players.length) return t("Nobody played this round.");
   const best = Math.max(...report.players.map((p) => p.score));
-  if (!winners.length || best <= 0) return "Nobody scored this round.";
-  if (winners.length === 1) return `${winners[0]} wins with ${plural(best, "point")}!`;
-  return `Tie: ${listNames(winners)} with ${plural(best, "point")} each.`;
+  if (!winners.length || best <= 0) return t("Nobody scored this round.");
+  if (winners.length === 1) return tn("{name} wins with {n} point!", "{name} wins with {n} points!", best, { name: winners[0] });
+  return tn("Tie: {names} with {n} point each.", "Tie: {names} with {n} points each.", best, { names: listNames(winners) });
 }
 
 function chip(w, onWord, extra) {
   const why = w.status ? statusText(w) : "";
   const points = w.status === undefined || w.status === "scored" ? w.points : 0;
-  const label = `${w.word}, ${plural(points, "point")}` + (why ? `, ${why}` : "") + (w.common ? ", a common word" : "");
+  const label = `${w.word}, ${tn("{n} point", "{n} points", points)}` + (why ? `, ${why}` : "") + (w.common ? t(", a common word") : "") +
+                (w.written ? t(", written “{written}”", { written: w.written }) : "");
   return h("li", {},
     h("button", {
       type: "button", class: `chip ${w.status || "missed"} ${w.common ? "common" : ""}`.trim(),
       dataset: { word: w.word, status: w.status || "missed" }, "aria-label": label, "aria-pressed": "false",
       onclick: (e) => onWord(w, e.currentTarget),
     }, h("span", { class: "w" }, w.word),
+       w.written ? h("span", { class: "written", title: t("as written") }, ` (${w.written})`) : null,
        points ? h("span", { class: "pts" }, `+${points}`) : null,
        why ? h("span", { class: "why" }, why) : null, extra || null));
 }
@@ -48,17 +56,17 @@ function chip(w, onWord, extra) {
 function invalidSummary(bad) {
   const by = new Map();
   for (const w of bad) by.set(w.status, (by.get(w.status) || 0) + 1);
-  const parts = [...by].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${n} ${STATUS_TEXT[status] || status.replaceAll("_", " ")}`);
-  return `${plural(bad.length, "word")} that ${bad.length === 1 ? "does" : "do"} not count: ${parts.join(", ")}`;
+  const parts = [...by].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${n} ${STATUS_TEXT[status] ? t(STATUS_TEXT[status]) : status.replaceAll("_", " ")}`);
+  return tn("{n} word that does not count: {reasons}", "{n} words that do not count: {reasons}", bad.length, { reasons: parts.join(", ") });
 }
 
 /** One player's words: those that score or were crossed off, then the others behind a count. */
 function playerWords(p, onWord, open) {
   const good = p.words.filter((w) => !INVALID.has(w.status)), bad = p.words.filter((w) => INVALID.has(w.status));
   return h("div", { class: "pw", dataset: { player: p.name } },
-    h("h4", {}, `${p.name} · ${plural(p.score, "point")}`),
+    h("h4", {}, `${p.name} · ${tn("{n} point", "{n} points", p.score)}`),
     good.length ? h("ul", { class: "words" }, good.map((w) => chip(w, onWord)))
-                : bad.length ? null : h("p", { class: "help" }, "No words."),
+                : bad.length ? null : h("p", { class: "help" }, t("No words.")),
     bad.length ? h("details", {
       class: "invalid", dataset: { player: p.name }, open: open.has(p.name),
       ontoggle: (e) => { if (e.currentTarget.open) open.add(p.name); else open.delete(p.name); },
@@ -80,8 +88,8 @@ export function renderReport(box, report, opts) {
     h("td", { class: "name" }, p.name), h("td", { class: "score" }, String(p.score)),
     h("td", {}, String(p.words.length))));
   const table = h("table", { class: "scores", id: "scores" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"),
-                          h("th", { scope: "col" }, "Words"))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Score")),
+                          h("th", { scope: "col" }, t("Words")))),
     h("tbody", {}, rows));
   const lists = report.players.map((p) => playerWords(p, onWord, open));
   const missed = report.missed || [];
@@ -91,39 +99,43 @@ export function renderReport(box, report, opts) {
     h("p", { class: "winner", id: "winner" }, winnerLine(report)),
     table,
     report.game ? h("p", { class: "help", id: "stored" },
-                    `Stored as round ${report.game.round} of “${report.game.name}”.`) : null,
+                    t("Stored as round {n} of “{game}”.", { n: report.game.round, game: report.game.name })) : null,
+    h("p", { class: "help", id: "report-edition", dataset: { lang: (report.rules && report.rules.lang) || "en" } },
+      t("Edition: {edition}", { edition: t(EDITION_NAMES[(report.rules && report.rules.lang) || "en"] || report.rules.lang) })),
     ...lists,
-    h("h3", {}, "Words everyone missed"),
+    h("h3", {}, t("Words everyone missed")),
     h("p", { class: "help", id: "missed-summary" }, missed.length
-      ? `${plural(missed.length, "word")} worth ${plural(missedPoints, "point")} (best first, ★ common words). Tap a word to see it on the board.`
-      : "None: the table found every word."),
+      ? tn("{words} worth {n} point (best first, ★ common words). Tap a word to see it on the board.",
+           "{words} worth {n} points (best first, ★ common words). Tap a word to see it on the board.",
+           missedPoints, { words: tn("{n} word", "{n} words", missed.length) })
+      : t("None: the table found every word.")),
     h("ul", { class: "words", id: "missed" }, shown.map((w) => chip(w, onWord))),
     missed.length > shown.length
       ? h("button", { type: "button", class: "link", id: "more-missed", onclick: onShowAll },
-          `Show all ${missed.length}`) : null,
+          t("Show all {n}", { n: missed.length })) : null,
   ];
-  if (report.notes && report.notes.length) parts.splice(3, 0, h("ul", { class: "notes help" }, report.notes.map((n) => h("li", {}, n))));
+  if (report.notes && report.notes.length) parts.splice(4, 0, h("ul", { class: "notes help" }, report.notes.map((n) => h("li", {}, n))));
   box.replaceChildren(...parts.filter(Boolean));
 }
 
 /** Fill `box` with the game's standings (GET /api/rooms/CODE/standings). */
 export function renderStandings(box, s) {
   if (!s || !s.rounds) {
-    box.replaceChildren(h("p", { class: "help" }, "No round scored yet."));
+    box.replaceChildren(h("p", { class: "help" }, t("No round scored yet.")));
     return;
   }
   const first = s.first_to_target || [];
   const line = first.length
-    ? `${listNames(first)} reached ${plural(s.target, "point")} first.`
-    : `First to ${plural(s.target, "point")} wins; nobody has reached it yet.`;
+    ? tn("{names} reached {n} point first.", "{names} reached {n} points first.", s.target, { names: listNames(first) })
+    : tn("First to {n} point wins; nobody has reached it yet.", "First to {n} points wins; nobody has reached it yet.", s.target);
   const rows = s.players.map((p) => h("tr", { dataset: { player: p.player }, class: first.includes(p.player) ? "won" : "" },
     h("td", { class: "name" }, p.player), h("td", { class: "score" }, String(p.total)),
-    h("td", {}, p.reached_target_in_round ? `round ${p.reached_target_in_round}` : "–")));
+    h("td", {}, p.reached_target_in_round ? t("round {n}", { n: p.reached_target_in_round }) : "–")));
   box.replaceChildren(
     h("p", { class: "target", id: "target-line" }, line),
-    h("p", { class: "help" }, `${s.game}: ${plural(s.rounds, "round")} scored.`),
+    h("p", { class: "help" }, tn("{game}: {n} round scored.", "{game}: {n} rounds scored.", s.rounds, { game: s.game })),
     h("table", { class: "scores", id: "standings-table" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Total"),
-                            h("th", { scope: "col" }, `Reached ${s.target}`))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Total")),
+                            h("th", { scope: "col" }, t("Reached {n}", { n: s.target })))),
       h("tbody", {}, rows)));
 }

@@ -2,13 +2,24 @@
 // the room as this phone sees it (GET /api/rooms/CODE), kept fresh by the live
 // stream, and every section of the page drawn from it.
 import { request, passes, savePasses, forgetPlayer, forgetRoom } from "./api.js";
-import { $, h, say, guarded, plural, listNames } from "./dom.js";
+import { $, h, say, guarded, listNames } from "./dom.js";
+import { t, tn, N_ } from "./i18n.js";
 import { Live, STATE_TEXT } from "./live.js";
 import { Timer, formatSeconds } from "./timer.js";
 import { WordBox } from "./words.js";
 import { BoardPanel } from "./boardpanel.js";
 import { renderReport, renderStandings } from "./report.js";
 import * as host from "./host.js";
+
+/** The editions' names (the room's edition: its dictionary and rules), translated where shown. */
+export const EDITIONS = {
+  en: N_("English"), fr: N_("French"), de: N_("German"), es: N_("Spanish"), it: N_("Italian"), nl: N_("Dutch"),
+};
+
+/** The edition the round is played in: its settings (fixed when its clock started). */
+function round_edition(r) {
+  return (r.settings && r.settings.lang) || "en";
+}
 
 export class Room {
   /** code: the room; nav {leave(message): this phone's pass is gone, lost(message): no such room}. */
@@ -83,7 +94,7 @@ export class Room {
         else if (err.status === 404) {  // the room is gone (another --db): forget its passes
           forgetRoom(this.code);
           this.close();
-          this.nav.lost(`Room ${this.code}: ${err.message}`);
+          this.nav.lost(t("Room {code}: {error}", { code: this.code, error: err.message }));
         }
       } finally {
         this.fetching = null;
@@ -107,8 +118,8 @@ export class Room {
     const el = $("#conn");
     el.hidden = false;
     el.dataset.state = state;
-    el.textContent = STATE_TEXT[state] || state;
-    el.title = state === "live" ? "changes arrive at once" : "changes may take a few seconds";
+    el.textContent = STATE_TEXT[state] ? t(STATE_TEXT[state]) : state;
+    el.title = state === "live" ? t("changes arrive at once") : t("changes may take a few seconds");
   }
 
   // ---- drawing ---------------------------------------------------------------------------------
@@ -132,9 +143,12 @@ export class Room {
     // the room code gives way (ellipsis) before the player's name is ever cut
     const badge = $("#room-badge");
     badge.hidden = false;
-    badge.replaceChildren(h("span", { class: "code" }, h("span", { class: "label" }, "Room "), view.code),
-      h("span", { class: "who" }, mine.length ? `· ${listNames(mine.map((p) => p.name))}` : isHost ? "· host" : ""));
-    $("#phase-h").textContent = `Round ${r.number}`;
+    badge.replaceChildren(h("span", { class: "code" }, h("span", { class: "label" }, t("Room") + " "), view.code),
+      h("span", { class: "who" }, mine.length ? `· ${listNames(mine.map((p) => p.name))}` : isHost ? `· ${t("host")}` : ""));
+    $("#phase-h").textContent = t("Round {n}", { n: r.number });
+    const edition = round_edition(r);
+    $("#edition").textContent = t("Edition: {edition}", { edition: t(EDITIONS[edition] || edition) });
+    $("#edition").dataset.lang = edition;
     $("#phase-line").textContent = this.phaseLine(view, mine.length > 0);
     this.timer.set(`${r.number}:${r.started_at}`, r.deadline, r.phase, r.locked_by);
     if (isHost) {
@@ -150,7 +164,7 @@ export class Room {
     this.renderRename(view);
     this.renderLists(view);
     $("#add-form").hidden = !isHost;
-    $("#add-label").textContent = this.passes.table || mine.length ? "Add a player on this device" : "Playing too? Add yourself on this device";
+    $("#add-label").textContent = this.passes.table || mine.length ? t("Add a player on this device") : t("Playing too? Add yourself on this device");
     const report = r.phase === "scored" ? r.report : null;
     $("#report-section").hidden = !report;
     if (report) {
@@ -182,20 +196,21 @@ export class Room {
   phaseLine(view, playing) {
     const r = view.round, isHost = view.you.host;
     if (r.phase === "waiting") {
-      if (isHost) return view.players.length ? `${plural(view.players.length, "player")} in. Get ready: shake the tray, then start the clock.`
-                                             : "Invite the players (the link or QR code), then start the clock.";
-      return "Get ready: shake the tray. The clock starts when the host taps Start.";
+      if (isHost) return view.players.length ? tn("{n} player in. Get ready: shake the tray, then start the clock.",
+                                                  "{n} players in. Get ready: shake the tray, then start the clock.", view.players.length)
+                                             : t("Invite the players (the link or QR code), then start the clock.");
+      return t("Get ready: shake the tray. The clock starts when the host taps Start.");
     }
     if (r.phase === "playing") {
-      return (playing ? "Find words! Type each on its own line; they are saved as you type." : "The players are finding words.") +
-             (r.deadline ? "" : " No timer: the host locks the lists.");
+      return (playing ? t("Find words! Type each on its own line; they are saved as you type.") : t("The players are finding words.")) +
+             (r.deadline ? "" : " " + t("No timer: the host locks the lists."));
     }
     if (r.phase === "locked") {
-      const by = r.locked_by === "timer" ? "Time's up: the lists are locked." : "The host locked the lists.";
-      return `${by} Take a photo of the tray (or type the board), check the doubtful cells, then ` +
-             (isHost ? "score the round." : "the host scores it.");
+      const by = r.locked_by === "timer" ? t("Time's up: the lists are locked.") : t("The host locked the lists.");
+      return `${by} ` + (isHost ? t("Take a photo of the tray (or type the board), check the doubtful cells, then score the round.")
+                                : t("Take a photo of the tray (or type the board), check the doubtful cells, then the host scores it."));
     }
-    return `Round ${r.number} is scored.` + (isHost ? " Start the next round when the table is ready." : "");
+    return t("Round {n} is scored.", { n: r.number }) + (isHost ? " " + t("Start the next round when the table is ready.") : "");
   }
 
   renderBoxes(view, mine) {
@@ -216,7 +231,7 @@ export class Room {
       box.sync(view.round.number, timeUp ? "locked" : view.round.phase, words, p.revision);
     }
     $("#words-section").hidden = !mine.length || view.round.phase === "scored";
-    $("#words-h").textContent = mine.length > 1 ? "The players' words" : "Your words";
+    $("#words-h").textContent = mine.length > 1 ? t("The players' words") : t("Your words");
   }
 
   /** Once locked, every list is open: under each player's name (the report follows). */
@@ -224,7 +239,7 @@ export class Room {
     if (!["locked"].includes(view.round.phase)) return;
     for (const p of view.players) {
       const li = $(`#players li[data-player="${p.id}"]`);
-      if (li && p.words) li.append(h("p", { class: "their-words" }, p.words.length ? p.words.join(" · ") : "no words"));
+      if (li && p.words) li.append(h("p", { class: "their-words" }, p.words.length ? p.words.join(" · ") : t("no words")));
     }
   }
 
@@ -262,7 +277,7 @@ export class Room {
       renderStandings($("#standings"), s);
     } catch (err) {
       this.standingsFor = undefined;
-      $("#standings").replaceChildren(h("p", { class: "msg error" }, `No standings: ${err.message}`));
+      $("#standings").replaceChildren(h("p", { class: "msg error" }, t("No standings: {error}", { error: err.message })));
     }
   }
 
@@ -289,11 +304,11 @@ export class Room {
   }
 
   async remove(player, button) {
-    await guarded(button, $("#players-msg"), `Removing ${player.name}…`, async () => {
+    await guarded(button, $("#players-msg"), t("Removing {name}…", { name: player.name }), async () => {
       const doc = await request("DELETE", `/api/rooms/${this.code}/players/${player.id}`, { token: this.passes.host });
       if (player.id in this.passes.players) { forgetPlayer(this.code, player.id); this.passes = passes(this.code); }
       await this.render(doc.room);
-      return `${player.name} was removed.`;
+      return t("{name} was removed.", { name: player.name });
     });
   }
 
@@ -311,59 +326,61 @@ export class Room {
     const p = view && this.renaming ? this.minePlayers(view).find((x) => x.id === this.renaming) : null;
     if (!p) this.renaming = null;
     $("#rename-form").hidden = !p;
-    if (p) $("#rename-label").textContent = `New name for ${p.name}`;
+    if (p) $("#rename-label").textContent = t("New name for {name}", { name: p.name });
   }
 
   async rename() {
     const id = this.renaming, name = $("#rename-name").value, msg = $("#rename-msg");
     const p = this.view && this.view.players.find((x) => x.id === id);
     if (!p) return;
-    if (!name.trim()) { say(msg, "Type the new name first.", "error"); return; }
-    await guarded($("#rename-form button[type=submit]"), msg, "Renaming…", async () => {
+    if (!name.trim()) { say(msg, t("Type the new name first."), "error"); return; }
+    await guarded($("#rename-form button[type=submit]"), msg, t("Renaming…"), async () => {
       const doc = await request("PUT", `/api/rooms/${this.code}/players/${id}`, { token: this.passes.players[id], json: { name } });
       const now = doc.room.players.find((x) => x.id === id);
       this.renaming = null;
       this.fromOther(doc.room);
       this.renderRename(this.view);
-      return `${p.name} is now ${now ? now.name : name}.`;
+      return t("{old} is now {name}.", { old: p.name, name: now ? now.name : name });
     });
   }
 
   async addPlayer() {
     const name = $("#add-name").value, msg = $("#add-msg");
-    if (!name.trim()) { say(msg, "Type the player's name first.", "error"); return; }
-    await guarded($("#add-form button"), msg, "Adding…", async () => {
+    if (!name.trim()) { say(msg, t("Type the player's name first."), "error"); return; }
+    await guarded($("#add-form button"), msg, t("Adding…"), async () => {
       const doc = await request("POST", `/api/rooms/${this.code}/players`, { json: { name } });
       this.passes.players[doc.player_id] = doc.token;
       savePasses(this.code, this.passes);
       $("#add-name").value = "";
       await this.refresh();
-      return `${doc.room.you.name} is in: their words go in the box “${doc.room.you.name}'s words”.`;
+      return t("{name} is in: their words go in the box “{box}”.", { name: doc.room.you.name, box: t("{name}'s words", { name: doc.room.you.name }) });
     });
   }
 
   async saveSettings() {
     const msg = $("#settings-msg"), form = $("#settings-form");
-    await guarded(form.querySelector("button[type=submit]"), msg, "Saving…", async () => {
+    await guarded(form.querySelector("button[type=submit]"), msg, t("Saving…"), async () => {
       const doc = await request("PUT", `/api/rooms/${this.code}/settings`, { token: this.passes.host, json: host.settingsFromForm() });
       form.dataset.dirty = "";
       await this.render(doc.room);
       const s = doc.room.settings;
       // a round takes the settings when its clock starts: a waiting round gets them too
-      const when = doc.room.round.phase === "waiting" ? "from this round's clock on" : "from the next round on";
-      return `Saved: ${s.seconds === null ? "no timer" : `timer ${s.seconds} s`}, target ${plural(s.target, "point")} (${when}).`;
+      const when = doc.room.round.phase === "waiting" ? t("from this round's clock on") : t("from the next round on");
+      return t("Saved: {timer}, target {points} ({when}).", {
+        timer: s.seconds === null ? t("no timer") : t("timer {s} s", { s: s.seconds }),
+        points: tn("{n} point", "{n} points", s.target), when });
     });
   }
 
   wire() {
     const on = (id, fn) => this.listen($(id), id.endsWith("form") ? "submit" : "click", fn);
-    on("#start", (e) => this.hostAction(e.currentTarget, "/rounds", "Starting…", () => ""));
+    on("#start", (e) => this.hostAction(e.currentTarget, "/rounds", t("Starting…"), () => ""));
     // the next round waits (no clock) while the table shakes the tray; #start starts its clock
-    on("#next", (e) => this.hostAction(e.currentTarget, "/rounds", "Opening the next round…", () => "", { wait: true }));
-    on("#lock", (e) => this.hostAction(e.currentTarget, "/rounds/current/lock", "Locking…", () => "Lists locked."));
-    on("#reopen", (e) => this.hostAction(e.currentTarget, "/rounds/current/reopen", "Reopening…", () => "Lists reopened: players can type again (no timer)."));
-    on("#score", (e) => this.hostAction(e.currentTarget, "/rounds/current/score", "Scoring…",
-                                        (doc) => `Stored as round ${doc.game.round} of “${doc.game.name}”.`));
+    on("#next", (e) => this.hostAction(e.currentTarget, "/rounds", t("Opening the next round…"), () => "", { wait: true }));
+    on("#lock", (e) => this.hostAction(e.currentTarget, "/rounds/current/lock", t("Locking…"), () => t("Lists locked.")));
+    on("#reopen", (e) => this.hostAction(e.currentTarget, "/rounds/current/reopen", t("Reopening…"), () => t("Lists reopened: players can type again (no timer).")));
+    on("#score", (e) => this.hostAction(e.currentTarget, "/rounds/current/score", t("Scoring…"),
+                                        (doc) => t("Stored as round {n} of “{game}”.", { n: doc.game.round, game: doc.game.name })));
     on("#settings-form", (e) => { e.preventDefault(); this.saveSettings(); });
     on("#add-form", (e) => { e.preventDefault(); this.addPlayer(); });
     on("#rename-form", (e) => { e.preventDefault(); this.rename(); });
@@ -378,9 +395,9 @@ export class Room {
     const msg = $("#round-msg");
     try {
       await navigator.clipboard.writeText(this.joinUrl);
-      say(msg, "Link copied.");
+      say(msg, t("Link copied."));
     } catch (e) {
-      say(msg, `Copy it by hand: ${this.joinUrl}`);
+      say(msg, t("Copy it by hand: {url}", { url: this.joinUrl }));
     }
   }
 }

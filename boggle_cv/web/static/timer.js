@@ -3,6 +3,7 @@
 // in each answer (offset = server time - this phone's time, midpoint of the request).
 // At the end: a visual state, a vibration (navigator.vibrate where allowed) and a
 // short beep (WebAudio, once the page has been touched: browsers block sound before).
+import { t } from "./i18n.js";
 
 const TICK_MS = 200;
 const WARN_S = 10;             // the last seconds are shown in the warning colour
@@ -34,8 +35,8 @@ function beep() {
 }
 
 export function formatSeconds(s) {
-  const t = Math.max(0, Math.ceil(s));
-  return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`;
+  const whole = Math.max(0, Math.ceil(s));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
 export class Timer {
@@ -94,23 +95,23 @@ export class Timer {
     if (!this.running) {
       el.hidden = this.phase !== "locked";
       el.dataset.state = this.lockedBy === "timer" ? "up" : "locked";
-      el.textContent = this.lockedBy === "timer" ? "Time's up!" : "Locked";
+      el.textContent = this.lockedBy === "timer" ? t("Time's up!") : t("Locked");
       return;
     }
     el.hidden = false;
     if (left === null) {
       el.dataset.state = "untimed";
-      el.textContent = "no timer";
+      el.textContent = t("no timer");
       return;
     }
     if (left > 0) {
       el.dataset.state = left <= WARN_S ? "warn" : "running";
       el.textContent = formatSeconds(left);
-      el.setAttribute("aria-label", `${formatSeconds(left)} left`);
+      el.setAttribute("aria-label", t("{time} left", { time: formatSeconds(left) }));
       return;
     }
     el.dataset.state = "up";
-    el.textContent = "Time's up!";
+    el.textContent = t("Time's up!");
     clearInterval(this.handle);
     this.handle = null;
     this.end();

@@ -10,7 +10,8 @@
 // removed) and saves again. When another tab saves, a box with no unsaved edits
 // takes the new list; one with unsaved edits merges.
 import { request, draft, saveDraft } from "./api.js";
-import { h, plural } from "./dom.js";
+import { h } from "./dom.js";
+import { t, tn } from "./i18n.js";
 
 export const SAVE_DELAY_MS = 600;
 const RETRY_MS = 2000;
@@ -43,7 +44,7 @@ export function mergeWords(base, mine, theirs) {
   return out;
 }
 
-const nWords = (n) => plural(n, "word");
+const nWords = (n) => tn("{n} word", "{n} words", n);
 
 export class WordBox {
   /** code: room; player {id, name}; token: the player's; onSaved(room view) after each save. */
@@ -69,7 +70,7 @@ export class WordBox {
     this.label = h("label", { for: id, class: "words-label" });
     this.status = h("span", { class: "save-state", role: "status", "aria-live": "polite" });
     this.area = h("textarea", { id, rows: 6, autocapitalize: "none", autocomplete: "off", spellcheck: "false",
-                                autocorrect: "off", placeholder: "One word per line (spaces or commas work too)",
+                                autocorrect: "off", placeholder: t("One word per line (spaces or commas work too)"),
                                 class: "words-box", dataset: { player: player.id } });
     this.area.addEventListener("input", () => this.changed());
     this.node = h("div", { class: "wordbox", dataset: { player: player.id } },
@@ -79,7 +80,7 @@ export class WordBox {
 
   rename(name) {
     this.name = name;
-    this.label.textContent = `${name}'s words`;
+    this.label.textContent = t("{name}'s words", { name });
   }
 
   /**
@@ -99,7 +100,7 @@ export class WordBox {
         // unknown until fetched: not editable meanwhile (what was typed would be overwritten)
         this.loading = true;
         this.area.readOnly = true;
-        this.show("loading the saved words…", "pending");
+        this.show(t("loading the saved words…"), "pending");
         got = await this.fetchWords();
         this.loading = false;
         if (this.round !== number) return;  // the round moved on meanwhile: a newer sync holds it
@@ -109,7 +110,7 @@ export class WordBox {
         // as if it were this player's list; ask again
         this.round = null;
         this.area.readOnly = true;
-        this.show("loading the saved words…", "pending");
+        this.show(t("loading the saved words…"), "pending");
         this.timer = setTimeout(() => this.sync(number, phase, null), RETRY_MS);
         return;
       }
@@ -119,7 +120,7 @@ export class WordBox {
       if (rev > this.base) this.catchUp(words, rev);
     }
     this.setLocked(!playing);
-    if (phase === "waiting" && !this.area.value) this.show("opens when the host starts the clock", "");
+    if (phase === "waiting" && !this.area.value) this.show(t("opens when the host starts the clock"), "");
   }
 
   /** The round's first view: the server's list, or this phone's unsaved copy merged into it. */
@@ -133,7 +134,7 @@ export class WordBox {
     const unsaved = kept && kept.round === number && kept.text !== text && playing;
     if (!unsaved) {
       this.area.value = text;
-      this.show(list.length ? `saved · ${nWords(list.length)}` : "", "saved");
+      this.show(list.length ? t("saved · {words}", { words: nWords(list.length) }) : "", "saved");
       return;
     }
     if (typeof kept.base === "number" && kept.base === revision) {
@@ -142,9 +143,9 @@ export class WordBox {
       // the list was saved elsewhere since the copy was made (another tab, a save that
       // got through): keep both
       this.area.value = mergeWords(Array.isArray(kept.words) ? kept.words : [], tokens(kept.text), list).join("\n");
-      this.mergedNote = "merged with the list saved elsewhere";
+      this.mergedNote = t("merged with the list saved elsewhere");
     }
-    if (this.dirty()) this.save(); else this.show(`saved ✓ · ${nWords(list.length)}`, "saved");
+    if (this.dirty()) this.save(); else this.show(t("saved ✓ · {words}", { words: nWords(list.length) }), "saved");
   }
 
   /** The view says the list moved past our base (another tab or phone saved it). */
@@ -158,7 +159,7 @@ export class WordBox {
       ({ words, revision } = got);
       if (this.inFlight || revision <= this.base) return;
     }
-    this.takeServerList(words, revision, "saved in another tab or phone");
+    this.takeServerList(words, revision, t("saved in another tab or phone"));
   }
 
   /**
@@ -177,11 +178,11 @@ export class WordBox {
     this.sent = text;
     if (this.area.value !== merged) this.area.value = merged;
     if (this.dirty()) {
-      this.mergedNote = "merged with the list saved in another tab or phone";
+      this.mergedNote = t("merged with the list saved in another tab or phone");
       this.save();
     } else {
       saveDraft(this.code, this.id, null);
-      this.show(`saved ✓ · ${nWords(list.length)} (${why})`, "saved");
+      this.show(t("saved ✓ · {words} ({why})", { words: nWords(list.length), why }), "saved");
     }
   }
 
@@ -201,7 +202,7 @@ export class WordBox {
     this.locked = locked;
     this.area.readOnly = locked || this.loading;
     this.node.classList.toggle("locked", locked);
-    if (locked && !this.dirty() && this.area.value.trim() === "") this.show("no words", "");
+    if (locked && !this.dirty() && this.area.value.trim() === "") this.show(t("no words"), "");
   }
 
   dirty() {
@@ -214,7 +215,7 @@ export class WordBox {
 
   changed() {
     this.keepDraft();
-    this.show("typing…", "pending");
+    this.show(t("typing…"), "pending");
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.save(), SAVE_DELAY_MS);
   }
@@ -231,7 +232,7 @@ export class WordBox {
     const text = this.area.value;
     let stale = null;  // the server's list when it refused our base (409 StaleList)
     this.inFlight = true;
-    this.show("saving…", "pending");
+    this.show(t("saving…"), "pending");
     try {
       const doc = await request("PUT", `/api/rooms/${this.code}/players/${this.id}/words`,
                                 { token: this.token, json: { words: text, base: this.base }, keepalive });
@@ -245,9 +246,10 @@ export class WordBox {
       }
       if (this.area.value === text) {
         saveDraft(this.code, this.id, null);
-        const note = this.mergedNote ? ` (${this.mergedNote})` : "";
+        const words = nWords(me ? me.word_count : 0);
+        const note = this.mergedNote;
         this.mergedNote = "";
-        this.show(`saved ✓ · ${nWords(me ? me.word_count : 0)}${note}`, "saved");
+        this.show(note ? t("saved ✓ · {words} ({why})", { words, why: note }) : t("saved ✓ · {words}", { words }), "saved");
       } else {
         this.keepDraft();
       }
@@ -259,26 +261,26 @@ export class WordBox {
         this.merges += 1;
         if (this.merges > MAX_MERGES) {
           this.merges = 0;
-          this.show("not saved yet (the list keeps changing elsewhere): retrying", "error");
+          this.show(t("not saved yet (the list keeps changing elsewhere): retrying"), "error");
           this.timer = setTimeout(() => this.save(), RETRY_MS);
         } else {
           stale = current;
         }
       } else if (err.status === 0) {
-        this.show("not saved yet (no connection): retrying", "error");
+        this.show(t("not saved yet (no connection): retrying"), "error");
         this.timer = setTimeout(() => this.save(), RETRY_MS);
       } else if (err.status === 409) {
-        this.show(`not saved: ${err.message}`, "error");
+        this.show(t("not saved: {error}", { error: err.message }), "error");
         this.area.readOnly = true;
       } else {
-        this.show(`not saved: ${err.message}`, "error");
+        this.show(t("not saved: {error}", { error: err.message }), "error");
       }
     } finally {
       this.inFlight = false;
       if (stale) {
         this.again = false;  // the merge holds what was typed meanwhile
         this.takeServerList(stale.words, typeof stale.revision === "number" ? stale.revision : this.base,
-                            "merged with the list saved in another tab or phone");
+                            t("merged with the list saved in another tab or phone"));
       } else if (this.again) {
         this.again = false;
         if (this.dirty()) this.save();
