@@ -80,6 +80,8 @@ _EXPORTS: dict[str, str] = {
     "Scanner": "vision.pipeline",
     "ScanResult": "vision.pipeline",
     "load_image": "vision.imageio",
+    "read_words": "vision.handwriting",
+    "WordReading": "vision.handwriting",
     "referee_round": "referee",
     "RoundRequest": "referee",
     "RoundResult": "referee",
