@@ -86,6 +86,8 @@ _EXPORTS: dict[str, str] = {
     "read_sheet": "vision.sheet.read",
     "SheetReading": "vision.sheet.types",
     "SheetWord": "vision.sheet.types",
+    "read_words": "vision.handwriting",
+    "WordReading": "vision.handwriting",
     "referee_round": "referee",
     "RoundRequest": "referee",
     "RoundResult": "referee",

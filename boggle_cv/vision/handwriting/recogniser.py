@@ -1,0 +1,91 @@
+"""The word recogniser: PP-OCRv5 mobile's text recogniser (CTC, 18,385 classes), run
+through cv2.dnn and folded to 27 classes: CTC blank (0) and a-z (1..26).
+
+``frame_probs(images)`` -> one (T, 27) float32 array per image: per output frame, the
+probability of blank and of each letter, summed over the model's classes that fold
+to it (upper and lower case, accented forms: ä, à, Ä... -> a; a few Cyrillic/Greek
+look-alikes), renormalised over those 27 (the model's mass on digits, punctuation and
+other scripts is dropped: a word on a Boggle sheet is letters). T = crop width / 8 px.
+
+The network and its class map load on first use (``onnx_models.WORD_READER``), so
+``import boggle_cv`` and a tray scan never pay for them.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from . import preprocess
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: Folded classes: blank, then a-z.
+N_CLASSES = 27
+#: Crops are run in batches of about this many input px of width (same-width groups).
+BATCH_PX = 6000
+#: Probability floor per frame and class (keeps logs finite).
+FLOOR = 1e-8
+
+
+@lru_cache(maxsize=2)
+def _fold_matrix(charset_path: str) -> tuple[np.ndarray, np.ndarray]:
+    """(index, target): the model classes kept and the folded class each goes to."""
+    spec = json.loads(Path(charset_path).read_text(encoding="utf-8"))
+    idx, tgt = [int(spec["blank"])], [0]
+    for k, letter in enumerate(LETTERS, start=1):
+        for group in ("letters", "lookalikes"):
+            for i in spec.get(group, {}).get(letter, []):
+                idx.append(int(i))
+                tgt.append(k)
+    return np.asarray(idx, np.int64), np.asarray(tgt, np.int64)
+
+
+def _charset_path() -> Path:
+    from ..onnx_models import WORD_READER, model_path
+    return model_path(WORD_READER).with_name("word_reader_charset.json")
+
+
+def _net() -> cv2.dnn.Net:
+    from ..onnx_models import WORD_READER, load_net
+    return load_net(WORD_READER)
+
+
+def fold(probs: np.ndarray, index: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """(..., C) model probabilities -> (..., 27) folded and renormalised float32."""
+    kept = probs[..., index]
+    out = np.zeros(probs.shape[:-1] + (N_CLASSES,), np.float32)
+    for k in range(N_CLASSES):  # 27 small sums; np.add.at on the last axis is slower
+        out[..., k] = kept[..., target == k].sum(-1)
+    out = np.maximum(out, FLOOR)
+    return np.asarray(out / out.sum(-1, keepdims=True), np.float32)
+
+
+def frame_probs(images: Sequence[np.ndarray], stretch: float = 1.0) -> list[np.ndarray]:
+    """One (T_i, 27) float32 array per image (BGR, grey or BGRA uint8)."""
+    if not images:
+        return []
+    net = _net()
+    index, target = _fold_matrix(str(_charset_path()))
+    crops = [preprocess.resized(preprocess.normalise(preprocess.to_bgr(im)), stretch) for im in images]
+    order = sorted(range(len(crops)), key=lambda i: crops[i].shape[1])
+    out: list[np.ndarray | None] = [None] * len(crops)
+    start = 0
+    while start < len(order):
+        width = crops[order[start]].shape[1]
+        end = start + 1
+        while end < len(order) and crops[order[end]].shape[1] <= width * 1.15 + 8 \
+                and (end - start + 1) * crops[order[end]].shape[1] <= BATCH_PX * 4:
+            end += 1
+        members = order[start:end]
+        blob, frames = preprocess.batch_blob([crops[i] for i in members])
+        net.setInput(blob)
+        probs = np.asarray(net.forward())  # (n, T, C)
+        folded = fold(probs, index, target)
+        for j, i in enumerate(members):
+            out[i] = folded[j, :frames[j]]
+        start = end
+    return [o if o is not None else np.zeros((0, N_CLASSES), np.float32) for o in out]
