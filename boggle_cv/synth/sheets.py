@@ -104,5 +104,5 @@ def photograph(paper: U8, rng: np.random.Generator, *, size: tuple[int, int] = (
     photo = cv2.GaussianBlur(photo, (0, 0), 0.7)
     k = (turn // 90) % 4
     corners = np.roll(dst, -k, axis=0)  # the paper's own top-left first
-    out: U8 = photo
+    out: U8 = np.asarray(photo, np.uint8)
     return out, corners

@@ -66,13 +66,13 @@ def ink_mask(flat: U8, darkness: npt.NDArray[np.float32] | None = None) -> Ink:
             continue
         kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1) if shape == (1, 0) else (1, length))
         found = cv2.morphologyEx(faint, cv2.MORPH_OPEN, kernel)
-        lines |= cv2.dilate(found, np.ones((3, 3), np.uint8))
+        lines |= np.asarray(cv2.dilate(found, np.ones((3, 3), np.uint8)), np.uint8)
     # ink that crosses a line keeps the pixels that are much darker than the line itself
     on_line = lines > 0
     line_dark = float(np.median(d[on_line])) if on_line.any() else 0.0
     mask = strong.copy()
     mask[on_line & (d < max(INK_DARKNESS, line_dark + 0.15))] = 0
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8)
     pen = text_height(mask)
     return Ink(mask, lines, d, pen)
 

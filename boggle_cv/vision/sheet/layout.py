@@ -34,6 +34,7 @@ from .ink import Ink
 U8 = npt.NDArray[np.uint8]
 
 WORD_GAP = 0.5       # letter heights: a wider gap inside a line separates two words
+COMMA_GAP = 0.3      # line heights: after a comma's tail, a gap this wide separates words
 MARK_ASPECT = 0.9    # a group no wider than this times its height is a mark, not a word
 STRIKE_SPAN = 0.9    # share of a word's width a strike-through covers (it runs end to end)
 SCORE_ASPECT = 1.6   # a column whose groups are, at the median, no wider than this is marks
@@ -106,12 +107,20 @@ def _lines(mask: U8, blobs: list[_Blob], pen: float) -> list[list[_Blob]]:
     return [sorted(g, key=lambda b: b.x0) for g in groups.values()]
 
 
-def _split_words(line: list[_Blob], pen: float) -> list[list[_Blob]]:
+def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[list[_Blob]]:
     """A line's blobs (left to right) -> words, split at gaps wider than WORD_GAP
-    line heights (the line's own height, or the page's `pen` if it is shorter)."""
+    line heights (the line's own height, or the page's `pen` if it is shorter), or
+    wider than COMMA_GAP after a blob whose right end hangs below the baseline (a
+    comma written touching its word's last letter)."""
     top, bottom = min(b.y0 for b in line), max(b.y1 for b in line)
     lh = max(min(float(bottom - top), pen * 1.5), pen * 0.5)
     mid = (top + bottom) / 2
+    baseline = float(np.median([b.y1 for b in line]))
+
+    def comma_tail(b: _Blob) -> bool:
+        x = b.x0 + int(b.w * 0.7)
+        below = mask[int(baseline + 0.1 * lh):b.y1, x:b.x1]
+        return below.size > 0 and bool(below.any())
 
     def punctuation(b: _Blob) -> bool:  # a comma or a full stop: small, low on the line
         return b.h < 0.5 * lh and b.w < 0.5 * lh and b.y0 > mid
@@ -120,7 +129,8 @@ def _split_words(line: list[_Blob], pen: float) -> list[list[_Blob]]:
     right = -10**9
     ended = False
     for b in line:
-        if words and not ended and b.x0 - right <= WORD_GAP * lh:
+        gap = b.x0 - right
+        if words and not ended and gap <= WORD_GAP * lh and not (gap > COMMA_GAP * lh and comma_tail(words[-1][-1])):
             words[-1].append(b)
         else:
             words.append([b])
@@ -213,7 +223,7 @@ def find_words(ink: Ink, debug: DebugSink | None = None, flat: U8 | None = None)
     found: list[tuple[_Blob, int, bool]] = []
     lines = _lines(inner, blobs, pen)
     for li, line in enumerate(lines):
-        for wd in _split_words(line, pen):
+        for wd in _split_words(line, pen, inner):
             box = _Blob(min(b.x0 for b in wd), min(b.y0 for b in wd), max(b.x1 for b in wd), max(b.y1 for b in wd))
             core = float(np.median([b.h for b in wd]))
             if box.w <= MARK_ASPECT * max(box.h, core) or box.h < pen * 0.35:
@@ -234,7 +244,7 @@ def find_words(ink: Ink, debug: DebugSink | None = None, flat: U8 | None = None)
     words = [WordBox(found[i][0].x0, found[i][0].y0, found[i][0].x1, found[i][0].y1, found[i][2],
                      line_rank[found[i][1]], cols[i]) for i in order]
     if debug is not None:
-        shown = cv2.cvtColor(255 - mask, cv2.COLOR_GRAY2BGR) if flat is None else flat.copy()
+        shown: U8 = np.asarray(cv2.cvtColor(255 - mask, cv2.COLOR_GRAY2BGR), np.uint8) if flat is None else flat.copy()
         shown[ink.lines > 0] = (shown[ink.lines > 0] * 0.5 + np.array([0, 200, 255]) * 0.5).astype(np.uint8)
         for k, wb in enumerate(words):
             colour = (0, 0, 255) if wb.crossed_out else (0, 160, 0)
