@@ -256,7 +256,7 @@ def find_words(ink: Ink, debug: DebugSink | None = None, flat: U8 | None = None)
 
 def crop_word(flat: U8, ink: Ink, word: WordBox, pad: float = 0.15) -> U8:
     """BGR uint8 crop of one word (padded by `pad` of its height), with the ruling
-    and any ink of neighbouring words outside the box painted paper-white."""
+    and any ink in the pad (a comma, a neighbour's stroke) painted the paper's colour."""
     h, w = flat.shape[:2]
     p = int((word.y1 - word.y0) * pad) + 2
     x0, y0, x1, y1 = max(word.x0 - p, 0), max(word.y0 - p, 0), min(word.x1 + p, w), min(word.y1 + p, h)
@@ -266,5 +266,11 @@ def crop_word(flat: U8, ink: Ink, word: WordBox, pad: float = 0.15) -> U8:
     paper_px = crop[~inked & ~lines]
     paper = np.median(paper_px, axis=0) if len(paper_px) else np.array([255, 255, 255])
     crop[lines & ~inked] = paper.astype(np.uint8)
+    # the pad holds no ink of this word (its box holds all of it): a comma, a
+    # neighbour's descender or a score there is painted out
+    outside = np.ones(inked.shape, bool)
+    outside[word.y0 - y0:word.y1 - y0, word.x0 - x0:word.x1 - x0] = False
+    near_ink = cv2.dilate(inked.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    crop[outside & near_ink] = paper.astype(np.uint8)
     out: U8 = crop
     return out
