@@ -127,14 +127,13 @@ def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[list[_Blob]]:
 
     words: list[list[_Blob]] = []
     right = -10**9
-    ended = False
     for b in line:
         gap = b.x0 - right
-        if words and not ended and gap <= WORD_GAP * lh and not (gap > COMMA_GAP * lh and comma_tail(words[-1][-1])):
+        after_comma = bool(words) and (punctuation(words[-1][-1]) or comma_tail(words[-1][-1]))
+        if words and gap <= WORD_GAP * lh and not (gap > COMMA_GAP * lh and after_comma):
             words[-1].append(b)
         else:
             words.append([b])
-        ended = punctuation(b) and len(words[-1]) > 1  # a comma ends the word before it
         right = max(right, b.x1)
     out = []
     for wd in words:
@@ -198,7 +197,7 @@ def _columns(words: list[tuple[_Blob, int]], width: int, pen: float) -> list[int
     # a column of short marks (scores beside each word, numbering) is not words: -1
     for c in range(len(cuts) + 1):
         members = [b for (b, _), k in zip(words, col) if k == c]
-        if len(cuts) and members and np.median([b.w / max(b.h, 1) for b in members]) < SCORE_ASPECT:
+        if members and np.median([b.w / max(b.h, 1) for b in members]) < SCORE_ASPECT:
             col = [-1 if k == c else k for k in col]
     # a "column" with fewer than two lines belongs to the one on its left
     for c in range(len(cuts), 0, -1):
@@ -220,19 +219,22 @@ def find_words(ink: Ink, debug: DebugSink | None = None, flat: U8 | None = None)
     blobs = _blobs(inner, pen)
     if not blobs:
         return []
-    found: list[tuple[_Blob, int, bool]] = []
+    groups: list[tuple[_Blob, int]] = []
+    marks: list[bool] = []
     lines = _lines(inner, blobs, pen)
     for li, line in enumerate(lines):
         for wd in _split_words(line, pen, inner):
             box = _Blob(min(b.x0 for b in wd), min(b.y0 for b in wd), max(b.x1 for b in wd), max(b.y1 for b in wd))
-            core = float(np.median([b.h for b in wd]))
-            if box.w <= MARK_ASPECT * max(box.h, core) or box.h < pen * 0.35:
-                continue  # a mark, a number, a speck: not a word
-            found.append((box, li, _struck(ink.darkness, box.x0, box.y0, box.x1, box.y1)))
-    if not found:
+            if box.h < pen * 0.35:
+                continue  # a speck
+            groups.append((box, li))
+            marks.append(box.w <= MARK_ASPECT * box.h)  # a mark, a number: not a word
+    if not groups:
         return []
-    cols = _columns([(b, li) for b, li, _ in found], w, pen)
-    keep = [k >= 0 for k in cols]
+    cols = _columns(groups, w, pen)  # marks count here: a column of scores is found whole
+    keep = [k >= 0 and not m for k, m in zip(cols, marks)]
+    found = [(b, li, _struck(ink.darkness, b.x0, b.y0, b.x1, b.y1)) if ok else (b, li, False)
+             for (b, li), ok in zip(groups, keep)]
     found = [f for f, ok in zip(found, keep) if ok]
     cols = [k for k, ok in zip(cols, keep) if ok]
     if not found:
