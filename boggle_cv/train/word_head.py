@@ -97,13 +97,18 @@ def features(folder: Path, items: list[dict], copies: int, seed: int) -> list[tu
     return out
 
 
-def train(data: list, steps: int, lr: float, wd: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def train(data: list, steps: int, lr: float, wd: float, seed: int, hidden: int = 0) -> dict[str, np.ndarray]:
     import torch
     torch.manual_seed(seed)
     torch.set_num_threads(2)
-    W = torch.zeros(360, 27, requires_grad=True)
-    b = torch.zeros(27, requires_grad=True)
-    opt = torch.optim.AdamW([W, b], lr=lr, weight_decay=wd)
+    params = {}
+    if hidden:
+        params["W1"] = (torch.randn(360, hidden) * (2 / 360) ** 0.5).requires_grad_()
+        params["b1"] = torch.zeros(hidden, requires_grad=True)
+    params["W"] = torch.zeros(hidden or 360, 27, requires_grad=True)
+    params["b"] = torch.zeros(27, requires_grad=True)
+    opt = torch.optim.AdamW(list(params.values()), lr=lr, weight_decay=wd)
+    drop = torch.nn.Dropout(0.2)
     rng = np.random.default_rng(seed)
     data = [d for d in data if d[2] and len(d[2]) <= d[0].shape[0]]
     for step in range(steps):
@@ -122,7 +127,10 @@ def train(data: list, steps: int, lr: float, wd: float, seed: int) -> tuple[np.n
             lens.append(t)
             targets.extend(ord(c) - 96 for c in w)
             tlens.append(len(w))
-        logits = logp + ctxs @ W + b
+        x = ctxs
+        if hidden:
+            x = drop(torch.relu(x @ params["W1"] + params["b1"]))
+        logits = logp + x @ params["W"] + params["b"]
         lp = torch.log_softmax(logits, -1).transpose(0, 1)
         loss = torch.nn.functional.ctc_loss(lp, torch.tensor(targets), torch.tensor(lens), torch.tensor(tlens),
                                             blank=0, reduction="mean", zero_infinity=True)
@@ -133,7 +141,7 @@ def train(data: list, steps: int, lr: float, wd: float, seed: int) -> tuple[np.n
         opt.step()
         if step % 200 == 0 or step == steps - 1:
             print(f"  step {step} loss {loss.item():.3f}", flush=True)
-    return W.detach().numpy(), b.detach().numpy()
+    return {k: v.detach().numpy().astype(np.float32) for k, v in params.items()}
 
 
 def main() -> None:
@@ -145,6 +153,7 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--wd", type=float, default=1e-2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--hidden", type=int, default=0, help="a hidden layer of this width (0: linear)")
     ap.add_argument("--cache", type=Path, default=None, help="npz of computed features to reuse")
     a = ap.parse_args()
     import os
@@ -161,10 +170,10 @@ def main() -> None:
         if a.cache:
             import pickle
             a.cache.write_bytes(pickle.dumps(data))
-    W, b = train(data, a.steps, a.lr, a.wd, a.seed)
+    params = train(data, a.steps, a.lr, a.wd, a.seed, a.hidden)
     a.out.mkdir(parents=True, exist_ok=True)
     out = a.out / "word_head.npz"
-    np.savez(out, W=W.astype(np.float32), b=b.astype(np.float32))
+    np.savez(out, **params)
     digest = hashlib.sha256(out.read_bytes()).hexdigest()
     (a.out / "word_head.npz.sha256").write_text(f"{digest}  word_head.npz\n")
     print(f"{out}: {out.stat().st_size} bytes, sha256 {digest}")

@@ -2,9 +2,10 @@
 recogniser's letter odds (``models/word_head.npz``, SHA-256 in ``word_head.npz.sha256``).
 
 Per frame t, with the base model's folded probabilities p_t (27,) and its features
-f_t (120,): logits_t = log p_t + [f_{t-1}, f_t, f_{t+1}] @ W + b (W (360, 27), b (27,);
-features beyond the ends are zeros), then a softmax over the 27 classes. W = 0, b = 0
-is the base model. Without the file (or with $BOGGLE_CV_WORD_HEAD=none) the base model
+f_t (120,), c_t = [f_{t-1}, f_t, f_{t+1}] (360,; zeros beyond the ends):
+logits_t = log p_t + c_t @ W + b (W (360, 27), b (27,)), or with a hidden layer
+(the file holds W1, b1 too) logits_t = log p_t + relu(c_t @ W1 + b1) @ W + b; then a
+softmax over the 27 classes. W = 0, b = 0 is the base model. Without the file (or with $BOGGLE_CV_WORD_HEAD=none) the base model
 is used as it is. Training: ``boggle_cv/train/word_head.py``.
 """
 from __future__ import annotations
@@ -31,8 +32,11 @@ def head_path() -> Path | None:
     return p if p.is_file() else None
 
 
+Weights = tuple[np.ndarray, ...]
+
+
 @lru_cache(maxsize=2)
-def _load(path_str: str, mtime_ns: int) -> tuple[np.ndarray, np.ndarray]:
+def _load(path_str: str, mtime_ns: int) -> Weights:
     path = Path(path_str)
     sha = path.with_name(path.name + ".sha256")
     if not sha.is_file():
@@ -41,11 +45,12 @@ def _load(path_str: str, mtime_ns: int) -> tuple[np.ndarray, np.ndarray]:
     if hashlib.sha256(data).hexdigest() != sha.read_text().split()[0].strip().lower():
         raise EngineMissingError(f"handwriting head is corrupt (SHA-256 mismatch): {path}", "reinstall boggle-cv")
     with np.load(path) as z:
-        return np.asarray(z["W"], np.float32), np.asarray(z["b"], np.float32)
+        names = ("W1", "b1", "W", "b") if "W1" in z.files else ("W", "b")
+        return tuple(np.asarray(z[n], np.float32) for n in names)
 
 
-def weights() -> tuple[np.ndarray, np.ndarray] | None:
-    """(W (360, 27), b (27,)) of the head in use, or None."""
+def weights() -> Weights | None:
+    """(W, b) or (W1, b1, W, b) of the head in use, or None."""
     p = head_path()
     if p is None:
         return None
@@ -66,7 +71,10 @@ def apply(probs: np.ndarray, features: np.ndarray) -> np.ndarray:
     w = weights()
     if w is None or probs.shape[0] == 0:
         return probs
-    logits = np.log(np.maximum(probs, 1e-8)) + context(features) @ w[0] + w[1]
+    x = context(features)
+    if len(w) == 4:
+        x = np.maximum(x @ w[0] + w[1], 0.0)
+    logits = np.log(np.maximum(probs, 1e-8)) + x @ w[-2] + w[-1]
     logits -= logits.max(1, keepdims=True)
     e = np.exp(logits)
     return np.asarray(e / e.sum(1, keepdims=True), np.float32)
