@@ -100,14 +100,16 @@ def _quad_of(mask: U8) -> F64 | None:
 
 
 def paper_mask(image: U8) -> U8:
-    """uint8 (h, w) at WORK_SIDE scale: 255 on the largest bright, low-texture region."""
+    """uint8 (h, w) at WORK_SIDE scale: 255 on the paper.
+
+    The writing is closed away; the largest bright region (Otsu) seeds the paper,
+    which a watershed then grows to the strongest edge around it."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     grey = cv2.medianBlur(grey, 5)
-    # writing is thin: a closing paints the paper over it
-    grey = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    grey = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))  # writing is thin
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     sat = cv2.medianBlur(hsv[:, :, 1], 5)
-    t, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright[sat > 90] = 0  # paper is white or nearly: a coloured table is not paper
     bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=4)
@@ -115,7 +117,25 @@ def paper_mask(image: U8) -> U8:
         return np.zeros(bright.shape, np.uint8)
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     mask: U8 = (labels == best).astype(np.uint8) * 255
-    return mask
+    # grow the paper from the bright region's core to the strongest edge around it
+    # (a watershed on the grey image, the photo's border bands outside the bright
+    # region as the table's seed): uneven light moves the Otsu cut, not the edge
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    markers = np.zeros(grey.shape, np.int32)
+    markers[dist > 0.5 * float(dist.max())] = 2
+    frame = np.zeros(grey.shape, bool)
+    frame[:3, :] = frame[-3:, :] = True
+    frame[:, :3] = frame[:, -3:] = True
+    outside = frame & (mask == 0)
+    if not outside.any():
+        return mask  # the paper fills the frame
+    markers[outside] = 1
+    smooth = cv2.GaussianBlur(grey, (0, 0), 1.5)
+    cv2.watershed(cv2.cvtColor(smooth, cv2.COLOR_GRAY2BGR), markers)
+    grown: U8 = (markers == 2).astype(np.uint8) * 255
+    grown = np.asarray(cv2.morphologyEx(grown, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)), np.uint8)
+    share = np.count_nonzero(grown) / grown.size
+    return grown if share >= PAPER_MIN_AREA else mask
 
 
 def find_paper(image: U8, debug: DebugSink | None = None) -> Paper:
