@@ -34,6 +34,7 @@ from .ink import Ink
 U8 = npt.NDArray[np.uint8]
 
 WORD_GAP = 0.5       # letter heights: a wider gap inside a line separates two words
+STRIKE_ENDS = 1      # a strike runs past the letters at this many ends (of 2)
 COMMA_GAP = 0.3      # line heights: after a comma's tail, a gap this wide separates words
 MARK_ASPECT = 0.9    # a group no wider than this times its height is a mark, not a word
 STRIKE_SPAN = 0.9    # share of a word's width a strike-through covers (it runs end to end)
@@ -122,8 +123,8 @@ def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[list[_Blob]]:
         below = mask[int(baseline + 0.1 * lh):b.y1, x:b.x1]
         return below.size > 0 and bool(below.any())
 
-    def punctuation(b: _Blob) -> bool:  # a comma or a full stop: small, low on the line
-        return b.h < 0.5 * lh and b.w < 0.5 * lh and b.y0 > mid
+    def punctuation(b: _Blob) -> bool:  # a comma or a full stop: small, its top near the baseline
+        return b.h < 0.5 * lh and b.w < 0.4 * lh and b.y0 > max(mid, baseline - 0.2 * lh)
 
     words: list[list[_Blob]] = []
     right = -10**9
@@ -169,7 +170,7 @@ def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: in
         cols = np.nonzero(run.any(axis=0))[0]
         left, right = m[:, cols[0]:cols[0] + ends], m[:, max(cols[-1] + 1 - ends, 0):cols[-1] + 1]
         thin = max(3.0, h * 0.3)
-        if all(np.count_nonzero(e.any(axis=1)) <= thin for e in (left, right)):
+        if sum(np.count_nonzero(e.any(axis=1)) <= thin for e in (left, right)) >= STRIKE_ENDS:
             return True
     return False
 
@@ -233,7 +234,8 @@ def find_words(ink: Ink, debug: DebugSink | None = None, flat: U8 | None = None)
         return []
     cols = _columns(groups, w, pen)  # marks count here: a column of scores is found whole
     keep = [k >= 0 and not m for k, m in zip(cols, marks)]
-    found = [(b, li, _struck(ink.darkness, b.x0, b.y0, b.x1, b.y1)) if ok else (b, li, False)
+    # a strike is looked for on word-sized groups only (a fragment's one stroke is straight)
+    found = [(b, li, b.w >= 1.5 * pen and _struck(ink.darkness, b.x0, b.y0, b.x1, b.y1)) if ok else (b, li, False)
              for (b, li), ok in zip(groups, keep)]
     found = [f for f, ok in zip(found, keep) if ok]
     cols = [k for k, ok in zip(cols, keep) if ok]
