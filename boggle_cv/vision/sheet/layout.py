@@ -35,6 +35,7 @@ U8 = npt.NDArray[np.uint8]
 
 WORD_GAP = 0.5       # letter heights: a wider gap inside a line separates two words
 STRIKE_ENDS = 1      # a strike runs past the letters at this many ends (of 2)
+PUNCT_INK = 0.07     # line heights squared: a comma's ink is less (a script 's' has more)
 COMMA_GAP = 0.3      # line heights: after a comma's tail, a gap this wide separates words
 MARK_ASPECT = 0.9    # a group no wider than this times its height is a mark, not a word
 STRIKE_SPAN = 0.9    # share of a word's width a strike-through covers (it runs end to end)
@@ -63,6 +64,7 @@ class _Blob:
     y0: int
     x1: int
     y1: int
+    area: int = 0  # ink pixels
 
     @property
     def h(self) -> int:
@@ -82,7 +84,7 @@ def _blobs(mask: U8, pen: float) -> list[_Blob]:
     for x, y, w, h, a in stats[1:]:
         if a < min_area:
             continue
-        out.append(_Blob(int(x), int(y), int(x + w), int(y + h)))
+        out.append(_Blob(int(x), int(y), int(x + w), int(y + h), int(a)))
     return out
 
 
@@ -123,8 +125,8 @@ def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[list[_Blob]]:
         below = mask[int(baseline + 0.1 * lh):b.y1, x:b.x1]
         return below.size > 0 and bool(below.any())
 
-    def punctuation(b: _Blob) -> bool:  # a comma or a full stop: small, its top near the baseline
-        return b.h < 0.5 * lh and b.w < 0.4 * lh and b.y0 > max(mid, baseline - 0.2 * lh)
+    def punctuation(b: _Blob) -> bool:  # a comma or a full stop: a little ink, low on the line
+        return b.h < 0.5 * lh and b.w < 0.4 * lh and b.y0 > mid and b.area < PUNCT_INK * lh * lh
 
     words: list[list[_Blob]] = []
     right = -10**9
