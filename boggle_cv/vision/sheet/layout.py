@@ -39,7 +39,7 @@ PUNCT_INK = 0.07     # line heights squared: a comma's ink is less (a script 's'
 COMMA_GAP = 0.3      # line heights: after a comma's tail, a gap this wide separates words
 MARK_ASPECT = 0.9    # a group no wider than this times its height is a mark, not a word
 STRIKE_SPAN = 0.9    # share of a word's width a strike-through covers (it runs end to end)
-SCORE_ASPECT = 1.6   # a column whose groups are, at the median, no wider than this is marks
+SCORE_ASPECT = 1.6   # a column whose groups are (but a tenth) no wider than this is marks
 GUTTER = 2.5         # letter heights: a wider all-blank band between columns
 BORDER = 0.012       # share of the flat image's side treated as the paper's edge
 
@@ -200,7 +200,7 @@ def _columns(words: list[tuple[_Blob, int]], width: int, pen: float) -> list[int
     # a column of short marks (scores beside each word, numbering) is not words: -1
     for c in range(len(cuts) + 1):
         members = [b for (b, _), k in zip(words, col) if k == c]
-        if members and np.median([b.w / max(b.h, 1) for b in members]) < SCORE_ASPECT:
+        if members and np.percentile([b.w / max(b.h, 1) for b in members], 90) < SCORE_ASPECT:
             col = [-1 if k == c else k for k in col]
     # a "column" with fewer than two lines belongs to the one on its left
     for c in range(len(cuts), 0, -1):
