@@ -17,8 +17,8 @@ Coordinates are flat-image pixels (x, y) (paper.Paper.flat). The steps:
      middle band (tried at a few slants);
   6. columns: a gutter (no ink from top to bottom, wider than GUTTER letter heights)
      splits the page into columns, each holding at least two lines; a column of
-     short groups (median width under SCORE_ASPECT heights: scores written beside
-     each word) is marks, not words.
+     short groups (nine in ten under SCORE_ASPECT heights wide: scores written
+     beside each word) is marks, not words.
 """
 from __future__ import annotations
 
