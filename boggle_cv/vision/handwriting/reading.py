@@ -23,8 +23,9 @@ from . import ctc, recogniser
 
 #: How many alternatives a reading keeps.
 TOP_K = 5
-#: Softmax temperature over candidate log-likelihoods (1 = the model's own odds).
-TEMPERATURE = 1.0
+#: Softmax temperature over candidate log-likelihoods (1 = the model's own odds; 1.5
+#: and FLAG_BELOW were chosen on the "tune" split: `python -m boggle_cv.train.word_flags`).
+TEMPERATURE = 1.5
 #: Flag a reading whose top posterior is below this...
 FLAG_BELOW = 0.90
 #: ...or whose runner-up's posterior is within this of the top one.
