@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from boggle_cv.train.word_head import split_of
-from boggle_cv.vision.handwriting import ctc, recogniser
-from boggle_cv.vision.handwriting.reading import clean_lexicon
+from boggle_cv.vision.handwriting import ctc
+from boggle_cv.vision.handwriting.reading import clean_lexicon, crop_views, lexicon_scores
 
 
 def scores(folder: Path, setname: str, split: str, enable: Path, seed: int = 1201) -> list[tuple[np.ndarray, int, bool]]:
@@ -43,11 +43,10 @@ def scores(folder: Path, setname: str, split: str, enable: Path, seed: int = 120
         lexicon = sorted(lex)
         rng.shuffle(lexicon)
         lexicon = clean_lexicon(lexicon)
-        labels, lengths = ctc.encode(lexicon)
-        probs = recogniser.frame_probs([load(folder / x["file"]) for x, _ in group])
-        for (x, t), p in zip(group, probs):
-            free, _ = ctc.greedy(p)
-            out.append((ctc.log_likelihoods(p, labels, lengths), lexicon.index(t), bool(free)))
+        encoded = ctc.encode(lexicon)
+        for (x, t), views in zip(group, crop_views([load(folder / x["file"]) for x, _ in group])):
+            free, _ = ctc.greedy(views[0])
+            out.append((lexicon_scores(views, encoded), lexicon.index(t), bool(free)))
     return out
 
 
