@@ -10,9 +10,10 @@ folding are skipped. Reported: top-1, top-3, confident errors (wrong and not
 flagged), flagged share, free reading (the lexicon-less read_words) exact, ms a word
 (both readings, halved).
 
---split test|train keeps the crops the handwriting head was / was not trained on
-(DHSD by writer, Jeremy by word: boggle_cv.train.word_head.split_of); figures for the
-head belong on --split test only.
+--split train|tune|test|held-out keeps one part of the open crops (DHSD by writer,
+Jeremy by word: boggle_cv.train.word_head.split_of): the handwriting head is trained
+on "train", the flag threshold and temperature are set on "tune", and "test" is
+neither (held-out = tune + test). Figures for the head belong on --split test.
 
 usage: PYTHONPATH=$PWD python scripts/eval_handwriting.py ../shared/handwriting-public \
            --set dhsd|jeremy-words [--split test] [--limit N] [--seed 1201] [--enable PATH]
@@ -65,7 +66,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("folder", type=Path)
     ap.add_argument("--set", dest="only", default=None)
-    ap.add_argument("--split", choices=("all", "train", "test"), default="all")
+    ap.add_argument("--split", choices=("all", "train", "tune", "test", "held-out"), default="all")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1201)
     ap.add_argument("--enable", type=Path, default=DEFAULT_ENABLE)
@@ -74,7 +75,9 @@ def main() -> int:
     from boggle_cv.train.word_head import split_of
     items = json.loads((a.folder / "manifest.json").read_text())
     items = [x for x in items if x["set"] != "jeremy-raw" and (a.only is None or x["set"] == a.only)]
-    if a.split != "all":
+    if a.split == "held-out":
+        items = [x for x in items if split_of(x) != "train"]
+    elif a.split != "all":
         items = [x for x in items if split_of(x) == a.split]
     pairs = [(x, fold(x["transcription"])) for x in items]
     pairs = [(x, t) for x, t in pairs if t.isalpha() and len(t) >= 2]

@@ -2,8 +2,9 @@
 recogniser's letter odds (``models/word_head.npz``, SHA-256 in ``word_head.npz.sha256``).
 
 Per frame t, with the base model's folded probabilities p_t (27,) and its features
-f_t (120,), c_t = [f_{t-1}, f_t, f_{t+1}] (360,; zeros beyond the ends):
-logits_t = log p_t + c_t @ W + b (W (360, 27), b (27,)), or with a hidden layer
+f_t (120,), c_t = [f_{t-r}, ..., f_t, ..., f_{t+r}] (120 (2r + 1),; zeros beyond the
+ends; r from the first matrix's rows): logits_t = log p_t + c_t @ W + b (W (360, 27),
+b (27,)), or with a hidden layer
 (the file holds W1, b1 too) logits_t = log p_t + relu(c_t @ W1 + b1) @ W + b; then a
 softmax over the 27 classes. W = 0, b = 0 is the base model. Without the file (or with $BOGGLE_CV_WORD_HEAD=none) the base model
 is used as it is. Training: ``boggle_cv/train/word_head.py``.
@@ -59,11 +60,14 @@ def weights() -> Weights | None:
     return _load(str(p), p.stat().st_mtime_ns)
 
 
-def context(features: np.ndarray) -> np.ndarray:
-    """(T, D) -> (T, 3D): each frame's features beside its neighbours' (zeros past the ends)."""
-    z = np.zeros((1, features.shape[1]), features.dtype)
+def context(features: np.ndarray, width: int = 3) -> np.ndarray:
+    """(T, D) -> (T, width * D): each frame's features beside its (width - 1) / 2
+    neighbours' on each side (zeros past the ends)."""
+    r = width // 2
+    t = features.shape[0]
+    z = np.zeros((r, features.shape[1]), features.dtype)
     padded = np.concatenate([z, features, z])
-    return np.concatenate([padded[:-2], padded[1:-1], padded[2:]], axis=1)
+    return np.concatenate([padded[i:i + t] for i in range(width)], axis=1)
 
 
 def apply(probs: np.ndarray, features: np.ndarray) -> np.ndarray:
@@ -71,7 +75,7 @@ def apply(probs: np.ndarray, features: np.ndarray) -> np.ndarray:
     w = weights()
     if w is None or probs.shape[0] == 0:
         return probs
-    x = context(features)
+    x = context(features, w[0].shape[0] // features.shape[1])
     if len(w) == 4:
         x = np.maximum(x @ w[0] + w[1], 0.0)
     logits = np.log(np.maximum(probs, 1e-8)) + x @ w[-2] + w[-1]
