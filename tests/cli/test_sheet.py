@@ -118,3 +118,13 @@ def test_the_sheet_code_loads_only_for_a_sheet():
         "print('LOADED', bad, file=sys.stderr)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO)
     assert "LOADED []" in out.stderr, out.stderr[-2000:]
+
+
+def test_sheet_with_the_tray_photo_reads_against_its_board():
+    out = run("sheet", SHEET, "--tray", TRAY, "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["board"] == BOARD
+    assert [w["word"] for w in doc["words"] if not w["crossed_out"]] == truth()
+    out = run("sheet", SHEET, "--tray", TRAY, "--board", BOARD)
+    assert out.returncode == 2 and "not both" in out.stderr
