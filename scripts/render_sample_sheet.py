@@ -3,8 +3,8 @@ written in OpenCV's Hershey script face (a handwriting-like font, not real
 handwriting), on ruled paper, photographed on a table at an angle and turned on its
 side; one word crossed out, scores in the margin, two words on a line split by a comma.
 
-    python scripts/render_sample_sheet.py      # writes samples/sample-4x4-a.sheet.jpg
-                                               # and samples/sample-4x4-a.sheet.txt (truth)
+    python scripts/render_sample_sheet.py      # writes samples/sheets/sheet-4x4-a.jpg
+                                               # and samples/sheets/sheet-4x4-a.truth.txt (truth)
 The truth file lists the words that count (the crossed-out word left out), in
 writing order. Same seed, same pixels.
 """
@@ -30,10 +30,10 @@ def main() -> None:
     rng = np.random.default_rng(22)
     paper, _ = render_paper(LINES, rng, struck=STRUCK, margin_marks=SCORES, separator=", ", size=(1100, 1400))
     photo, _ = photograph(paper, rng, size=(1400, 1050), angle=-7.0, tilt=0.04, fill=0.8, turn=270)
-    out = ROOT / "samples" / "sample-4x4-a.sheet.jpg"
+    out = ROOT / "samples" / "sheets" / "sheet-4x4-a.jpg"
     cv2.imwrite(str(out), photo, [cv2.IMWRITE_JPEG_QUALITY, 88])
     words = [w for line in LINES for w in line if w not in STRUCK]
-    (ROOT / "samples" / "sample-4x4-a.sheet.txt").write_text(
+    (ROOT / "samples" / "sheets" / "sheet-4x4-a.truth.txt").write_text(
         "# rendered (scripts/render_sample_sheet.py, Hershey script face): the words that count\n"
         + "\n".join(words) + "\n")
     print(f"{out}: {len(words)} words that count, {len(STRUCK)} crossed out")

@@ -16,7 +16,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "samples"
 TRAY = SAMPLES / "sample-4x4-a.jpg"
-SHEET = SAMPLES / "sample-4x4-a.sheet.jpg"
+SHEET = SAMPLES / "sheets" / "sheet-4x4-a.jpg"
 BOARD = "DRML/HCNL/XEHD/YTOC"  # sample-4x4-a's board (samples/truth.json)
 
 
@@ -26,7 +26,7 @@ def run(*args):
 
 
 def truth() -> list[str]:
-    return [w for w in (SAMPLES / "sample-4x4-a.sheet.txt").read_text().split("\n") if w and not w.startswith("#")]
+    return [w for w in (SAMPLES / "sheets" / "sheet-4x4-a.truth.txt").read_text().split("\n") if w and not w.startswith("#")]
 
 
 def test_sheet_with_the_board_reads_the_sample_sheet():
