@@ -90,3 +90,17 @@ def test_real_dhsd_crops_are_mostly_read():
     readings = read_words(images, lexicon=truths)
     right = sum(r.word == t for r, t in zip(readings, truths))
     assert right >= 30
+
+
+@needs_model
+def test_empty_and_tiny_crops_read_as_nothing():
+    readings = read_words([np.zeros((0, 0, 3), np.uint8), np.full((1, 1), 255, np.uint8), _word_image("seat")],
+                          lexicon=["seat", "sat"])
+    assert readings[0].word == "" and readings[0].flagged
+    assert readings[1].flagged
+    assert readings[2].word == "seat"
+
+
+def test_a_bad_shape_is_a_value_error():
+    with pytest.raises(ValueError):
+        read_words([np.zeros((4, 4, 2), np.uint8)])

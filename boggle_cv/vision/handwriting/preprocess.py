@@ -41,6 +41,18 @@ def to_bgr(image: np.ndarray) -> np.ndarray:
     raise ValueError(f"a word image must be (H, W), (H, W, 3) or (H, W, 4), not {im.shape}")
 
 
+#: Least grey-level spread (paper's 90th percentile minus ink's 1st) that counts as writing.
+MIN_CONTRAST = 12.0
+
+
+def has_ink(bgr: np.ndarray) -> bool:
+    """Does the crop hold anything darker than its paper (MIN_CONTRAST)?"""
+    if bgr.size == 0:
+        return False
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    return float(np.percentile(grey, 90)) - float(np.percentile(grey, 1)) >= MIN_CONTRAST
+
+
 def normalise(bgr: np.ndarray, margin: float = 0.15) -> np.ndarray:
     """Grey-level stretch (paper -> 255, ink -> 0) and trim to the ink's bounding box
     plus ``margin`` of the ink's height; returns BGR uint8. A blank crop comes back
@@ -48,7 +60,7 @@ def normalise(bgr: np.ndarray, margin: float = 0.15) -> np.ndarray:
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     paper = float(np.percentile(grey, 90))
     ink = float(np.percentile(grey, 1))
-    if paper - ink < 12:  # nothing written (or a flat crop): leave it
+    if paper - ink < MIN_CONTRAST:  # nothing written (or a flat crop): leave it
         return bgr
     g = (grey.astype(np.float32) - ink) * (255.0 / (paper - ink))
     g = np.clip(g, 0, 255).astype(np.uint8)

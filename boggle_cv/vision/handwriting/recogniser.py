@@ -69,8 +69,11 @@ def frame_outputs(images: Sequence[np.ndarray], stretch: float = 1.0) -> list[tu
         return []
     net = _net()
     target = _fold_targets(str(_charset_path()))
-    crops = [preprocess.resized(preprocess.normalise(preprocess.to_bgr(im)), stretch) for im in images]
-    order = sorted(range(len(crops)), key=lambda i: crops[i].shape[1])
+    bgr = [preprocess.to_bgr(im) for im in images]
+    crops = [preprocess.resized(preprocess.normalise(b), stretch) if preprocess.has_ink(b) else b[:0, :0]
+             for b in bgr]
+    # a crop without ink (or without pixels) has no frames: it reads as nothing
+    order = sorted((i for i in range(len(crops)) if crops[i].size), key=lambda i: crops[i].shape[1])
     out: list[tuple[np.ndarray, np.ndarray] | None] = [None] * len(crops)
     start = 0
     while start < len(order):
