@@ -94,7 +94,8 @@ def main() -> int:
         lex = set(truths)
         for t in truths:
             lex |= neighbours(t, eset)
-        while len(lex) < 1000:
+        size = min(1000, len(lex | eset))  # a small word list (tests) cannot fill 1,000
+        while len(lex) < size:
             lex.add(rng.choice(enable))
         lexicon = sorted(lex)
         rng.shuffle(lexicon)

@@ -104,3 +104,23 @@ def test_empty_and_tiny_crops_read_as_nothing():
 def test_a_bad_shape_is_a_value_error():
     with pytest.raises(ValueError):
         read_words([np.zeros((4, 4, 2), np.uint8)])
+
+
+@needs_model
+def test_eval_script_protocol_on_drawn_words(tmp_path):
+    words = ["seat", "board", "tiger"]
+    manifest = []
+    for i, w in enumerate(words):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), _word_image(w))
+        manifest.append({"file": f"{i}.png", "transcription": w.capitalize(), "set": "drawn", "writer": "t"})
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    enable = tmp_path / "enable.txt"
+    enable.write_text("\n".join(words + ["seats", "sat", "beat", "tigers", "bored", "broad", "plane", "cat"]) + "\n")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, str(root / "scripts" / "eval_handwriting.py"), str(tmp_path),
+                          "--set", "drawn", "--enable", str(enable)],
+                         capture_output=True, text=True, check=True, cwd=root,
+                         env={**__import__("os").environ, "PYTHONPATH": str(root)}).stdout
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("handwriting: top1 100.0% top3 100.0% confident errors 0.0%"), last
+    assert "n=3" in last
