@@ -7,6 +7,9 @@ The library (names are imported on first use, so `import boggle_cv` stays cheap)
   score_round(board, lists) the referee's sheet for players' lists
   read_board(photo, ...)    read the board in a photo (path or BGR uint8 array)
   Scanner                   a reusable photo reader (models loaded once)
+  read_sheet(photo, lexicon)  a player's handwritten sheet: its words in writing
+                            order, each read (confidence, alternatives, flag), boxed,
+                            crossed out or not
   referee_round, RoundRequest  one round: a scan or given board, corrections, rules,
   RoundResult, ...          the players' lists -> one typed result (to_dict/from_dict)
   Rules, load_dictionary    rules of scoring; the default or a custom word list
@@ -80,6 +83,11 @@ _EXPORTS: dict[str, str] = {
     "Scanner": "vision.pipeline",
     "ScanResult": "vision.pipeline",
     "load_image": "vision.imageio",
+    "read_sheet": "vision.sheet.read",
+    "SheetReading": "vision.sheet.types",
+    "SheetWord": "vision.sheet.types",
+    "read_words": "vision.handwriting",
+    "WordReading": "vision.handwriting",
     "referee_round": "referee",
     "RoundRequest": "referee",
     "RoundResult": "referee",
@@ -97,6 +105,7 @@ _EXPORTS: dict[str, str] = {
     "ArgumentTypeError": "errors",
     "ImageReadError": "errors",
     "NoBoardError": "errors",
+    "NoWritingError": "errors",
     "EngineMissingError": "errors",
 }
 _ALIASES = {"load_default_dictionary": "load_default", "load_dictionary": "load_word_list"}

@@ -2,7 +2,8 @@
 
 Exit codes (stable, documented in the README):
   0 ok, 1 internal error, 2 usage (bad board text, bad option, bad word list),
-  3 missing engine or model, 4 unreadable image, 5 no board found,
+  3 missing engine or model, 4 unreadable image, 5 no board found (or, for a
+  player's sheet, no writing found),
   6 reading below the confidence bar with --strict, 7 cannot write an output file or
   the games database,
   130 interrupted (Ctrl-C).
@@ -69,6 +70,13 @@ class ImageReadError(BoggleError):
 
 class NoBoardError(BoggleError):
     """No complete board was found in the photo."""
+
+    exit_code = 5
+
+
+class NoWritingError(BoggleError):
+    """No writing was found in a photo given as a player's sheet (a blank page, the
+    tray's photo): exit 5, like a photo with no board."""
 
     exit_code = 5
 

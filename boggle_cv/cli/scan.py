@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 
     from ..vision.pipeline import ScanResult, Scanner
+    from ..vision.sheet.types import SheetReading
 
 PROGRESS_MIN_PHOTOS = 4
 
@@ -47,6 +48,7 @@ def register(app: typer.Typer) -> None:
     def scan_cmd(
         photos: Annotated[list[Path], typer.Argument(help="Photo(s) of the tray (JPEG, PNG, WebP, TIFF, BMP).")],
         player: Annotated[Optional[list[str]], typer.Option("--player", "-p", help="NAME=FILE, one word per line; FILE '-' reads stdin. Repeat per player.")] = None,
+        sheet: Annotated[Optional[list[str]], typer.Option("--sheet", help="NAME=PHOTO: a photo of the player's handwritten sheet (doubtful words asked on a terminal). Repeat per player; mixes with --player.")] = None,
         size: Annotated[SizeChoice, typer.Option("--size", help="Board size: auto, 4, 5 or 6.")] = SizeChoice.auto,
         dict_path: DictOption = None,
         min_length: MinLengthOption = None,
@@ -82,8 +84,18 @@ def register(app: typer.Typer) -> None:
                                lang.value)
         from ..outputs import refuse_overwriting_inputs
         from ..wordlists import parse_player_option
+        sheets: tuple[tuple[str, Path], ...] = ()
+        if sheet:
+            from ..names import name_key
+            from .sheets import parse_sheet_options
+            sheets = tuple(parse_sheet_options(sheet))
+            if len(photos) > 1:
+                raise UsageError("--sheet applies to one photo", "scan the photos one at a time")
+            typed = {name_key(parse_player_option(p)[0]) for p in player or []}
+            if any(name_key(n) in typed for n, _ in sheets):
+                raise UsageError("a player has both --player and --sheet", "give each player one list")
         refuse_overwriting_inputs({"--annotate": annotate, "--db": db}, [*photos, dict_path, *(
-            parse_player_option(p)[1] for p in player or [])], debug_dir, [p.stem for p in photos])
+            parse_player_option(p)[1] for p in player or []), *(p for _, p in sheets)], debug_dir, [p.stem for p in photos])
         lists = read_player_lists(player or [], lang.value)
         scanner = early = None
         workers = (jobs or os.cpu_count() or 1) if len(photos) > 1 else 1
@@ -100,7 +112,8 @@ def register(app: typer.Typer) -> None:
             job = ScanJob(engine.value, size.size, corrections, options,
                           MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,
                           dictionary, as_json, annotate, debug_dir, game, db, timings, strict,
-                          not (as_json or no_ask) and interactive() and len(photos) == 1, len(photos) > 1, start)
+                          not (as_json or no_ask) and interactive() and len(photos) == 1, len(photos) > 1, start,
+                          sheets)
             _scan_all(photos, scanner, job, {"dictionary": dictionary_s}, workers, early)
         finally:
             if early is not None:  # an error (a missing model) must not be printed while the
@@ -151,7 +164,7 @@ def _outcome(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str
 
 
 def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np.ndarray | None,
-            job: ScanJob) -> None:
+            sheets: dict[str, SheetReading], job: ScanJob) -> None:
     """Draw (--annotate), store (--game), print, and apply --strict."""
     stages = dict(result.timings)
     if job.annotate is not None:
@@ -162,6 +175,8 @@ def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np
     result = dataclasses.replace(result, timings={**stages, "total": time.perf_counter() - job.start})
     if job.as_json:
         doc = result.to_dict()
+        if sheets:
+            doc["sheets"] = {name: {"photo": str(path), **sheets[name].to_dict()} for name, path in job.sheets}
         typer.echo(json.dumps(doc, separators=(",", ":")) if job.several else json.dumps(doc))
     else:
         from ..report import round_text

@@ -42,8 +42,8 @@ def _one(photo: Path) -> Outcome | BoggleError:
     job: ScanJob = _worker["job"]  # type: ignore[assignment]
     setup: dict[str, float] = _worker["setup"]  # type: ignore[assignment]
     try:
-        result, scan, _image = referee_photo(photo, scanner, job, setup)
-        return result, scan, None  # the image stays here: --annotate takes one photo
+        result, scan, _image, sheets = referee_photo(photo, scanner, job, setup)
+        return result, scan, None, sheets  # the image stays here: --annotate takes one photo
     except BoggleError as err:
         return err
 

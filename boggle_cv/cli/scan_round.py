@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..vision.pipeline import ScanResult, Scanner
+    from ..vision.sheet.types import SheetReading
     from ..vision.stages import ImageU8
 
 
@@ -48,6 +49,7 @@ class ScanJob:
     ask: bool
     several: bool
     start: float
+    sheets: tuple[tuple[str, Path], ...] = ()  # --sheet NAME=PHOTO, read once the board is known
 
 
 def ask_doubtful(scan: ScanResult, board: Board) -> dict[tuple[int, int], str]:
@@ -76,7 +78,7 @@ def ask_doubtful(scan: ScanResult, board: Board) -> dict[tuple[int, int], str]:
     return answers
 
 
-Outcome = tuple["RoundResult", "ScanResult | None", "np.ndarray | None"]
+Outcome = tuple["RoundResult", "ScanResult | None", "np.ndarray | None", "dict[str, SheetReading]"]
 
 
 def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str, float],
@@ -88,10 +90,38 @@ def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dic
     if job.ask and scan is not None and corrections.board is None and scan.reading.flagged:
         board = scan.board if not corrections.cells else _fixed(scan.board, corrections)
         corrections = Corrections(None, {**ask_doubtful(scan, board), **corrections.cells})
+    lists: dict[str, list[str]] = job.lists
+    sheets: dict[str, SheetReading] = {}
+    if job.sheets:
+        t0 = time.perf_counter()
+        if corrections.board is not None:
+            board = corrections.board
+        elif scan is not None:
+            board = _fixed(scan.board, corrections) if corrections.cells else scan.board
+        else:  # not reached: without --board a photo with no board is refused
+            raise ImageReadError(f"cannot read the sheets of {photo}: no board", "give the board with --board")
+        sheets, read_lists = read_sheets(job, board)
+        lists = {**job.lists, **read_lists}
+        stages["sheets"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    result = referee_round(RoundRequest(scan, corrections, job.marks, job.options, job.lists, str(photo)), job.dictionary)
+    result = referee_round(RoundRequest(scan, corrections, job.marks, job.options, lists, str(photo)), job.dictionary)
     stages = {**setup, **stages, "solve+score": time.perf_counter() - t0}
-    return dataclasses.replace(result, timings=stages), scan, image
+    return dataclasses.replace(result, timings=stages), scan, image, sheets
+
+
+def read_sheets(job: ScanJob, board: Board) -> tuple[dict[str, SheetReading], dict[str, list[str]]]:
+    """Each --sheet photo read against the board's lexicon: (name -> reading, name ->
+    the words that count); on a terminal the doubtful words are asked first. The
+    sheet reader and its model load here, only when a sheet is given."""
+    from .sheets import ask_words, read_one_sheet, sheet_lexicon, sheet_words
+    lexicon = sheet_lexicon(board, job.dictionary, job.options.lang)
+    readings: dict[str, SheetReading] = {}
+    lists: dict[str, list[str]] = {}
+    for name, path in job.sheets:
+        reading = read_one_sheet(path, lexicon)
+        readings[name] = reading
+        lists[name] = ask_words(name, reading) if job.ask else sheet_words(reading)
+    return readings, lists
 
 
 def _fixed(board: Board, corrections: Corrections) -> Board:

@@ -2,6 +2,8 @@
 
     READER    models/reader.onnx          ($BOGGLE_CV_MODEL overrides the path)
     DETECTOR  models/cube_detector.onnx   ($BOGGLE_CV_DETECTOR overrides the path)
+    WORD_READER models/word_reader.onnx   ($BOGGLE_CV_WORD_READER overrides the path;
+              handwritten words, PP-OCRv5 mobile recogniser, Apache-2.0)
 
 ``load_net(spec, path=None)`` finds the file (the environment variable, else
 ``resources.model_file``), checks its SHA-256 against the first word of
@@ -52,6 +54,9 @@ READER = ModelSpec("reader model", "reader.onnx", "BOGGLE_CV_MODEL",
                    "reinstall boggle-cv or retrain: python -m boggle_cv.train --boards BOARDS --out models/")
 DETECTOR = ModelSpec("cube detector model", "cube_detector.onnx", "BOGGLE_CV_DETECTOR",
                      "reinstall boggle-cv, or retrain: python -m boggle_cv.train.detector")
+
+WORD_READER = ModelSpec("handwriting model", "word_reader.onnx", "BOGGLE_CV_WORD_READER",
+                        "reinstall boggle-cv (models/README.md says where the file comes from)")
 
 #: How many verified networks stay cached (both shipped models plus a few others).
 CACHE_SIZE = 4

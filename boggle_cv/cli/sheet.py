@@ -1,0 +1,54 @@
+"""`boggle-cv sheet PHOTO [--board TEXT | --tray PHOTO] [--json]`: the words written on
+one player's sheet, read against the board's lexicon when the board is given."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import UsageError
+from .options import DictOption, JsonOption, Lang, LangOption
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("sheet")
+    def sheet_cmd(
+        photo: Annotated[Path, typer.Argument(help="Photo of a player's handwritten sheet.")],
+        board_text: Annotated[Optional[str], typer.Option("--board", help="The board as text (e.g. PERS/LATG/SINE/TERS): words are read against its words.")] = None,
+        tray: Annotated[Optional[Path], typer.Option("--tray", help="A photo of the tray: its board gives the words to read against.")] = None,
+        dict_path: DictOption = None,
+        as_json: JsonOption = False,
+        annotate: Annotated[Optional[Path], typer.Option("--annotate", help="Write the sheet photo with each word's box and reading drawn (PNG/JPEG).")] = None,
+        lang: LangOption = Lang.en,
+    ) -> None:
+        """Read the words of a player's handwritten sheet (exit 5 if none is written)."""
+        from .sheets import read_one_sheet, sheet_lexicon, sheet_text
+        if board_text and tray:
+            raise UsageError("give --board or --tray, not both")
+        if annotate is not None:
+            from ..outputs import refuse_overwriting_inputs
+            refuse_overwriting_inputs({"--annotate": annotate}, [photo, tray, dict_path], None, [])
+        board = None
+        if board_text:
+            from ..board import Board
+            board = Board.parse(board_text)
+        elif tray is not None:
+            from ..vision.pipeline import read_board
+            board = read_board(tray, lang=lang.value).board
+        lexicon = None
+        if board is not None:
+            from .options import load_dictionary
+            lexicon = sheet_lexicon(board, load_dictionary(dict_path, lang.value), lang.value)
+        reading = read_one_sheet(photo, lexicon)
+        if annotate is not None:
+            from ..outputs import write_image_atomic
+            from ..vision.imageio import load_image
+            from ..vision.sheet.draw import draw_sheet
+            write_image_atomic(annotate, draw_sheet(load_image(photo), reading))
+        if as_json:
+            doc = {"photo": str(photo), "board": board.to_text() if board is not None else None, **reading.to_dict()}
+            typer.echo(json.dumps(doc))
+        else:
+            typer.echo(sheet_text(reading))

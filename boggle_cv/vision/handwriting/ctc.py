@@ -1,0 +1,82 @@
+"""CTC for a lexicon: the exact log-likelihood of each candidate word under one
+image's frame probabilities (forward algorithm, all candidates at once), and the
+best-path (greedy) reading.
+
+Classes: 0 is the blank, 1..26 are a..z (``recogniser`` folds the model to these).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+NEG_INF = -1e30
+
+
+def encode(words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Words (a-z) -> (labels (K, Lmax) int64 in 1..26, 0-padded; lengths (K,))."""
+    lmax = max((len(w) for w in words), default=0)
+    labels = np.zeros((len(words), max(lmax, 1)), np.int64)
+    lengths = np.zeros(len(words), np.int64)
+    for i, w in enumerate(words):
+        codes = [ord(c) - 96 for c in w]
+        labels[i, :len(codes)] = codes
+        lengths[i] = len(codes)
+    return labels, lengths
+
+
+def log_likelihoods(probs: np.ndarray, labels: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """log P(word | image) for each candidate, by the CTC forward algorithm.
+
+    probs: (T, 27) per-frame class probabilities (rows sum to 1, no zeros);
+    labels: (K, L) int label codes 1..26 (padded with anything past each length);
+    lengths: (K,) word lengths >= 1. Returns (K,) float64; NEG_INF where the word
+    cannot fit in T frames. Runs in probability space, rescaled every frame (the
+    scale's log is accumulated), so it is exact up to float64 rounding.
+    """
+    t_frames = probs.shape[0]
+    k, lmax = labels.shape
+    if t_frames == 0 or k == 0:
+        return np.full(k, NEG_INF)
+    s = 2 * lmax + 1
+    ext = np.zeros((k, s), np.int64)
+    ext[:, 1::2] = labels
+    # a skip from s-2 to s is allowed onto a letter that differs from the letter before
+    skip = np.zeros((k, s), bool)
+    skip[:, 3::2] = labels[:, 1:] != labels[:, :-1]
+    p = probs.astype(np.float64)
+    alpha = np.zeros((k, s))
+    alpha[:, 0] = p[0, 0]
+    alpha[:, 1] = p[0, ext[:, 1]]
+    logscale = np.zeros(k)
+    for t in range(1, t_frames):
+        c = alpha.sum(1, keepdims=True)
+        c[c <= 0] = 1.0
+        alpha /= c
+        logscale += np.log(c[:, 0])
+        nxt = alpha.copy()
+        nxt[:, 1:] += alpha[:, :-1]
+        nxt[:, 2:] += np.where(skip[:, 2:], alpha[:, :-2], 0.0)
+        alpha = nxt * p[t, ext]
+    end = 2 * lengths
+    rows = np.arange(k)
+    last = alpha[rows, end] + alpha[rows, end - 1]
+    with np.errstate(divide="ignore"):
+        out = np.log(last) + logscale
+    out[~np.isfinite(out)] = NEG_INF
+    return np.asarray(out)
+
+
+def greedy(probs: np.ndarray) -> tuple[str, float]:
+    """Best-path decoding: (a-z text, probability of that path's frames)."""
+    if probs.shape[0] == 0:
+        return "", 0.0
+    best = probs.argmax(1)
+    p = float(np.exp(np.log(probs[np.arange(len(best)), best]).sum()))
+    text, prev = [], 0
+    for b in best:
+        if b != prev and b != 0:
+            text.append(LETTERS[b - 1])
+        prev = int(b)
+    return "".join(text), p

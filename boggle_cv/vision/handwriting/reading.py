@@ -1,0 +1,160 @@
+"""read_words: handwritten word crops -> readings, against a lexicon or free.
+
+With a lexicon, each candidate's exact CTC likelihood under the image
+(``ctc.log_likelihoods``) becomes a posterior by a softmax over the lexicon (uniform
+prior, temperature ``TEMPERATURE``): ``.alternatives`` best first (up to TOP_K),
+``.confidence`` the top posterior, ``.flagged`` when it is below FLAG_BELOW or the
+runner-up is within FLAG_MARGIN of it (a Boggle lexicon is dense: seat, sat, seats),
+or when the free reading finds no letter at all (a blank crop: the lexicon is a
+closed set, so its best word can be "certain" without any ink).
+Without one, the word is the best-path (greedy) reading, its confidence the CTC
+posterior of that string against its one-edit neighbours (how sure the network is of
+each letter). ``.free`` is always the greedy reading.
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Container, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import ctc, recogniser
+
+#: How many alternatives a reading keeps.
+TOP_K = 5
+#: Softmax temperature over candidate log-likelihoods (1 = the model's own odds; 1.5
+#: and FLAG_BELOW were chosen on the "tune" split: `python -m boggle_cv.train.word_flags`).
+TEMPERATURE = 1.5
+#: Flag a reading whose top posterior is below this...
+FLAG_BELOW = 0.90
+#: ...or whose runner-up's posterior is within this of the top one.
+FLAG_MARGIN = 0.0
+#: Each crop is read at these horizontal stretches and the candidates' CTC
+#: log-likelihoods are averaged (test-time augmentation; +2.5 points top-1 on Jeremy's
+#: tune split for 1.0 + 1.25, none lost on DHSD's). The free reading uses the first.
+STRETCHES = (1.0, 1.25)
+#: Longest candidate considered (Boggle words; DHSD names are up to 10 letters + ß).
+MAX_LEN = 20
+
+
+@dataclass(frozen=True)
+class WordReading:
+    """One written word read: ``word`` a-z ('' when nothing legible), ``confidence``
+    its probability 0..1, ``alternatives`` best first with ``alternatives[0][0] ==
+    word``, ``flagged`` doubtful (ask the player), ``free`` the lexicon-less reading."""
+
+    word: str
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...]
+    flagged: bool
+    free: str
+
+
+def fold_candidate(word: str) -> str:
+    """A lexicon entry folded to a-z (lower case, ß -> ss, accents dropped); '' when
+    anything else remains."""
+    w = word.strip().lower().replace("ß", "ss")
+    w = "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
+    return w if w.isascii() and w.isalpha() and len(w) <= MAX_LEN else ""
+
+
+def clean_lexicon(lexicon: Iterable[str]) -> list[str]:
+    """Folded, de-duplicated candidates (order of first appearance)."""
+    seen: dict[str, None] = {}
+    for w in lexicon:
+        f = fold_candidate(w)
+        if f:
+            seen.setdefault(f, None)
+    return list(seen)
+
+
+def _one_edit(word: str) -> set[str]:
+    out: set[str] = set()
+    for i in range(len(word) + 1):
+        for c in ctc.LETTERS:
+            out.add(word[:i] + c + word[i:])
+            if i < len(word):
+                out.add(word[:i] + c + word[i + 1:])
+        if i < len(word):
+            out.add(word[:i] + word[i + 1:])
+    out.discard(word)
+    out.discard("")
+    return out
+
+
+def board_lexicon(board_words: Iterable[str], dictionary: Container[str]) -> list[str]:
+    """The board's words plus every ``dictionary`` word one edit (insert, delete,
+    substitute a letter) away from one of them: what a player may have meant or
+    written. Board words first, then the neighbours sorted."""
+    board = clean_lexicon(board_words)
+    near: set[str] = set()
+    for w in board:
+        near |= {n for n in _one_edit(w) if n in dictionary}
+    near -= set(board)
+    return board + sorted(near)
+
+
+def _softmax(scores: np.ndarray) -> np.ndarray:
+    z = scores / TEMPERATURE
+    z = z - z.max()
+    e = np.exp(z)
+    return np.asarray(e / e.sum())
+
+
+def _decide(words: Sequence[str], scores: np.ndarray, free: str) -> WordReading:
+    """The reading from candidates and their log-likelihoods."""
+    if not len(words) or not np.isfinite(scores).any() or scores.max() <= ctc.NEG_INF / 2:
+        return WordReading("", 0.0, (), True, free)
+    post = _softmax(scores)
+    order = np.argsort(-post, kind="stable")[:TOP_K]
+    alts = tuple((words[i], float(post[i])) for i in order)
+    top = alts[0][1]
+    second = alts[1][1] if len(alts) > 1 else 0.0
+    flagged = top < FLAG_BELOW or top - second < FLAG_MARGIN or not free
+    return WordReading(alts[0][0], top, alts, flagged, free)
+
+
+def lexicon_scores(views: Sequence[np.ndarray], encoded: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Mean CTC log-likelihood of each candidate over the views (one (T, 27) array per
+    stretch of the same crop)."""
+    labels, lengths = encoded
+    return np.asarray(np.mean([ctc.log_likelihoods(p, labels, lengths) for p in views], axis=0))
+
+
+def read_views(views: Sequence[np.ndarray], lexicon: Sequence[str] | None,
+               encoded: tuple[np.ndarray, np.ndarray] | None = None) -> WordReading:
+    """One reading from one crop's frame probabilities at each of STRETCHES (the first
+    is stretch 1, for the free reading); ``lexicon`` already cleaned
+    (``clean_lexicon``), ``encoded`` its ``ctc.encode`` when the caller has it."""
+    free, _ = ctc.greedy(views[0])
+    if lexicon is None:
+        if not free:
+            return WordReading("", 0.0, (), True, "")
+        cands = [free] + sorted(_one_edit(free))
+        r = _decide(cands, lexicon_scores(views, ctc.encode(cands)), free)
+        # the free word is the answer; its confidence is its share among its neighbours
+        conf = dict(r.alternatives).get(free, 0.0)
+        alts = ((free, conf),) + tuple(a for a in r.alternatives if a[0] != free)
+        return WordReading(free, conf, alts[:TOP_K], conf < FLAG_BELOW, free)
+    if not lexicon:
+        return WordReading("", 0.0, (), True, free)
+    return _decide(lexicon, lexicon_scores(views, encoded or ctc.encode(lexicon)), free)
+
+
+def crop_views(images: Sequence[np.ndarray]) -> list[list[np.ndarray]]:
+    """Per image, its (T, 27) frame probabilities at each of STRETCHES."""
+    per_stretch = [recogniser.frame_probs(images, s) for s in STRETCHES]
+    return [[v[i] for v in per_stretch] for i in range(len(images))]
+
+
+def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = None) -> list[WordReading]:
+    """One reading per image (BGR uint8 (H, W, 3); grey (H, W) and BGRA accepted),
+    each a single written word. ``lexicon``: the words it may be (e.g.
+    ``board_lexicon``); None reads freely."""
+    images = list(images)
+    if not images:
+        return []
+    lex = clean_lexicon(lexicon) if lexicon is not None else None
+    encoded = ctc.encode(lex) if lex else None
+    return [read_views(views, lex, encoded) for views in crop_views(images)]

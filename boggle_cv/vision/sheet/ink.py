@@ -1,0 +1,94 @@
+"""Ink on a flattened sheet: what is written, without the paper's ruling.
+
+    ink_mask(flat)  ->  Ink(mask, lines, pen)
+    flat: BGR uint8 (H, W, 3), the paper seen square-on (paper.flatten)
+    mask: uint8 (H, W), 255 where ink is, ruled and margin lines taken out
+    lines: uint8 (H, W), 255 on the ruled / margin lines that were taken out
+    pen: the writing's typical line height in pixels (text_height)
+
+The paper's brightness is divided out first (a large closing estimates the paper
+under the writing), so uneven light and a shadow do not look like ink. A ruled line
+is a thin, light stroke that runs for a good part of the page; it is found by an
+opening with a long horizontal (vertical for the margin) line kernel.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+U8 = npt.NDArray[np.uint8]
+
+#: Darkness (1 - pixel / paper) above which a pixel is ink; a ruled line is lighter
+#: than ink but darker than paper, so strokes in between are ink only where they are
+#: not a long straight line.
+INK_DARKNESS = 0.15
+#: A ruled line runs over at least this share of the page's width (height for a margin).
+LINE_SPAN = 0.25
+
+
+@dataclass(frozen=True)
+class Ink:
+    """mask: uint8 (H, W) 255 = ink; lines: uint8 (H, W) 255 = ruling removed;
+    darkness: float32 (H, W) 0..1 (1 - pixel / paper); pen: typical letter height, px."""
+
+    mask: U8
+    lines: U8
+    darkness: npt.NDArray[np.float32]
+    pen: float
+
+
+def darkness_of(flat: U8) -> npt.NDArray[np.float32]:
+    """1 - grey / paper brightness, float32 (H, W) in 0..1 (paper 0, black ink ~0.85)."""
+    grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY) if flat.ndim == 3 else flat
+    h, w = grey.shape
+    small = cv2.resize(grey, (max(w // 4, 1), max(h // 4, 1)), interpolation=cv2.INTER_AREA)
+    k = max(9, (min(small.shape) // 20) | 1)
+    paper = cv2.morphologyEx(small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    paper = cv2.GaussianBlur(paper, (0, 0), k / 3)
+    paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    d = 1.0 - grey.astype(np.float32) / np.maximum(paper, 1.0)
+    out: npt.NDArray[np.float32] = np.clip(d, 0.0, 1.0)
+    return out
+
+
+def ink_mask(flat: U8, darkness: npt.NDArray[np.float32] | None = None) -> Ink:
+    """The ink of a flattened sheet with its ruling taken out (see the module doc)."""
+    d = darkness_of(flat) if darkness is None else darkness
+    h, w = d.shape
+    faint = (d > 0.07).astype(np.uint8) * 255          # ink and ruling
+    strong = (d > INK_DARKNESS).astype(np.uint8) * 255  # ink
+    lines = np.zeros_like(faint)
+    for length, shape in ((int(w * LINE_SPAN), (1, 0)), (int(h * LINE_SPAN), (0, 1))):
+        if length < 20:
+            continue
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1) if shape == (1, 0) else (1, length))
+        found = cv2.morphologyEx(faint, cv2.MORPH_OPEN, kernel)
+        lines |= np.asarray(cv2.dilate(found, np.ones((3, 3), np.uint8)), np.uint8)
+    # ink that crosses a line keeps the pixels that are much darker than the line itself
+    on_line = lines > 0
+    line_dark = float(np.median(d[on_line])) if on_line.any() else 0.0
+    mask = strong.copy()
+    mask[on_line & (d < max(INK_DARKNESS, line_dark + 0.15))] = 0
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8)
+    pen = text_height(mask)
+    return Ink(mask, lines, d, pen)
+
+
+def text_height(mask: U8) -> float:
+    """The writing's typical line height in px (0 when no ink): the median height of
+    the ink smeared sideways by a fortieth of the page (letters join into words and
+    lines, lines stay apart), counting blobs wider than tall."""
+    h, w = mask.shape
+    k = max(3, w // 40)
+    smeared = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(smeared, connectivity=8)
+    st = stats[1:]
+    keep = (st[:, cv2.CC_STAT_WIDTH] > st[:, cv2.CC_STAT_HEIGHT]) & (st[:, cv2.CC_STAT_AREA] >= 4 * k) \
+        & (st[:, cv2.CC_STAT_WIDTH] < w * 0.9)
+    heights = st[keep, cv2.CC_STAT_HEIGHT]
+    if len(heights) == 0:
+        heights = st[:, cv2.CC_STAT_HEIGHT]
+    return float(np.median(heights)) if len(heights) else 0.0

@@ -1,0 +1,282 @@
+"""Find the written words of a flattened, upright sheet, in writing order.
+
+    find_words(ink)  ->  [WordBox, ...]  columns left to right, lines top to bottom,
+                                         words left to right
+    crop_word(flat, ink, word) -> BGR uint8 crop of one word, ruling painted out
+
+Coordinates are flat-image pixels (x, y) (paper.Paper.flat). The steps:
+  1. letters: the ink's blobs (a small closing joins a broken stroke); specks dropped;
+  2. lines: a long, one-pixel-high closing joins the blobs that share rows;
+  3. words: within a line, a gap wider than WORD_GAP letter heights splits words (a
+     space, or a comma: a small blob low on the line at a word's end is punctuation
+     and left out of it);
+  4. not words: a blob no wider than MARK_ASPECT of its height (a score "3", a
+     tick, a numbering "1.") is a mark, not a word; so is anything on the paper's
+     border band (the paper's edge, a shadow);
+  5. crossed out: a straight stroke over STRIKE_SPAN of the word's width through its
+     middle band (tried at a few slants);
+  6. columns: a gutter (no ink from top to bottom, wider than GUTTER letter heights)
+     splits the page into columns, each holding at least two lines; a column of
+     short groups (nine in ten under SCORE_ASPECT heights wide: scores written
+     beside each word) is marks, not words.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from ..stages import DebugSink
+from .ink import Ink
+
+U8 = npt.NDArray[np.uint8]
+
+WORD_GAP = 0.5       # letter heights: a wider gap inside a line separates two words
+STRIKE_ENDS = 1      # a strike runs past the letters at this many ends (of 2)
+PUNCT_INK = 0.07     # line heights squared: a comma's ink is less (a script 's' has more)
+COMMA_GAP = 0.3      # line heights: after a comma's tail, a gap this wide separates words
+MARK_ASPECT = 0.9    # a group no wider than this times its height is a mark, not a word
+STRIKE_SPAN = 0.9    # share of a word's width a strike-through covers (it runs end to end)
+SCORE_ASPECT = 1.6   # a column whose groups are (but a tenth) no wider than this is marks
+GUTTER = 2.5         # letter heights: a wider all-blank band between columns
+BORDER = 0.012       # share of the flat image's side treated as the paper's edge
+
+
+@dataclass(frozen=True)
+class WordBox:
+    """One written word on the flat image: x0, y0, x1, y1 (px, end exclusive),
+    crossed_out (struck through by its writer), line and column (0-based)."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    crossed_out: bool = False
+    line: int = 0
+    column: int = 0
+
+
+@dataclass(frozen=True)
+class _Blob:
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    area: int = 0  # ink pixels
+
+    @property
+    def h(self) -> int:
+        return self.y1 - self.y0
+
+    @property
+    def w(self) -> int:
+        return self.x1 - self.x0
+
+
+def _blobs(mask: U8, pen: float) -> list[_Blob]:
+    k = max(1, int(pen * 0.08))
+    joined = cv2.dilate(mask, np.ones((k, k), np.uint8)) if k > 1 else mask
+    n, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    out = []
+    min_area = max(6.0, (pen * 0.12) ** 2)
+    for x, y, w, h, a in stats[1:]:
+        if a < min_area:
+            continue
+        out.append(_Blob(int(x), int(y), int(x + w), int(y + h), int(a)))
+    return out
+
+
+def _lines(mask: U8, blobs: list[_Blob], pen: float) -> list[list[_Blob]]:
+    """Blobs grouped by text line: a long horizontal closing of their core rows."""
+    h, w = mask.shape
+    band = np.zeros((h, w), np.uint8)
+    for b in blobs:  # each blob's middle half: ascenders and descenders do not bridge lines
+        q = max(b.h // 4, 0)
+        band[b.y0 + q:b.y1 - q if b.y1 - q > b.y0 + q else b.y0 + 1, b.x0:b.x1] = 255
+    reach = max(3, int(pen * 2.5))
+    joined = cv2.dilate(band, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, 1)))
+    n, labels = cv2.connectedComponents(joined, connectivity=8)
+    groups: dict[int, list[_Blob]] = {}
+    for b in blobs:
+        cy = (b.y0 + b.y1) // 2
+        lab = int(labels[cy, (b.x0 + b.x1) // 2])
+        if lab == 0:  # a dot or an accent: the line just below it
+            below = labels[cy:min(cy + int(pen * 1.2), h), (b.x0 + b.x1) // 2]
+            hit = below[below > 0]
+            lab = int(hit[0]) if len(hit) else -1 - len(groups)
+        groups.setdefault(lab, []).append(b)
+    return [sorted(g, key=lambda b: b.x0) for g in groups.values()]
+
+
+def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[list[_Blob]]:
+    """A line's blobs (left to right) -> words, split at gaps wider than WORD_GAP
+    line heights (the line's own height, or the page's `pen` if it is shorter), or
+    wider than COMMA_GAP after a blob whose right end hangs below the baseline (a
+    comma written touching its word's last letter)."""
+    top, bottom = min(b.y0 for b in line), max(b.y1 for b in line)
+    lh = max(min(float(bottom - top), pen * 1.5), pen * 0.5)
+    mid = (top + bottom) / 2
+    baseline = float(np.median([b.y1 for b in line]))
+
+    def comma_tail(b: _Blob) -> bool:
+        x = b.x0 + int(b.w * 0.7)
+        below = mask[int(baseline + 0.1 * lh):b.y1, x:b.x1]
+        return below.size > 0 and bool(below.any())
+
+    def punctuation(b: _Blob) -> bool:  # a comma or a full stop: a little ink, low on the line
+        return b.h < 0.5 * lh and b.w < 0.4 * lh and b.y0 > mid and b.area < PUNCT_INK * lh * lh
+
+    words: list[list[_Blob]] = []
+    right = -10**9
+    for b in line:
+        gap = b.x0 - right
+        after_comma = bool(words) and (punctuation(words[-1][-1]) or comma_tail(words[-1][-1]))
+        if words and gap <= WORD_GAP * lh and not (gap > COMMA_GAP * lh and after_comma):
+            words[-1].append(b)
+        else:
+            words.append([b])
+        right = max(right, b.x1)
+    out = []
+    for wd in words:
+        while len(wd) > 1 and punctuation(wd[-1]):
+            wd = wd[:-1]
+        if not (len(wd) == 1 and punctuation(wd[0])):
+            out.append(wd)
+    return out
+
+
+def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: int) -> bool:
+    """A thin straight stroke through the word's middle band over STRIKE_SPAN of its
+    width (tried at a few slants), in the word's darkest ink (its own Otsu cut, so a
+    blurred word that reads as a solid band at the page's ink cut is not one)."""
+    w, h = x1 - x0, y1 - y0
+    if w < 8 or h < 6:
+        return False
+    crop = (np.clip(darkness[y0:y1, x0:x1], 0, 1) * 255).astype(np.uint8)
+    _, m0 = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    span = int(w * STRIKE_SPAN)
+    for slant in (0.0, -5.0, 5.0, -10.0, 10.0):
+        m = m0
+        if slant:
+            rot = cv2.getRotationMatrix2D((w / 2, h / 2), slant, 1.0)
+            m = cv2.warpAffine(m0, rot, (w, h))
+        run = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (span, 1)))
+        rows = np.nonzero(run.any(axis=1))[0]
+        middle = rows[(rows > h * 0.25) & (rows < h * 0.8)]
+        if len(middle) == 0 or len(rows) > max(2, h * 0.22):
+            continue
+        # the stroke runs past the letters at both ends: there the ink is only the stroke
+        ends = max(2, int(w * 0.04))
+        cols = np.nonzero(run.any(axis=0))[0]
+        left, right = m[:, cols[0]:cols[0] + ends], m[:, max(cols[-1] + 1 - ends, 0):cols[-1] + 1]
+        thin = max(3.0, h * 0.3)
+        if sum(np.count_nonzero(e.any(axis=1)) <= thin for e in (left, right)) >= STRIKE_ENDS:
+            return True
+    return False
+
+
+def _columns(words: list[tuple[_Blob, int]], width: int, pen: float) -> list[int]:
+    """Column index of each word: split at all-blank vertical bands wider than GUTTER
+    letter heights; -1 for a column of marks (SCORE_ASPECT); a column keeping at
+    least two lines (else it joins its left one)."""
+    occ = np.zeros(width + 1, np.int32)
+    for b, _ in words:
+        occ[b.x0:b.x1] += 1
+    xs = np.nonzero(occ)[0]
+    if len(xs) == 0:
+        return [0] * len(words)
+    cuts: list[int] = []
+    run_start = None
+    for x in range(int(xs[0]), int(xs[-1]) + 1):
+        if occ[x] == 0 and run_start is None:
+            run_start = x
+        elif occ[x] > 0 and run_start is not None:
+            if x - run_start > GUTTER * pen:
+                cuts.append((run_start + x) // 2)
+            run_start = None
+    col = [int(np.searchsorted(cuts, (b.x0 + b.x1) / 2)) for b, _ in words]
+    # a column of short marks (scores beside each word, numbering) is not words: -1
+    for c in range(len(cuts) + 1):
+        members = [b for (b, _), k in zip(words, col) if k == c]
+        if members and np.percentile([b.w / max(b.h, 1) for b in members], 90) < SCORE_ASPECT:
+            col = [-1 if k == c else k for k in col]
+    # a "column" with fewer than two lines belongs to the one on its left
+    for c in range(len(cuts), 0, -1):
+        lines = {ln for (b, ln), k in zip(words, col) if k == c}
+        if 0 < len(lines) < 2:
+            col = [k - 1 if k >= c else k for k in col]
+    used = sorted(set(k for k in col if k >= 0))
+    return [used.index(k) if k >= 0 else -1 for k in col]
+
+
+def find_words(ink: Ink, debug: DebugSink | None = None, flat: U8 | None = None) -> list[WordBox]:
+    """The words written on a flattened, upright sheet, in writing order (module doc)."""
+    mask = ink.mask
+    h, w = mask.shape
+    pen = ink.pen if ink.pen > 0 else 20.0
+    by, bx = int(h * BORDER), int(w * BORDER)
+    inner = np.zeros_like(mask)
+    inner[by:h - by, bx:w - bx] = mask[by:h - by, bx:w - bx]
+    blobs = _blobs(inner, pen)
+    if not blobs:
+        return []
+    groups: list[tuple[_Blob, int]] = []
+    marks: list[bool] = []
+    lines = _lines(inner, blobs, pen)
+    for li, line in enumerate(lines):
+        for wd in _split_words(line, pen, inner):
+            box = _Blob(min(b.x0 for b in wd), min(b.y0 for b in wd), max(b.x1 for b in wd), max(b.y1 for b in wd))
+            if box.h < pen * 0.35:
+                continue  # a speck
+            groups.append((box, li))
+            marks.append(box.w <= MARK_ASPECT * box.h)  # a mark, a number: not a word
+    if not groups:
+        return []
+    cols = _columns(groups, w, pen)  # marks count here: a column of scores is found whole
+    keep = [k >= 0 and not m for k, m in zip(cols, marks)]
+    # a strike is looked for on word-sized groups only (a fragment's one stroke is straight)
+    found = [(b, li, b.w >= 1.5 * pen and _struck(ink.darkness, b.x0, b.y0, b.x1, b.y1)) if ok else (b, li, False)
+             for (b, li), ok in zip(groups, keep)]
+    found = [f for f, ok in zip(found, keep) if ok]
+    cols = [k for k, ok in zip(cols, keep) if ok]
+    if not found:
+        return []
+    # lines in reading order within each column: by the line's top
+    line_top = {li: min(b.y0 for b, l2, _ in found if l2 == li) for _, li, _ in found}
+    order = sorted(range(len(found)), key=lambda i: (cols[i], line_top[found[i][1]], found[i][0].x0))
+    line_rank = {li: r for r, li in enumerate(sorted(set(line_top), key=lambda k: line_top[k]))}
+    words = [WordBox(found[i][0].x0, found[i][0].y0, found[i][0].x1, found[i][0].y1, found[i][2],
+                     line_rank[found[i][1]], cols[i]) for i in order]
+    if debug is not None:
+        shown: U8 = np.asarray(cv2.cvtColor(255 - mask, cv2.COLOR_GRAY2BGR), np.uint8) if flat is None else flat.copy()
+        shown[ink.lines > 0] = (shown[ink.lines > 0] * 0.5 + np.array([0, 200, 255]) * 0.5).astype(np.uint8)
+        for k, wb in enumerate(words):
+            colour = (0, 0, 255) if wb.crossed_out else (0, 160, 0)
+            cv2.rectangle(shown, (wb.x0, wb.y0), (wb.x1, wb.y1), colour, 2)
+            cv2.putText(shown, str(k + 1), (wb.x0, max(wb.y0 - 4, 12)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2)
+        debug("s3_words", shown)
+    return words
+
+
+def crop_word(flat: U8, ink: Ink, word: WordBox, pad: float = 0.15) -> U8:
+    """BGR uint8 crop of one word (padded by `pad` of its height), with the ruling
+    and any ink in the pad (a comma, a neighbour's stroke) painted the paper's colour."""
+    h, w = flat.shape[:2]
+    p = int((word.y1 - word.y0) * pad) + 2
+    x0, y0, x1, y1 = max(word.x0 - p, 0), max(word.y0 - p, 0), min(word.x1 + p, w), min(word.y1 + p, h)
+    crop = flat[y0:y1, x0:x1].copy()
+    lines = ink.lines[y0:y1, x0:x1] > 0
+    inked = ink.mask[y0:y1, x0:x1] > 0
+    paper_px = crop[~inked & ~lines]
+    paper = np.median(paper_px, axis=0) if len(paper_px) else np.array([255, 255, 255])
+    crop[lines & ~inked] = paper.astype(np.uint8)
+    # the pad holds no ink of this word (its box holds all of it): a comma, a
+    # neighbour's descender or a score there is painted out
+    outside = np.ones(inked.shape, bool)
+    outside[word.y0 - y0:word.y1 - y0, word.x0 - x0:word.x1 - x0] = False
+    near_ink = cv2.dilate(inked.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    crop[outside & near_ink] = paper.astype(np.uint8)
+    out: U8 = crop
+    return out

@@ -1,0 +1,261 @@
+"""Find the sheet of paper in a photo, flatten it and turn it upright.
+
+    find_paper(image)        -> Paper: corners (4, 2) photo px, flat BGR, matrix
+    upright_turn(ink)        -> 0, 90, 180 or 270 (degrees clockwise to make it upright)
+    Paper.turned(degrees)    -> the same paper, flattened image turned
+
+image: BGR uint8 (H, W, 3); points are float (x, y) photo pixels. The paper is the
+largest bright, even region of the photo (a table, a hand, the floor around it are
+darker or busier); its outline's convex hull gives four corners, and a perspective
+warp makes it a square-on image (``flat``) whose long side is at most FLAT_MAX_SIDE
+px. When no bright region covers PAPER_MIN_AREA of the photo, the whole photo is
+taken as the paper (a close-up that shows no edge).
+
+The turn: written lines run left to right, so words are wider than tall (a sheet
+on its side shows tall word blobs); a list is aligned on its left edge and ragged on
+its right, and English letters rise above the line (b d f h k l t) more often than
+they fall below it (g j p q y): together these tell upside down from upright.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from ..stages import DebugSink
+from .ink import Ink, text_height
+
+U8 = npt.NDArray[np.uint8]
+F64 = npt.NDArray[np.float64]
+
+WORK_SIDE = 640          # long side (px) the paper is searched at
+FLAT_MAX_SIDE = 1600     # long side (px) of the flattened paper
+PAPER_MIN_AREA = 0.12    # the paper covers at least this share of the photo
+
+
+@dataclass(frozen=True)
+class Paper:
+    """corners: float (4, 2) (x, y) photo px, clockwise from the flat image's top-left;
+    flat: BGR uint8 (h, w, 3), the paper square-on; matrix: float (3, 3), photo px ->
+    flat px (a homography); found: False when the whole photo was taken as the paper."""
+
+    corners: F64
+    flat: U8
+    matrix: F64
+    found: bool = True
+
+    def turned(self, degrees: int) -> Paper:
+        """The paper with its flat image turned `degrees` clockwise (0/90/180/270);
+        corners re-ordered so that corner 0 is still the flat image's top-left."""
+        k = (degrees // 90) % 4
+        if k == 0:
+            return self
+        h, w = self.flat.shape[:2]
+        flat = np.ascontiguousarray(np.rot90(self.flat, -k))
+        # flat (x, y) -> turned (x', y'): one clockwise quarter turn is (h - 1 - y, x)
+        turn = np.eye(3)
+        for _ in range(k):
+            q = np.array([[0.0, -1.0, h - 1.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+            turn = q @ turn
+            h, w = w, h
+        corners = np.roll(self.corners, k, axis=0)
+        return Paper(corners, flat, turn @ self.matrix, self.found)
+
+    def to_photo(self, points: F64) -> F64:
+        """Flat-image points (K, 2) -> photo pixels (K, 2)."""
+        inv = np.linalg.inv(self.matrix)
+        p = cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(-1, 1, 2), inv)
+        out: F64 = np.asarray(p, np.float64).reshape(-1, 2)
+        return out
+
+
+def _order(quad: F64) -> F64:
+    """4 points -> clockwise from the top-left (smallest x + y first)."""
+    c = quad.mean(axis=0)
+    ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
+    q = quad[np.argsort(ang)]          # clockwise in image coordinates (y down)
+    start = int(np.argmin(q.sum(axis=1)))
+    out: F64 = np.roll(q, -start, axis=0)
+    return out
+
+
+def _quad_of(mask: U8) -> F64 | None:
+    """The four corners of the largest region of mask (its hull simplified), or None."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    c = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(c)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return _order(approx.reshape(4, 2).astype(np.float64))
+        if len(approx) < 4:
+            break
+    box = cv2.boxPoints(cv2.minAreaRect(hull))
+    return _order(np.asarray(box, np.float64))
+
+
+def paper_mask(image: U8) -> U8:
+    """uint8 (h, w) at WORK_SIDE scale: 255 on the paper.
+
+    The writing is closed away; the largest bright region (Otsu) seeds the paper,
+    which a watershed then grows to the strongest edge around it."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    grey = cv2.medianBlur(grey, 5)
+    grey = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))  # writing is thin
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    sat = cv2.medianBlur(hsv[:, :, 1], 5)
+    _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright[sat > 90] = 0  # paper is white or nearly: a coloured table is not paper
+    bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=4)
+    if n <= 1:
+        return np.zeros(bright.shape, np.uint8)
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    mask: U8 = (labels == best).astype(np.uint8) * 255
+    # grow the paper from the bright region's core to the strongest edge around it
+    # (a watershed on the grey image, the photo's border bands outside the bright
+    # region as the table's seed): uneven light moves the Otsu cut, not the edge
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    markers = np.zeros(grey.shape, np.int32)
+    markers[dist > 0.5 * float(dist.max())] = 2
+    frame = np.zeros(grey.shape, bool)
+    frame[:3, :] = frame[-3:, :] = True
+    frame[:, :3] = frame[:, -3:] = True
+    outside = frame & (mask == 0)
+    if not outside.any():
+        return mask  # the paper fills the frame
+    markers[outside] = 1
+    smooth = cv2.GaussianBlur(grey, (0, 0), 1.5)
+    cv2.watershed(cv2.cvtColor(smooth, cv2.COLOR_GRAY2BGR), markers)
+    grown: U8 = (markers == 2).astype(np.uint8) * 255
+    grown = np.asarray(cv2.morphologyEx(grown, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)), np.uint8)
+    share = np.count_nonzero(grown) / grown.size
+    return grown if share >= PAPER_MIN_AREA else mask
+
+
+def find_paper(image: U8, debug: DebugSink | None = None) -> Paper:
+    """The paper of a photo, flattened (see the module doc). image: BGR uint8 (H, W, 3)."""
+    H, W = image.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(H, W))
+    small: U8 = np.asarray(cv2.resize(image, (max(int(W * scale), 1), max(int(H * scale), 1)), interpolation=cv2.INTER_AREA), np.uint8) \
+        if scale < 1.0 else image
+    mask = paper_mask(small)
+    quad = _quad_of(mask) if mask.any() else None
+    found = quad is not None and cv2.contourArea(quad.astype(np.float32)) >= PAPER_MIN_AREA * mask.size
+    if found and quad is not None:
+        corners = quad / scale
+    else:
+        corners = np.array([[0, 0], [W - 1, 0], [W - 1, H - 1], [0, H - 1]], np.float64)
+    top = np.linalg.norm(corners[1] - corners[0])
+    bottom = np.linalg.norm(corners[2] - corners[3])
+    left = np.linalg.norm(corners[3] - corners[0])
+    right = np.linalg.norm(corners[2] - corners[1])
+    fw, fh = (top + bottom) / 2, (left + right) / 2
+    s = min(1.0, FLAT_MAX_SIDE / max(fw, fh, 1.0))
+    fw, fh = max(int(round(fw * s)), 8), max(int(round(fh * s)), 8)
+    dst = np.array([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]], np.float64)
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), dst.astype(np.float32)).astype(np.float64)
+    flat: U8 = np.asarray(cv2.warpPerspective(image, matrix, (fw, fh), flags=cv2.INTER_AREA if s < 0.8 else cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    if debug is not None:
+        shown = small.copy()
+        cv2.polylines(shown, [(corners * scale).astype(np.int32)], True, (0, 0, 255), 2)
+        debug("s1_paper", shown)
+        debug("s2_flat", flat)
+    return Paper(corners, np.ascontiguousarray(flat), matrix, bool(found))
+
+
+def _blob_boxes(mask: U8, pen: float) -> npt.NDArray[np.int32]:
+    """Boxes (K, 4) x, y, w, h of the ink closed into word-sized blobs (a square
+    closing about half a letter high, so it joins letters both ways alike)."""
+    k = max(3, int(pen * 0.5)) | 1
+    closed = cv2.dilate(mask, np.ones((k, k), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    st = stats[1:]
+    keep = (st[:, cv2.CC_STAT_AREA] >= (pen * pen)) & (st[:, cv2.CC_STAT_WIDTH] < mask.shape[1] * 0.9)
+    boxes: npt.NDArray[np.int32] = st[keep, :4].astype(np.int32)
+    return boxes
+
+
+def _rise_fall(mask: U8, boxes: npt.NDArray[np.int32]) -> float:
+    """> 0 when ink rises above its blob's core band (the rows at least half as inked
+    as the busiest) more than it falls below it (upright Latin script), < 0 when the
+    other way round; the mean over blobs of (above - below) / (above + below)."""
+    votes: list[float] = []
+    for x, y, w, h in boxes:
+        rows = (mask[y:y + h, x:x + w] > 0).sum(axis=1).astype(np.float64)
+        if h < 6 or rows.max() <= 0:
+            continue
+        core = np.nonzero(rows >= rows.max() * 0.5)[0]
+        above, below = rows[:core[0]].sum(), rows[core[-1] + 1:].sum()
+        if above + below > 0:
+            votes.append((above - below) / (above + below))
+    return float(np.mean(votes)) if votes else 0.0
+
+
+def _word_shape(mask: U8) -> float:
+    """Mean log(width / height) of the ink's word blobs, weighted by their size:
+    > 0 for lines of writing, < 0 for a sheet on its side. Blobs are the ink closed
+    by 1.5 stroke widths (letters join, lines stay apart), a scale that does not
+    depend on which way the sheet lies (measured: 1.5 tells the turn of every
+    rendered and composed sheet tried, 3 joins lines)."""
+    on = mask > 0
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    stroke = 4.0 * float(dist[on].mean())
+    k = max(3, int(round(1.5 * stroke)))
+    closed = cv2.dilate(mask, np.ones((k, k), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    st = stats[1:]
+    st = st[(st[:, cv2.CC_STAT_AREA] >= 4 * k * k) & (st[:, cv2.CC_STAT_WIDTH] < mask.shape[1] * 0.9)
+            & (st[:, cv2.CC_STAT_HEIGHT] < mask.shape[0] * 0.9)]
+    if len(st) == 0:
+        return 0.0
+    aspect = np.log(st[:, cv2.CC_STAT_WIDTH] / np.maximum(st[:, cv2.CC_STAT_HEIGHT], 1))
+    weight = st[:, cv2.CC_STAT_AREA].astype(np.float64)
+    return float((aspect * weight).sum() / weight.sum())
+
+
+def upright_turn(ink: Ink) -> int:
+    """Degrees clockwise (0, 90, 180, 270) that turn the flattened sheet upright,
+    judged from its ink (see the module doc); 0 when there is too little ink to tell."""
+    mask = ink.mask
+    if np.count_nonzero(mask) < 50:
+        return 0
+    quarter = 0
+    if _word_shape(mask) < 0:
+        mask = np.ascontiguousarray(np.rot90(mask, -1))
+        quarter = 90
+    pen = text_height(mask) or 20.0
+    boxes = _blob_boxes(mask, pen)
+    if len(boxes) < 2:
+        return quarter
+    upside = _upside_down(mask, boxes)
+    return (quarter + (180 if upside else 0)) % 360
+
+
+def _upside_down(mask: U8, boxes: npt.NDArray[np.int32]) -> bool:
+    """Is this (upright or upside-down) sheet upside down? Left edges of a list line
+    up, right edges do not; letters rise above the line more than they fall."""
+    lefts, rights = boxes[:, 0].astype(np.float64), (boxes[:, 0] + boxes[:, 2]).astype(np.float64)
+    pen = float(np.median(boxes[:, 3]))
+
+    def aligned(edges: F64) -> float:
+        # the share of edges within half a letter of another edge's cluster centre
+        e = np.sort(edges)
+        near = np.abs(e[:, None] - e[None, :]) < pen * 0.6
+        return float((near.sum(axis=1) - 1).mean()) / max(len(e) - 1, 1)
+
+    align = aligned(lefts) - aligned(rights)          # > 0: upright
+    rise = _rise_fall(mask, boxes)                     # > 0: upright
+    # a list starts at the top left: its ink lies nearer the top and the left
+    h, w = mask.shape
+    cx = float(np.mean(boxes[:, 0] + boxes[:, 2] / 2)) / w
+    cy = float(np.mean(boxes[:, 1] + boxes[:, 3] / 2)) / h
+    place = (0.5 - cy) + (0.5 - cx)
+    vote = float(np.clip(align * 4, -1, 1) + np.clip(rise * 4, -1, 1) + np.clip(place * 4, -1, 1))
+    return vote < 0

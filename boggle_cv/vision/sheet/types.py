@@ -1,0 +1,59 @@
+"""What the sheet reader returns (the shared contract of issue 22, CONTRACT2.md).
+
+Points are float (x, y) photo pixels; a box is 4 points clockwise from the word's
+top-left as written (upright), whatever the photo's turn.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class SheetWord:
+    """One written word: its reading (the five fields of handwriting.WordReading),
+    where it is in the photo, and whether its writer crossed it out.
+
+    word: a-z, the best reading ('' when nothing legible); confidence: P(word), 0..1;
+    alternatives: ((word, p), ...) best first, alternatives[0][0] == word; flagged: doubtful,
+    ask the player; free: the lexicon-less reading; box: 4 (x, y) photo pixels, clockwise
+    from top-left; crossed_out: struck through by its writer (not scored)."""
+
+    word: str
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...]
+    flagged: bool
+    free: str
+    box: tuple[Point, ...]
+    crossed_out: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: word, confidence, alternatives [[w, p], ...], flagged, free, crossed_out, box."""
+        return {"word": self.word, "confidence": round(self.confidence, 4),
+                "alternatives": [[w, round(p, 4)] for w, p in self.alternatives],
+                "flagged": self.flagged, "free": self.free, "crossed_out": self.crossed_out,
+                "box": [[round(x, 1), round(y, 1)] for x, y in self.box]}
+
+
+@dataclass(frozen=True)
+class SheetReading:
+    """A sheet's words in writing order (columns left to right, lines top to bottom,
+    words left to right), the paper's corners (4 (x, y) photo pixels, clockwise from
+    the upright sheet's top-left), the turn applied to make it upright (degrees
+    clockwise: 0, 90, 180, 270) and stage timings (stage -> seconds)."""
+
+    words: tuple[SheetWord, ...]
+    corners: tuple[Point, ...]
+    turn: int = 0
+    timings: dict[str, float] | None = None
+
+    @property
+    def scored_words(self) -> list[str]:
+        """The words that count: read (non-empty) and not crossed out, in writing order."""
+        return [w.word for w in self.words if w.word and not w.crossed_out]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"corners": [[round(x, 1), round(y, 1)] for x, y in self.corners], "turn": self.turn,
+                "words": [w.to_dict() for w in self.words]}

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Measure the sheet reader (boggle_cv.read_sheet) on whole sheets, two ways.
+
+  rendered   sheets drawn here (boggle_cv.synth.sheets: Hershey script face, ruled or
+             plain, one or two columns, several words a line split by spaces or
+             commas, a crossed-out word, scores in the margin, photographed on a
+             table at an angle, turned 0/90/180/270): no ../shared needed.
+             python scripts/eval_sheets.py rendered [--count 40] [--words 40] [--seed 7]
+  test-crops make a crops folder of the held-out part of ../shared/handwriting-public
+             (the crops the word head was NOT trained on: train.word_head.split_of),
+             as symbolic links plus a filtered manifest.json, for
+             ../shared/tools/compose_sheets.py (figures on sheets made from it: "composed").
+             python scripts/eval_sheets.py test-crops ../shared/handwriting-public /tmp/crops-test
+
+Protocol (the same as ../shared/tools/eval_sheets.py): each sheet is read against a
+lexicon of 1,000: its true words, every dictionary word one edit away, random
+dictionary words to fill. A true word is found right when the reading (as a multiset,
+crossed-out words left out) holds it; words read that are not on the sheet are extra;
+a confident error is a word read wrong and not flagged. Also reported for rendered
+sheets: the turn found right, crossed-out words found (and words wrongly taken as
+crossed out), seconds a sheet (median and the slowest), on this machine.
+Last line: "rendered sheets: words right R/T (P%), extra E, confident errors C, ..."
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def neighbours(t: str, words: set[str]) -> set[str]:
+    out = set()
+    for i in range(len(t) + 1):
+        for c in LETTERS:
+            out.add(t[:i] + c + t[i:])
+            if i < len(t):
+                out.add(t[:i] + c + t[i + 1:])
+        if i < len(t):
+            out.add(t[:i] + t[i + 1:])
+    return {w for w in out if w in words and w != t}
+
+
+def lexicon_for(words: list[str], pool: list[str], pool_set: set[str], rng: random.Random) -> list[str]:
+    lex = set(words)
+    for w in words:
+        lex |= neighbours(w, pool_set)
+    while len(lex) < 1000:
+        lex.add(rng.choice(pool))
+    return sorted(lex)
+
+
+def rendered(count: int, n_words: int, seed: int, verbose: bool = False) -> None:
+    from boggle_cv.dictionary import load_default
+    from boggle_cv.synth.sheets import photograph, render_paper
+    from boggle_cv.vision.sheet import read_sheet
+    pool = sorted(w.lower() for w in load_default().words() if 3 <= len(w) <= 8 and w.isalpha())
+    pool_set = set(pool)
+    rng = random.Random(seed)
+    right = total = extra = confident = turns = struck_found = struck_total = struck_wrong = 0
+    seconds: list[float] = []
+    for i in range(count):
+        g = np.random.default_rng(seed * 1000 + i)
+        words = rng.sample(pool, n_words)
+        per_line = [1] * n_words
+        for k in rng.sample(range(n_words), n_words // 6):
+            per_line[k] = 2
+        lines: list[list[str]] = []
+        it = iter(words)
+        for k in per_line:
+            line = [w for w in (next(it, None) for _ in range(k)) if w]
+            if line:
+                lines.append(line)
+        struck = tuple(rng.sample(words, 1 + n_words // 20))
+        columns = 2 if len(lines) > 18 else rng.choice([1, 2])
+        pitch = 64 if len(lines) / columns <= 20 else 56
+        paper, _ = render_paper(lines, g, columns=columns, ruled=rng.random() < 0.6, struck=struck,
+                                margin_marks=tuple(str(rng.randint(1, 5)) for _ in range(rng.randint(0, 4))),
+                                separator=rng.choice(["   ", ", "]), pitch=pitch, scale=1.3 if pitch < 64 else 1.5,
+                                size=(1400, 1800))
+        turn = rng.choice([0, 0, 90, 180, 270])
+        photo, _ = photograph(paper, g, size=(2000, 1500) if turn in (90, 270) else (1500, 2000),
+                              angle=rng.uniform(-12, 12), tilt=0.05, turn=turn)
+        want = Counter(w for w in words if w not in struck)
+        lex = lexicon_for(words, pool, pool_set, rng)
+        t0 = time.perf_counter()
+        try:
+            sheet = read_sheet(photo, lexicon=lex)
+            got = sheet.words
+            turns += sheet.turn == (360 - turn) % 360
+        except Exception as e:  # a refusal counts as nothing read
+            print(f"sheet {i}: {type(e).__name__}: {e}")
+            got = ()
+        seconds.append(time.perf_counter() - t0)
+        counted = [r for r in got if not r.crossed_out]
+        have = Counter(r.word for r in counted)
+        ok = sum((want & have).values())
+        crossed = [r.word for r in got if r.crossed_out]
+        struck_total += len(struck)
+        struck_found += sum(1 for w in struck if w in crossed)
+        struck_wrong += sum(1 for w in crossed if w not in struck)
+        wrong_unflagged = sum(1 for r in counted if r.word not in want and not r.flagged)
+        right += ok
+        total += sum(want.values())
+        extra += sum((have - want).values())
+        confident += wrong_unflagged
+        print(f"sheet {i}: {ok}/{sum(want.values())} right, {sum((have - want).values())} extra, "
+              f"{wrong_unflagged} unflagged wrong, turn {turn}, {seconds[-1]:.2f} s")
+        if verbose:
+            print("   missed:", sorted((want - have).elements()), " extra:", sorted((have - want).elements()),
+                  " crossed:", crossed, "struck:", struck)
+    print(f"rendered sheets: words right {right}/{total} ({100 * right / max(total, 1):.1f}%), extra {extra}, "
+          f"confident errors {confident}, turn right {turns}/{count}, crossed out found {struck_found}/{struck_total} "
+          f"(+{struck_wrong} wrongly), {n_words} words a sheet: median {statistics.median(seconds):.2f} s, "
+          f"slowest {max(seconds):.2f} s")
+
+
+def test_crops(src: Path, dst: Path) -> None:
+    from boggle_cv.train.word_head import split_of
+    items = [x for x in json.loads((src / "manifest.json").read_text()) if split_of(x) == "test"]
+    dst.mkdir(parents=True, exist_ok=True)
+    for x in items:
+        link = dst / x["file"]
+        link.parent.mkdir(parents=True, exist_ok=True)
+        if not link.exists():
+            link.symlink_to((src / x["file"]).resolve())
+    (dst / "manifest.json").write_text(json.dumps(items))
+    print(f"{len(items)} held-out crops linked in {dst}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("rendered")
+    r.add_argument("--count", type=int, default=40)
+    r.add_argument("--words", type=int, default=40)
+    r.add_argument("--seed", type=int, default=7)
+    r.add_argument("--verbose", action="store_true", help="list each sheet's missed, extra and crossed-out words")
+    t = sub.add_parser("test-crops")
+    t.add_argument("src", type=Path)
+    t.add_argument("dst", type=Path)
+    a = ap.parse_args()
+    if a.cmd == "rendered":
+        rendered(a.count, a.words, a.seed, a.verbose)
+    else:
+        test_crops(a.src, a.dst)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""`boggle-cv sheet` and `scan --sheet` end to end (the real word reader), the bad
+inputs' exit codes, the questions about doubtful words, and the cost of the sheet
+code to everything else (it loads only when a sheet is given)."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLES = REPO / "samples"
+TRAY = SAMPLES / "sample-4x4-a.jpg"
+SHEET = SAMPLES / "sheets" / "sheet-4x4-a.jpg"
+BOARD = "DRML/HCNL/XEHD/YTOC"  # sample-4x4-a's board (samples/truth.json)
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "boggle_cv", *map(str, args)], capture_output=True, text=True,
+                          env=dict(os.environ), timeout=120, input="")
+
+
+def truth() -> list[str]:
+    return [w for w in (SAMPLES / "sheets" / "sheet-4x4-a.truth.txt").read_text().split("\n") if w and not w.startswith("#")]
+
+
+def test_sheet_with_the_board_reads_the_sample_sheet():
+    out = run("sheet", SHEET, "--board", BOARD, "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    counted = [w["word"] for w in doc["words"] if not w["crossed_out"]]
+    assert counted == truth()
+    assert [w["word"] for w in doc["words"] if w["crossed_out"]] == ["dose"]
+    first = doc["words"][0]
+    assert set(first) == {"word", "confidence", "alternatives", "flagged", "free", "crossed_out", "box"}
+    assert len(first["box"]) == 4 and first["alternatives"][0][0] == first["word"]
+    assert doc["board"] == BOARD and doc["turn"] == 90
+
+
+def test_sheet_text_output():
+    out = run("sheet", SHEET)
+    assert out.returncode == 0, out.stderr
+    assert "(crossed out)" in out.stdout and "11 word(s) read, 10 counted" in out.stdout
+
+
+def test_the_tray_given_as_a_sheet_is_exit_5():
+    out = run("sheet", TRAY)
+    assert out.returncode == 5
+    assert out.stderr.count("\n") == 1 and "no writing found" in out.stderr and not out.stdout
+
+
+def test_a_blank_page_is_exit_5(tmp_path):
+    page = np.full((1200, 900, 3), 240, np.uint8)
+    p = tmp_path / "blank.jpg"
+    cv2.imwrite(str(p), page)
+    out = run("sheet", p)
+    assert out.returncode == 5 and "no writing found" in out.stderr
+
+
+def test_a_missing_photo_is_exit_4(tmp_path):
+    out = run("sheet", tmp_path / "nope.jpg")
+    assert out.returncode == 4 and "no such file" in out.stderr
+
+
+def test_annotate_writes_the_drawn_sheet(tmp_path):
+    out_png = tmp_path / "drawn.png"
+    out = run("sheet", SHEET, "--board", BOARD, "--annotate", out_png)
+    assert out.returncode == 0, out.stderr
+    drawn = cv2.imread(str(out_png))
+    assert drawn is not None and drawn.shape == cv2.imread(str(SHEET)).shape
+
+
+def test_scan_with_a_sheet_and_a_typed_list():
+    out = run("scan", TRAY, "--sheet", f"ann={SHEET}", "--player", f"bob={SAMPLES / 'sample-4x4-a.bob.txt'}", "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    names = [p["name"] for p in doc["players"]]
+    assert set(names) == {"ann", "bob"}
+    ann = next(p for p in doc["players"] if p["name"] == "ann")
+    assert [w["word"].lower() for w in ann["words"]] == truth()
+    assert [w["word"] for w in doc["sheets"]["ann"]["words"]][:2] == ["hex", "cote"]
+
+
+def test_scan_sheet_bad_inputs():
+    out = run("scan", TRAY, "--sheet", f"ann={TRAY}")
+    assert out.returncode == 5 and "no writing found" in out.stderr
+    out = run("scan", TRAY, "--sheet", f"ann={SHEET}", "--player", f"ann={SAMPLES / 'sample-4x4-a.bob.txt'}")
+    assert out.returncode == 2 and "both --player and --sheet" in out.stderr
+
+
+def test_doubtful_words_are_asked(monkeypatch, capsys):
+    from boggle_cv.cli.sheets import ask_words
+    from boggle_cv.vision.sheet.types import SheetReading, SheetWord
+    box = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    words = (SheetWord("seat", 0.71, (("seat", 0.71), ("sat", 0.22)), True, "seat", box, False),
+             SheetWord("rate", 0.99, (("rate", 0.99),), False, "rate", box, False),
+             SheetWord("tale", 0.6, (("tale", 0.6),), True, "tale", box, True),
+             SheetWord("eats", 0.5, (("eats", 0.5), ("east", 0.4)), True, "eats", box, False))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\nEAST\n"))
+    assert ask_words("ann", SheetReading(words, box)) == ["seat", "rate", "east"]
+    err = capsys.readouterr().err
+    assert 'ann, word 1: "seat" (71%), "sat" (22%) or type it [seat]' in err
+    assert "word 3" not in err  # crossed out: not asked
+
+
+def test_the_sheet_code_loads_only_for_a_sheet():
+    code = (
+        "import sys, boggle_cv\n"
+        "from boggle_cv.cli import app\n"
+        f"try:\n    app(['scan', {str(TRAY)!r}, '--json'], standalone_mode=False)\n"
+        "except SystemExit:\n    pass\n"
+        "bad = [m for m in sys.modules if m.startswith(('boggle_cv.vision.sheet', 'boggle_cv.vision.handwriting'))]\n"
+        "print('LOADED', bad, file=sys.stderr)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert "LOADED []" in out.stderr, out.stderr[-2000:]
+
+
+def test_sheet_with_the_tray_photo_reads_against_its_board():
+    out = run("sheet", SHEET, "--tray", TRAY, "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["board"] == BOARD
+    assert [w["word"] for w in doc["words"] if not w["crossed_out"]] == truth()
+    out = run("sheet", SHEET, "--tray", TRAY, "--board", BOARD)
+    assert out.returncode == 2 and "not both" in out.stderr

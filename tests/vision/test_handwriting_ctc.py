@@ -1,0 +1,69 @@
+"""The CTC scorer against a brute-force sum over every alignment, on small cases."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from boggle_cv.vision.handwriting import ctc
+
+
+def _collapse(path):
+    out, prev = [], 0
+    for c in path:
+        if c != prev and c != 0:
+            out.append(c)
+        prev = c
+    return tuple(out)
+
+
+def _brute(probs, word, classes):
+    """Sum of P(path) over every path of len T over `classes` that collapses to word."""
+    target = tuple(ord(c) - 96 for c in word)
+    total = 0.0
+    for path in itertools.product(classes, repeat=probs.shape[0]):
+        if _collapse(path) == target:
+            total += float(np.prod([probs[t, c] for t, c in enumerate(path)]))
+    return total
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_log_likelihoods_match_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    t = 5
+    # mass only on blank, a, b, c so the brute force stays small (4^5 paths)
+    probs = np.full((t, 27), 1e-12)
+    probs[:, :4] = rng.dirichlet(np.ones(4), size=t)
+    probs /= probs.sum(1, keepdims=True)
+    words = ["a", "ab", "aa", "abc", "cab", "bb", "abca", "aaa", "ccc"]
+    labels, lengths = ctc.encode(words)
+    got = ctc.log_likelihoods(probs, labels, lengths)
+    for w, g in zip(words, got):
+        want = _brute(probs, w, range(4))
+        assert g == pytest.approx(np.log(want), rel=1e-9, abs=1e-9), w
+
+
+def test_a_word_longer_than_the_frames_allow_is_impossible():
+    probs = np.full((3, 27), 1 / 27)
+    labels, lengths = ctc.encode(["aa", "abcd"])  # "aa" needs 3 frames (a, blank, a)
+    got = ctc.log_likelihoods(probs, labels, lengths)
+    assert got[0] > ctc.NEG_INF / 2
+    assert got[1] <= ctc.NEG_INF / 2
+
+
+def test_long_sequences_do_not_underflow():
+    rng = np.random.default_rng(7)
+    probs = rng.dirichlet(np.ones(27) * 0.05, size=200) + 1e-8
+    probs /= probs.sum(1, keepdims=True)
+    labels, lengths = ctc.encode(["boggle", "seat"])
+    got = ctc.log_likelihoods(probs, labels, lengths)
+    assert np.all(np.isfinite(got)) and np.all(got > ctc.NEG_INF / 2)
+
+
+def test_greedy_collapses_repeats_and_blanks():
+    seq = [1, 1, 0, 1, 2, 2, 0, 0, 3]
+    probs = np.full((len(seq), 27), 0.01)
+    probs[np.arange(len(seq)), seq] = 0.9
+    text, p = ctc.greedy(probs)
+    assert text == "aabc" and 0 < p < 1

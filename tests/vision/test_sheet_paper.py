@@ -1,0 +1,63 @@
+"""paper: the sheet found in a photo, flattened, and turned upright."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boggle_cv.vision.sheet.ink import ink_mask
+from boggle_cv.vision.sheet.paper import find_paper, upright_turn
+from boggle_cv.vision.stages import DebugImages
+
+from sheet_helpers import photo_of, sheet
+
+
+def _corner_error(found, truth) -> float:
+    return float(np.abs(np.asarray(found) - np.asarray(truth)).max())
+
+
+@pytest.mark.parametrize("angle", [-12.0, 0.0, 9.0])
+def test_paper_on_a_table_found_within_a_few_pixels(angle):
+    paper, _ = sheet(1)
+    photo, corners = photo_of(paper, 1, angle=angle, tilt=0.06)
+    found = find_paper(photo)
+    assert found.found
+    # the same corners, the same order (clockwise from the paper's top-left)
+    assert _corner_error(found.corners, corners) < 12, (found.corners, corners)
+    h, w = found.flat.shape[:2]
+    assert 1.2 < h / w < 1.45  # the paper's 3:4 shape back
+
+
+def test_a_close_up_with_no_edge_is_taken_whole():
+    paper, _ = sheet(2)
+    crop = np.ascontiguousarray(paper[100:900, 50:1100])
+    found = find_paper(crop)
+    assert found.flat.shape[0] > 700
+    assert upright_turn(ink_mask(found.flat)) == 0
+
+
+@pytest.mark.parametrize("turn", [0, 90, 180, 270])
+@pytest.mark.parametrize("columns", [1, 2])
+def test_turned_sheets_are_turned_upright(turn, columns):
+    paper, _ = sheet(3, columns=columns, ruled=columns == 1)
+    photo, _ = photo_of(paper, 3, angle=5.0, turn=turn)
+    found = find_paper(photo)
+    assert upright_turn(ink_mask(found.flat)) == (360 - turn) % 360
+
+
+def test_turned_paper_keeps_its_corners_and_mapping():
+    paper, _ = sheet(4)
+    photo, corners = photo_of(paper, 4, turn=90)
+    found = find_paper(photo).turned(270)
+    assert _corner_error(found.corners, corners) < 12
+    h, w = found.flat.shape[:2]
+    back = found.to_photo(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], float))
+    assert _corner_error(back, corners) < 12
+
+
+def test_debug_images_go_to_the_sink():
+    paper, _ = sheet(5)
+    photo, _ = photo_of(paper, 5)
+    sink = DebugImages()
+    find_paper(photo, sink)
+    assert set(sink.images) == {"s1_paper", "s2_flat"}
+    assert all(im.dtype == np.uint8 and im.ndim == 3 for im in sink.images.values())

@@ -1,0 +1,120 @@
+"""read_sheet: the chain, its result's contract and the bad inputs (a fake word
+reader; the real one is tested end to end in tests/cli/test_sheet.py)."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+import boggle_cv
+from boggle_cv.errors import ArgumentTypeError, BoggleError, ImageReadError, NoWritingError
+from boggle_cv.vision.sheet import SheetReading, read_sheet
+from boggle_cv.vision.stages import DebugImages
+
+from sheet_helpers import WORDS, fake_reader, photo_of, sheet
+
+REPO_SAMPLE = __import__("pathlib").Path(__file__).resolve().parents[2] / "samples" / "sample-4x4-a.jpg"
+
+
+def test_words_in_order_with_boxes_in_photo_pixels():
+    paper, boxes = sheet(0, struck=("tale",))
+    photo, corners = photo_of(paper, 0, angle=6.0, turn=90)
+    sink = DebugImages()
+    got = read_sheet(photo, reader=fake_reader, debug=sink)
+    assert isinstance(got, SheetReading) and got.turn == 270
+    assert len(got.words) == len(WORDS)
+    assert [w.crossed_out for w in got.words] == [w == "tale" for w in WORDS]
+    assert np.abs(np.asarray(got.corners) - corners).max() < 12
+    # each box: 4 (x, y) points inside the paper's outline in the photo
+    outline = np.asarray(corners, np.float32)
+    for w in got.words:
+        assert len(w.box) == 4
+        for x, y in w.box:
+            assert cv2.pointPolygonTest(outline, (x, y), False) >= 0
+    # writing order: down the page, that is leftwards in a photo turned 90 degrees clockwise
+    xs = [np.mean([x for x, _ in w.box]) for w in got.words]
+    assert xs == sorted(xs, reverse=True)
+    assert {"s1_paper", "s2_flat", "s3_words"} <= set(sink.images)
+    assert got.scored_words == ["w"] * (len(WORDS) - 1)
+
+
+def test_exported_lazily_from_the_package():
+    assert boggle_cv.read_sheet is read_sheet
+    assert issubclass(boggle_cv.NoWritingError, BoggleError) and boggle_cv.NoWritingError.exit_code == 5
+
+
+def test_blank_page_is_no_writing():
+    paper, _ = sheet(1, lines=[])
+    photo, _ = photo_of(paper, 1)
+    with pytest.raises(NoWritingError, match="no writing found"):
+        read_sheet(photo, reader=fake_reader)
+
+
+def test_the_tray_photo_is_no_writing():
+    with pytest.raises(NoWritingError):
+        read_sheet(str(REPO_SAMPLE), reader=fake_reader)
+
+
+def test_a_sheet_with_only_scores_has_no_words():
+    paper, _ = sheet(2, lines=[], margin_marks=("3", "1", "2"))
+    photo, _ = photo_of(paper, 2)
+    assert read_sheet(photo, reader=fake_reader).words == ()
+
+
+def test_another_script_is_read_as_written_no_crash():
+    """Cyrillic-like strokes: drawn shapes that are not Latin letters still come out
+    as words (the reader's free reading), nothing raised."""
+    paper = np.full((1400, 1100, 3), 245, np.uint8)
+    rng = np.random.default_rng(3)
+    for i in range(8):
+        y = 120 + 90 * i
+        x = 120
+        for _ in range(5):  # letter-like loops and hooks
+            cv2.ellipse(paper, (x, y), (12, 18), float(rng.uniform(0, 180)), 0, 300, (40, 30, 30), 3)
+            cv2.line(paper, (x + 14, y - 20), (x + 14, y + 18), (40, 30, 30), 3)
+            x += 34
+    photo, _ = photo_of(paper, 3)
+    got = read_sheet(photo, reader=fake_reader)
+    assert len(got.words) == 8
+
+
+def test_bad_arguments():
+    with pytest.raises(ArgumentTypeError):
+        read_sheet(12, reader=fake_reader)  # type: ignore[arg-type]
+    with pytest.raises(ImageReadError):
+        read_sheet("/nonexistent/sheet.jpg", reader=fake_reader)
+
+
+def _png_bomb(w: int, h: int) -> bytes:
+    """A valid 1-bit grey PNG of w x h zeros (small on disk, huge decoded)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    row = b"\x00" + bytes((w + 7) // 8)
+    z = zlib.compressobj(9)
+    body = b"".join(z.compress(row) for _ in range(h)) + z.flush()
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 1, 0, 0, 0, 0))
+            + chunk(b"IDAT", body) + chunk(b"IEND", b""))
+
+
+def test_over_the_pixel_cap_is_an_image_error(tmp_path):
+    p = tmp_path / "bomb.png"
+    p.write_bytes(_png_bomb(20_000, 20_000))
+    with pytest.raises(ImageReadError, match="too large"):
+        read_sheet(p, reader=fake_reader)
+
+
+def test_words_are_read_in_batches_of_one_width_in_order():
+    from boggle_cv.vision.sheet.read import _read_in_like_batches
+    crops = [np.full((10, w, 3), 255, np.uint8) for w in (30, 50, 30, 70, 50)]
+    batches = []
+
+    def reader(images, lexicon=None):
+        batches.append([im.shape[1] for im in images])
+        return fake_reader(images, lexicon)
+
+    got = _read_in_like_batches(reader, crops, None, [c.shape[1] // 8 for c in crops])
+    assert [r.free for r in got] == ["30x10", "50x10", "30x10", "70x10", "50x10"]
+    assert sorted(batches) == [[30, 30], [50, 50], [70]]
