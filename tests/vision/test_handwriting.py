@@ -53,6 +53,27 @@ def test_reads_drawn_words_against_a_lexicon():
 
 
 @needs_model
+def test_a_batch_reads_as_each_word_alone():
+    # words of very different widths, each also drawn wider by 5-12% (within the
+    # old like-width batches): read together, each gives the posteriors of itself
+    # alone (a padded short word once lost its last letter to the padding)
+    words = ["go", "at", "extraordinary", "cat", "encyclopaedia", "quiz", "lantern"]
+    images = []
+    for w in words:
+        im = _word_image(w)
+        images += [im] + [cv2.resize(im, (int(im.shape[1] * f), im.shape[0])) for f in (1.05, 1.12)]
+    words = [w for w in words for _ in range(3)]
+    lexicon = sorted(set(words) | {"got", "ate", "cats", "quit", "lanterns", "extraordinarily", "goa", "act"})
+    together = read_words(images, lexicon)
+    alone = [read_words([im], lexicon)[0] for im in images]
+    assert [r.word for r in together] == [r.word for r in alone]
+    assert sum(r.word == w for r, w in zip(together, words)) >= len(words) - 1
+    for t, a in zip(together, alone):
+        assert dict(t.alternatives) == pytest.approx(dict(a.alternatives), abs=1e-3)
+        assert t.free == a.free
+
+
+@needs_model
 def test_free_reading_and_input_kinds():
     bgr = _word_image("garden")
     grey = cv2.cvtColor(_word_image("garden", ink=110, paper=200), cv2.COLOR_BGR2GRAY)  # pencil-ish

@@ -106,15 +106,16 @@ def test_over_the_pixel_cap_is_an_image_error(tmp_path):
         read_sheet(p, reader=fake_reader)
 
 
-def test_words_are_read_in_batches_of_one_width_in_order():
-    from boggle_cv.vision.sheet.read import _read_in_like_batches
-    crops = [np.full((10, w, 3), 255, np.uint8) for w in (30, 50, 30, 70, 50)]
-    batches = []
+def test_all_words_are_read_in_one_call():
+    # read_words batches like widths itself (recogniser.MAX_PAD_PX), so the sheet
+    # hands it every crop at once, in writing order
+    paper, _ = sheet(0)
+    photo, _ = photo_of(paper, 0, angle=3.0)
+    calls = []
 
     def reader(images, lexicon=None):
-        batches.append([im.shape[1] for im in images])
+        calls.append(len(images))
         return fake_reader(images, lexicon)
 
-    got = _read_in_like_batches(reader, crops, None, [c.shape[1] // 8 for c in crops])
-    assert [r.free for r in got] == ["30x10", "50x10", "30x10", "70x10", "50x10"]
-    assert sorted(batches) == [[30, 30], [50, 50], [70]]
+    got = read_sheet(photo, reader=reader)
+    assert calls == [len(WORDS)] and len(got.words) == len(WORDS)

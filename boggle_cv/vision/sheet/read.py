@@ -82,8 +82,9 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
     t0 = time.perf_counter()
     crops = [crop_word(paper.flat, ink, b) for b in boxes]
     read = reader if reader is not None else _default_reader()
-    widths = _frame_widths(crops) if reader is None else None
-    readings = _read_in_like_batches(read, crops, list(lexicon) if lexicon is not None else None, widths)
+    # one call: read_words batches crops of like width itself (padding each by at
+    # most recogniser.MAX_PAD_PX, so a batch reads as each crop alone)
+    readings = read(crops, list(lexicon) if lexicon is not None else None)
     timings["read"] = time.perf_counter() - t0
     words = []
     for b, r in zip(boxes, readings):
@@ -92,34 +93,6 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
                                bool(r.flagged), str(r.free), tuple((float(x), float(y)) for x, y in quad),
                                b.crossed_out))
     return SheetReading(tuple(words), corners, turn, timings)
-
-
-def _read_in_like_batches(read: WordReader, crops: list[ImageU8], lexicon: list[str] | None,
-                          frame_widths: list[int] | None) -> list[Any]:
-    """read(batch, lexicon) over batches of crops that the recogniser sees at the same
-    width in frames (``frame_widths``, one per crop; None: one crop a batch), in the
-    crops' order. handwriting.read_words pads the crops of a batch to the widest and
-    keeps each crop's own frames only, and a short word's last letter can fall in its
-    padding (measured on 6 rendered 40-word sheets: 209/222 words right and 4 confident
-    errors read as one batch, 212/222 and 2 read one at a time); crops of one width
-    need no padding. Until read_words keeps those frames, the sheet batches them so."""
-    keys = frame_widths if frame_widths is not None else list(range(len(crops)))
-    groups: dict[int, list[int]] = {}
-    for i, k in enumerate(keys):
-        groups.setdefault(k, []).append(i)
-    out: list[Any] = [None] * len(crops)
-    for members in groups.values():
-        for i, r in zip(members, read([crops[i] for i in members], lexicon)):
-            out[i] = r
-    return out
-
-
-def _frame_widths(crops: list[ImageU8]) -> list[int]:
-    """Each crop's width in the recogniser's frames, as handwriting.preprocess
-    prepares it (trimmed to its ink, 48 px high)."""
-    from ..handwriting import preprocess
-    return [-(-preprocess.resized(preprocess.normalise(preprocess.to_bgr(c))).shape[1] // preprocess.FRAME_PX)
-            for c in crops]
 
 
 def _looks_written(mask: np.ndarray) -> bool:
