@@ -34,7 +34,6 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_ENABLE = ROOT.parent / "shared" / "words" / "enable2k.txt"
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def fold(s: str) -> str:
@@ -51,15 +50,9 @@ def load(path: Path) -> np.ndarray:
 
 
 def neighbours(t: str, words: set[str]) -> set[str]:
-    out = set()
-    for i in range(len(t) + 1):
-        for c in LETTERS:
-            out.add(t[:i] + c + t[i:])
-            if i < len(t):
-                out.add(t[:i] + c + t[i + 1:])
-        if i < len(t):
-            out.add(t[:i] + t[i + 1:])
-    return {w for w in out if w in words and w != t}
+    """The words of `words` one edit away from `t` (the reader's own rule, reading.one_edit)."""
+    from boggle_cv.vision.handwriting.reading import one_edit
+    return {w for w in one_edit(t) if w in words}
 
 
 def main() -> int:

@@ -36,19 +36,12 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def neighbours(t: str, words: set[str]) -> set[str]:
-    out = set()
-    for i in range(len(t) + 1):
-        for c in LETTERS:
-            out.add(t[:i] + c + t[i:])
-            if i < len(t):
-                out.add(t[:i] + c + t[i + 1:])
-        if i < len(t):
-            out.add(t[:i] + t[i + 1:])
-    return {w for w in out if w in words and w != t}
+    """The words of `words` one edit away from `t` (the reader's own rule, reading.one_edit)."""
+    from boggle_cv.vision.handwriting.reading import one_edit
+    return {w for w in one_edit(t) if w in words}
 
 
 def lexicon_for(words: list[str], pool: list[str], pool_set: set[str], rng: random.Random) -> list[str]:

@@ -69,7 +69,8 @@ def clean_lexicon(lexicon: Iterable[str]) -> list[str]:
     return list(seen)
 
 
-def _one_edit(word: str) -> set[str]:
+def one_edit(word: str) -> set[str]:
+    """Every a-z string one edit (insert, delete, substitute a letter) away from `word`."""
     out: set[str] = set()
     for i in range(len(word) + 1):
         for c in ctc.LETTERS:
@@ -90,7 +91,7 @@ def board_lexicon(board_words: Iterable[str], dictionary: Container[str]) -> lis
     board = clean_lexicon(board_words)
     near: set[str] = set()
     for w in board:
-        near |= {n for n in _one_edit(w) if n in dictionary}
+        near |= {n for n in one_edit(w) if n in dictionary}
     near -= set(board)
     return board + sorted(near)
 
@@ -131,7 +132,7 @@ def read_views(views: Sequence[np.ndarray], lexicon: Sequence[str] | None,
     if lexicon is None:
         if not free:
             return WordReading("", 0.0, (), True, "")
-        cands = [free] + sorted(_one_edit(free))
+        cands = [free] + sorted(one_edit(free))
         r = _decide(cands, lexicon_scores(views, ctc.encode(cands)), free)
         # the free word is the answer; its confidence is its share among its neighbours
         conf = dict(r.alternatives).get(free, 0.0)
