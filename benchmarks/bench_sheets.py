@@ -77,9 +77,9 @@ def make_sheets(folder: Path, seed: int) -> tuple[list[str], list[str]]:
         g = np.random.default_rng(seed * 10 + k)
         paper, _ = render_paper([[w] for w in words], g, columns=2, pitch=64, scale=1.5, size=(1400, 1800))
         photo, _ = photograph(paper, g, size=(1500, 2000), angle=rnd.uniform(-8, 8), tilt=0.04)
-        photo = cv2.resize(photo, (3000, 4000), interpolation=cv2.INTER_CUBIC)  # a phone's 12 MP
+        big = cv2.resize(photo, (3000, 4000), interpolation=cv2.INTER_CUBIC)  # a phone's 12 MP
         path = folder / f"sheet{k}.jpg"
-        cv2.imwrite(str(path), photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 90])
         typed = folder / f"p{k}.txt"
         typed.write_text("\n".join(words) + "\n")
         sheet_args += ["--sheet", f"p{k}={path}"]
