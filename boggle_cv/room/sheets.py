@@ -21,7 +21,7 @@ from typing import Any
 from ..wordlists import MAX_TOKEN
 
 #: Alternatives kept for a doubtful word (the reading first), and their probability's decimals.
-MAX_ALTERNATIVES = 4
+MAX_ALTERNATIVES = 3
 _DECIMALS = 3
 
 Marks = dict[str, list[tuple[str, float]]]

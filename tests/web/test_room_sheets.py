@@ -114,6 +114,7 @@ def test_the_sheet_adds_its_words_after_what_was_typed(client, app):
     # nothing typed is lost, nothing twice ("Last" is "last"), the crossed-out word left out
     assert ann["words"] == ["slate", "zone", "rest", "pest", "last"] and ann["revision"] == 2
     assert ann["doubtful"] == {"pest": [["pest", 0.6], ["past", 0.3], ["post", 0.05]]} and ann["doubtful_count"] == 1
+    # the reading and its two runners-up at most
     assert doc["room"]["last_change"]["what"] == "sheet" and doc["room"]["last_change"]["added"] == 3
     # Bob sees how many words and how many to confirm, not which
     bob_sees = me(t.view("Bob"), "Ann")
