@@ -313,3 +313,23 @@ def test_sheet_uploads_take_the_photo_places(app):
     assert not is_photo_upload("/api/rooms/KQ7M2XP/players/p1abc/words")
     assert not is_photo_upload("/api/rooms/KQ7M2XP/sheet")
     assert Path(SHEET).is_file()
+
+
+def test_the_photo_readers_read_a_sheet_in_a_worker_process(dictionary):
+    """`serve` reads sheets in its pool of worker processes (the function travels by
+    name, the lexicon with it, the errors with their hints)."""
+    import anyio
+
+    from boggle_cv.board import Board
+    from boggle_cv.cli.sheets import sheet_lexicon
+    from boggle_cv.web.state import ReadingPool, read_sheet_bytes
+    lexicon = sheet_lexicon(Board.parse(TRAY_BOARD), dictionary)
+    pool = ReadingPool(1, "classifier")
+    try:
+        doc = anyio.run(pool.run, read_sheet_bytes, JPEG, lexicon)
+        assert [w["word"] for w in doc["words"] if not w["crossed_out"]] == truth()
+        with pytest.raises(NoWritingError) as err:
+            anyio.run(pool.run, read_sheet_bytes, SAMPLE.read_bytes(), None)
+        assert err.value.hint
+    finally:
+        pool.close()
