@@ -3,8 +3,8 @@ body ``{"error": message, "hint": hint or null, "kind": name}`` (plus the error'
 ``details()``, e.g. ``current`` for a stale list).
 
 Our own errors (boggle_cv.errors) map by type: bad input 400, an unreadable photo,
-no board in it or no writing on a sheet 422, a missing model 503, the games database 500 (404 for an
-unknown game, decided by the endpoint). Anything unexpected is 500 with a short
+no board in it or no writing on a sheet 422, a missing model 503, the games database
+500 (404 for an unknown game, decided by the endpoint). Anything unexpected is 500 with a short
 message; the server keeps running.
 """
 from __future__ import annotations

@@ -272,7 +272,7 @@ export class Room {
         throw new Error(t("{name}'s sheet was not read: {error}. The list is as it was.", { name: p.name, error: err.message }));
       }
       await this.render(doc.room);
-      return t("{name}'s sheet: {summary}", { name: p.name, summary: sheetSummary(doc.sheet, "name") });
+      return t("{name}'s sheet: {summary}", { name: p.name, summary: sheetSummary(doc.sheet, doc.room.round.phase === "locked" ? "name" : "later") });
     });
   }
 

@@ -22,8 +22,9 @@ export async function sendSheet(code, id, token, round, file) {
 
 /**
  * What a sheet did, in one line: "8 words added, 1 crossed out (not added): dose" and,
- * when words are to be confirmed, how many (`where`: "below", the player's box; else
- * under the player's name).
+ * when words are to be confirmed, how many and where (`where`: "below", the player's
+ * box; "name", under the player's name in the host's list; "later", there once the
+ * lists are locked: the host does not see a player's words before).
  */
 export function sheetSummary(sheet, where = "below") {
   const bits = [tn("{n} word added", "{n} words added", sheet.added.length)];
@@ -37,7 +38,9 @@ export function sheetSummary(sheet, where = "below") {
   const n = sheet.doubtful.length;
   if (n) {
     text += " " + (where === "below" ? tn("{n} to confirm below.", "{n} to confirm below.", n)
-                                     : tn("{n} to confirm under their name.", "{n} to confirm under their name.", n));
+      : where === "name" ? tn("{n} to confirm under their name.", "{n} to confirm under their name.", n)
+      : tn("{n} to confirm (under their name once the lists are locked).",
+           "{n} to confirm (under their name once the lists are locked).", n));
   }
   return text;
 }

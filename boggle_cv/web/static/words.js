@@ -15,7 +15,7 @@
 // it into unsaved edits) and the doubtful ones are listed under the box with their
 // alternatives, one tap away.
 import { request, draft, saveDraft } from "./api.js";
-import { h, guarded } from "./dom.js";
+import { h, say, guarded } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { sendSheet, sheetSummary, settleWord, doubtfulPanel } from "./sheet.js";
 
@@ -113,6 +113,7 @@ export class WordBox {
    * ({word: [[alternative, p], ...]}, null when the view does not hold them).
    */
   showSheet(number, phase, marks) {
+    if (number !== this.round_) say(this.sheetMsg, "");  // last round's sheet is old news
     this.round_ = number;
     this.sheetRow.hidden = !(phase === "playing" || phase === "locked");
     this.sheetInput.disabled = this.sheetRow.hidden;
