@@ -19,6 +19,7 @@ or Playwright.
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Iterator
 
 import pytest
@@ -143,8 +144,7 @@ def test_sheets_on_several_phones(phones, reading, tmp_path):
     wait_until(ann, f"() => document.querySelectorAll('.doubtful-words[data-owner=\"{ann_id}\"] li').length === {len(left)}")
     wait_until(ann2, f"() => document.querySelectorAll('.doubtful-words[data-owner=\"{ann_id}\"] li').length === {len(left)}")
     for page in (ann, ann2):
-        wait_until(page, f"() => document.querySelector('textarea.words-box').value === {expected!r}.join('\\n')".replace(
-            "[", "[").replace("'", '"'))
+        wait_until(page, f"() => document.querySelector('textarea.words-box').value === {json.dumps(chr(10).join(expected))}")
     assert server_list(ann, code)["words"] == expected
 
     # Bob's "sheet" is the tray's photo: not read, his words as they were
