@@ -28,7 +28,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from boggle_cv.room.sheets import add_sheet  # noqa: E402
+from boggle_cv.room.sheets import add_sheet, settle  # noqa: E402
 
 from .conftest import SAMPLE, SAMPLES, LiveServer  # noqa: E402
 from .phones import ARGS, CHROMIUM, WIDTH, Phones, make_app, scroll_width, shot, wait_until  # noqa: E402
@@ -80,6 +80,11 @@ def doubtful_shown(page: Any, owner: str) -> dict[str, list[str]]:
     return shown
 
 
+def rows(owner: str, n: int) -> str:
+    """JS: true once the doubtful panel of `owner` lists n words."""
+    return f"() => document.querySelectorAll('.doubtful-words[data-owner=\"{owner}\"] li').length === {n}"
+
+
 def player_id(page: Any) -> str:
     return str(page.get_attribute(".wordbox", "data-player"))
 
@@ -127,7 +132,7 @@ def test_sheets_on_several_phones(phones, reading, tmp_path):
     # the second tab follows, live; the other phones see a count, not the words
     saved(ann2, f"{n} words")
     assert ann2.input_value("textarea.words-box").split("\n") == expected
-    wait_until(ann2, f"() => document.querySelectorAll('.doubtful-words[data-owner=\"{ann_id}\"] li').length === {len(marks)}")
+    wait_until(ann2, rows(ann_id, len(marks)))
     bob.wait_for_selector(f"#players li[data-player='{ann_id}'] .to-confirm:has-text('{len(marks)} to confirm')")
 
     # a tap on an alternative replaces the word where it stands; a tap on the reading keeps it
@@ -135,16 +140,15 @@ def test_sheets_on_several_phones(phones, reading, tmp_path):
     alternative = next(a for a, _ in marks[first][1:])
     ann.click(f".doubtful-words li[data-word='{first}'] button[data-choice='{alternative}']")
     ann.wait_for_selector(f"[data-role=sheet-msg]:has-text('replaced with “{alternative}”')")
-    expected = [alternative if w == first else w for w in expected]
-    left = [w for w in marks if w != first]
+    expected, left = settle(expected, marks, first, alternative)
     if second is not None:
         ann.click(f".doubtful-words li[data-word='{second}'] button.reading")
         ann.wait_for_selector(f"[data-role=sheet-msg]:has-text('“{second}” confirmed')")
-        left.remove(second)
-    wait_until(ann, f"() => document.querySelectorAll('.doubtful-words[data-owner=\"{ann_id}\"] li').length === {len(left)}")
-    wait_until(ann2, f"() => document.querySelectorAll('.doubtful-words[data-owner=\"{ann_id}\"] li').length === {len(left)}")
+        expected, left = settle(expected, left, second, second)
+    box_text = json.dumps("\n".join(expected))
     for page in (ann, ann2):
-        wait_until(page, f"() => document.querySelector('textarea.words-box').value === {json.dumps(chr(10).join(expected))}")
+        wait_until(page, rows(ann_id, len(left)))
+        wait_until(page, f"() => document.querySelector('textarea.words-box').value === {box_text}")
     assert server_list(ann, code)["words"] == expected
 
     # Bob's "sheet" is the tray's photo: not read, his words as they were
