@@ -128,6 +128,18 @@ class RoundStateError(RoomError):
     status = 409
 
 
+class RoundChanged(RoundStateError):
+    """A sheet photo read for a round that is no longer the room's current one, or was
+    scored while it was read (409): nothing was added."""
+
+
+class NotDoubtful(RoomError):
+    """A word to confirm or fix that is not (or no longer) marked doubtful in that
+    player's list: settled meanwhile on another phone (409)."""
+
+    status = 409
+
+
 class LimitReached(RoomError):
     """A room, player or list limit (429 for the server's rooms and guesses, else 409)."""
 

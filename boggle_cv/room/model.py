@@ -156,7 +156,10 @@ class Round:
     the revision it was made from); deadline: when the timer ends (None: no timer);
     settings: the room's settings as they were when the clock started (None before:
     scoring uses this copy, so a change applies from the next round); report: the
-    referee's document once scored; game_round: its number in the games database."""
+    referee's document once scored; game_round: its number in the games database;
+    doubtful: player id -> {word of that list: its alternatives [(word, p), ...] best
+    first}, the words a sheet photo read with doubt and nobody has confirmed or fixed
+    yet (room.sheets)."""
 
     number: int
     phase: Phase = Phase.waiting
@@ -171,6 +174,7 @@ class Round:
     game_round: int | None = None
     revisions: dict[str, int] = field(default_factory=dict)
     settings: Settings | None = None
+    doubtful: dict[str, dict[str, list[tuple[str, float]]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.phase = Phase(self.phase)  # Round(1, "playing") works as before
@@ -189,7 +193,9 @@ class Round:
                 "started_at": self.started_at, "deadline": self.deadline, "locked_at": self.locked_at,
                 "locked_by": self.locked_by, "lists": self.lists, "board": self.board.to_dict(),
                 "report": self.report, "game_round": self.game_round, "revisions": self.revisions,
-                "settings": self.settings.to_dict() if self.settings is not None else None}
+                "settings": self.settings.to_dict() if self.settings is not None else None,
+                "doubtful": {pid: {w: [[a, p] for a, p in alts] for w, alts in marks.items()}
+                             for pid, marks in self.doubtful.items() if marks}}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Round:
@@ -198,7 +204,9 @@ class Round:
                    d.get("locked_at"), d.get("locked_by"), {k: list(v) for k, v in d.get("lists", {}).items()},
                    BoardState.from_dict(d.get("board") or {}), d.get("report"), d.get("game_round"),
                    {k: int(v) for k, v in (d.get("revisions") or {}).items()},
-                   Settings.from_dict(snap) if snap is not None else None)
+                   Settings.from_dict(snap) if snap is not None else None,
+                   {str(pid): {str(w): [(str(a), float(p)) for a, p in alts] for w, alts in marks.items()}
+                    for pid, marks in (d.get("doubtful") or {}).items()})
 
 
 @dataclass

@@ -21,8 +21,8 @@ from typing import Any
 from ..board import Board, cell_label, normalise_face, parse_cell
 from ..dictionary import Dictionary
 from ..editions import DEFAULT_LANG, get_edition
-from ..errors import (LimitReached, NotAllowed, NotAuthenticated, RoomNotFound, RoundStateError, StaleList,
-                      UsageError)
+from ..errors import (LimitReached, NotAllowed, NotAuthenticated, NotDoubtful, RoomNotFound, RoundChanged,
+                      RoundStateError, StaleList, UsageError)
 from ..names import clean_name, name_key
 from ..referee import (Corrections, GameRef, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round,
                        round_record)
@@ -30,6 +30,7 @@ from ..scoring import Rules
 from ..wordlists import MAX_NAME, MAX_TOKEN
 from .db import RoomDB
 from .dictionaries import Dictionaries
+from . import sheets
 from .model import (BoardState, Correction, Phase, Player, Room, Round, Settings, new_code, new_token,
                     normalise_code, token_hash, token_matches)
 from .view import current_board, room_view, round_marks, round_settings
@@ -148,6 +149,7 @@ class RoomService:
             room.players = [p for p in room.players if p.id != player.id]
             room.round.lists.pop(player.id, None)
             room.round.revisions.pop(player.id, None)
+            room.round.doubtful.pop(player.id, None)
             room.last_change = {"what": "remove", "by": "host", "player": player.name, "at": self.clock()}
         return self._update(code, change)[0]
 
@@ -262,9 +264,85 @@ class RoomService:
                                 current={"words": list(r.lists.get(player.id, [])), "revision": revision})
             r.lists[player.id] = [str(w)[:MAX_TOKEN] for w in words]
             r.revisions[player.id] = revision + 1
+            self._marks(r, player.id, sheets.prune(r.lists[player.id], r.doubtful.get(player.id, {})))
             room.last_change = {"what": "words", "by": player.name, "player_id": player.id,
                                 "revision": revision + 1, "at": now}
         return self._update(code, change)[0]
+
+    # ---- paper lists (issue 22): a sheet photo's words, the doubtful ones settled ---------------
+    def sheet_target(self, code: str, player_id: str, token: str | None) -> tuple[int, Board | None, str]:
+        """Before a sheet photo is read: (the round's number, its board as corrected or
+        None, its edition). The player's own token or the host's; the round must be
+        playing or locked (a paper round is photographed once the time is up)."""
+        room = self.expire(code) or self.room(code)
+        self._own_or_host(room, player_id, token)
+        self._sheet_open(room, None)
+        return room.round.number, current_board(room.round.board), round_settings(room).lang
+
+    def add_sheet(self, code: str, player_id: str, token: str | None, number: int,
+                  read: Sequence[dict[str, Any]]) -> tuple[Room, sheets.SheetAdded]:
+        """A sheet's words (SheetWord.to_dict each, writing order) added to that player's
+        list in round `number` (room.sheets.add_sheet: nothing replaced, no word twice,
+        crossed-out words left out, doubtful ones marked): a save like any other (the
+        revision bumps, every phone hears of it). RoundChanged (409, nothing stored) when
+        the round is no longer `number` or was scored while the sheet was read."""
+        def change(room: Room, conn: sqlite3.Connection) -> sheets.SheetAdded:
+            player, who = self._own_or_host(room, player_id, token)
+            self._sheet_open(room, number)
+            r, now = room.round, self.clock()
+            words, marks, done = sheets.add_sheet(r.lists.get(player.id, []), r.doubtful.get(player.id, {}), read)
+            if len(words) > self.limits.max_words:
+                raise LimitReached(f"{player.name}'s list would have {len(words)} words; at most "
+                                   f"{self.limits.max_words}")
+            revision = r.revision(player.id)
+            if done.added:
+                r.lists[player.id] = words
+                r.revisions[player.id] = revision = revision + 1
+                self._marks(r, player.id, marks)
+            room.last_change = {"what": "sheet", "by": who, "player_id": player.id, "revision": revision,
+                                "added": len(done.added), "doubtful": len(done.doubtful), "at": now}
+            return done
+        return self._update(code, change)
+
+    def settle_word(self, code: str, player_id: str, token: str | None, word: str, choice: str | None) -> Room:
+        """A doubtful word of that player's list confirmed (choice == word), replaced by
+        choice (an alternative or a word typed) or dropped (None): room.sheets.settle.
+        The player or the host, while the round is playing or locked (the lists are
+        locked for typing, not for settling what a sheet read). NotDoubtful (409) when
+        the word is not marked (settled meanwhile)."""
+        def change(room: Room, conn: sqlite3.Connection) -> None:
+            player, who = self._own_or_host(room, player_id, token)
+            self._sheet_open(room, None)
+            r = room.round
+            try:
+                words, marks = sheets.settle(r.lists.get(player.id, []), r.doubtful.get(player.id, {}), word, choice)
+            except KeyError:
+                raise NotDoubtful(f"{word!r} is not a word to confirm in {player.name}'s list",
+                                  "it was confirmed or changed meanwhile") from None
+            revision = r.revision(player.id) + 1
+            r.lists[player.id], r.revisions[player.id] = words, revision
+            self._marks(r, player.id, marks)
+            room.last_change = {"what": "words", "by": who, "player_id": player.id, "revision": revision,
+                                "settled": word, "choice": choice, "at": self.clock()}
+        return self._update(code, change)[0]
+
+    @staticmethod
+    def _marks(r: Round, player_id: str, marks: sheets.Marks) -> None:
+        if marks:
+            r.doubtful[player_id] = marks
+        else:
+            r.doubtful.pop(player_id, None)
+
+    def _sheet_open(self, room: Room, number: int | None) -> None:
+        r = room.round
+        if number is not None and (r.number != number or r.phase is Phase.scored):
+            raise RoundChanged(f"the sheet was read for round {number}, and round {r.number} is "
+                               f"{'scored' if r.phase is Phase.scored else 'on'} now: nothing was added",
+                               "photograph the sheet of this round")
+        if r.phase is Phase.waiting:
+            raise RoundStateError("the round has not started", "wait for the host")
+        if r.phase is Phase.scored:
+            raise RoundStateError("this round is scored; its lists can no longer change", "start the next round")
 
     # ---- the board -------------------------------------------------------------------------------
     def set_photo(self, code: str, token: str | None, scan_doc: dict[str, Any], preview: bytes) -> Room:
@@ -428,6 +506,16 @@ class RoomService:
         if player is None or player.id != target.id:
             raise NotAllowed(f"only {target.name} can change {target.name}'s name and words")
         return target
+
+    def _own_or_host(self, room: Room, player_id: str, token: str | None) -> tuple[Player, str]:
+        """(the player named in the URL, who acts: their name or "host") for that
+        player's own token or the host's (the host photographs a sheet for a player
+        without a phone)."""
+        target = self._player(room, player_id)
+        host, player = self._who(room, token)
+        if not host and (player is None or player.id != target.id):
+            raise NotAllowed(f"only {target.name} or the host can add {target.name}'s sheet or settle its words")
+        return target, "host" if host else target.name
 
     def _board_open(self, room: Room) -> None:
         if room.round.phase is Phase.scored:

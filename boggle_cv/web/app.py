@@ -124,7 +124,7 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
 
     from ..room.db import RoomDB
     from ..room.service import RoomLimits, RoomService
-    from . import rooms
+    from . import rooms, sheets
     room_service = RoomService(RoomDB(config.db_path), dictionaries,
                                limits=RoomLimits(max_rooms=config.max_rooms, max_players=config.max_players,
                                                  max_words=config.max_words, idle_s=config.room_idle_s),
@@ -142,6 +142,8 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
         Route(r + "/players/{player_id:str}", rooms.rename, methods=["PUT"]),
         Route(r + "/players/{player_id:str}", rooms.remove_player, methods=["DELETE"]),
         Route(r + "/players/{player_id:str}/words", rooms.put_words, methods=["PUT"]),
+        Route(r + "/players/{player_id:str}/sheet", sheets.post_sheet, methods=["POST"]),
+        Route(r + "/players/{player_id:str}/doubtful", sheets.settle, methods=["POST"]),
         Route(r + "/rounds", rooms.start_round, methods=["POST"]),
         Route(r + "/rounds/current/lock", rooms.lock, methods=["POST"]),
         Route(r + "/rounds/current/reopen", rooms.reopen, methods=["POST"]),
@@ -170,5 +172,6 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
     app.state.web = state
     app.state.rooms = room_service
     app.state.room_hub = RoomHub()
+    app.state.lexicons = sheets.Lexicons(dictionaries)
     app.state.room_guard = GuessGuard(config.guess_limit, config.guess_window_s)
     return app

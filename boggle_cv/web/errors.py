@@ -2,9 +2,9 @@
 body ``{"error": message, "hint": hint or null, "kind": name}`` (plus the error's
 ``details()``, e.g. ``current`` for a stale list).
 
-Our own errors (boggle_cv.errors) map by type: bad input 400, an unreadable photo
-or no board in it 422, a missing model 503, the games database 500 (404 for an
-unknown game, decided by the endpoint). Anything unexpected is 500 with a short
+Our own errors (boggle_cv.errors) map by type: bad input 400, an unreadable photo,
+no board in it or no writing on a sheet 422, a missing model 503, the games database
+500 (404 for an unknown game, decided by the endpoint). Anything unexpected is 500 with a short
 message; the server keeps running.
 """
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
-from ..errors import (BoggleError, EngineMissingError, ImageReadError, NoBoardError, RoomError, StorageError,
-                      UsageError)
+from ..errors import (BoggleError, EngineMissingError, ImageReadError, NoBoardError, NoWritingError, RoomError,
+                      StorageError, UsageError)
 
-_STATUS = ((UsageError, 400), (ImageReadError, 422), (NoBoardError, 422), (EngineMissingError, 503),
-           (StorageError, 500))
+_STATUS = ((UsageError, 400), (ImageReadError, 422), (NoBoardError, 422), (NoWritingError, 422),
+           (EngineMissingError, 503), (StorageError, 500))
 
 
 class NotFound(BoggleError):

@@ -233,3 +233,27 @@ class SettingsChange:
         if "lang" in doc:
             out["lang"] = get_edition(text(doc, "lang", 8)).code
         return cls(out)
+
+
+@dataclass(frozen=True)
+class SettleWord:
+    """POST .../players/{id}/doubtful: a doubtful word of that list (`word`) and what it
+    is (`choice`): the same word (confirmed), another (an alternative, or typed), or
+    null (not a word: dropped). A word is one token as a list splits them."""
+
+    word: str
+    choice: str | None
+
+    @classmethod
+    def read(cls, doc: Mapping[str, Any]) -> SettleWord:
+        if "choice" not in doc:
+            raise UsageError("'choice' is missing", "send {\"word\": \"seat\", \"choice\": \"seat\" | \"sat\" | null}")
+        word = _one_word(doc, "word")
+        return cls(word, _one_word(doc, "choice") if doc["choice"] is not None else None)
+
+
+def _one_word(doc: Mapping[str, Any], key: str) -> str:
+    words = list(itertools.islice(iter_tokens(text(doc, key)), 2))
+    if len(words) != 1:
+        raise UsageError(f"'{key}' must be one word")
+    return words[0]

@@ -1,7 +1,8 @@
 """What one server holds between requests: the dictionary, the photo readers and the
 recent scans (in memory only, oldest forgotten first).
 
-Photos are read (decoded, scanned, previewed: `read_photo_bytes`) either
+Photos are read (decoded, scanned, previewed: `read_photo_bytes`; a player's sheet:
+decoded and read, `read_sheet_bytes`) either
   * in this process, one at a time, by the scanner the app was given (tests, a
     library caller's own Scanner): `ServeConfig.scan_workers` 0; or
   * by a pool of `scan_workers` worker processes (`boggle-cv serve`), each with its
@@ -93,6 +94,17 @@ def read_photo_bytes(scanner: Callable[[], Any], data: bytes, size: int | None, 
     t3 = time.perf_counter()
     timings = {"decode": t1 - t0, **getattr(result, "timings", {}), "scan": t2 - t1, "preview": t3 - t2}
     return StoredScan(preview, result), timings
+
+
+def read_sheet_bytes(data: bytes, lexicon: list[str] | None) -> dict[str, Any]:
+    """Decode a sheet photo (bounded: imageio) and read its words (vision.sheet.read_sheet)
+    against `lexicon` (None: free reading): SheetReading.to_dict() (corners, turn, words
+    in writing order). Raises ImageReadError, NoWritingError, EngineMissingError."""
+    from ..vision.imageio import load_image_bytes
+    from ..vision.sheet import read_sheet
+    image = load_image_bytes(data, "the uploaded sheet")
+    doc: dict[str, Any] = read_sheet(image, lexicon).to_dict()
+    return doc
 
 
 # ---- worker processes ---------------------------------------------------------------
@@ -194,10 +206,16 @@ class ReadingPool:
         self._executor().submit(_check_reader, self.engine).result()
 
     async def read(self, data: bytes, size: int | None, config: ServeConfig) -> tuple[StoredScan, dict[str, float]]:
+        result: tuple[StoredScan, dict[str, float]] = await self.run(
+            _read_in_worker, self.engine, data, size, config.preview_max_side, config.preview_quality)
+        return result
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """fn(*args) in a worker (a module-level function: it travels by name); its
+        errors propagate; ReaderStopped when the worker dies meanwhile."""
         pool = self._executor()
         try:
-            future = pool.submit(_read_in_worker, self.engine, data, size, config.preview_max_side,
-                                 config.preview_quality)
+            future = pool.submit(fn, *args)
             return await asyncio.wrap_future(future)
         except BrokenProcessPool:
             with self._lock:
@@ -222,6 +240,9 @@ class WebState:
     after a failure (e.g. the model was missing and has since been installed); photos
     are then read one at a time in a worker thread. With scan_workers > 0 the photos
     go to a ReadingPool of that many processes (the factory is not used).
+    sheet_reader(data, lexicon) -> SheetReading.to_dict(): how a sheet photo is read
+    in process (read_sheet_bytes; tests may give their own); the pool always reads
+    with read_sheet_bytes.
     """
 
     def __init__(self, config: ServeConfig, dictionary: Dictionary,
@@ -235,6 +256,7 @@ class WebState:
         self._lock = threading.Lock()
         self._one_at_a_time = anyio.Semaphore(1)
         self.pool: ReadingPool | None = None
+        self.sheet_reader: Callable[[bytes, list[str] | None], dict[str, Any]] = read_sheet_bytes
         self._readers_started = False
         if config.scan_workers > 0:
             threads = max(1, (os.cpu_count() or 1) // config.scan_workers)
@@ -255,6 +277,16 @@ class WebState:
         async with self._one_at_a_time:
             return await anyio.to_thread.run_sync(
                 lambda: read_photo_bytes(self.scanner, data, size, c.preview_max_side, c.preview_quality))
+
+    async def read_sheet(self, data: bytes, lexicon: list[str] | None) -> dict[str, Any]:
+        """Read one uploaded sheet photo (read_sheet_bytes) in the photo readers, as a
+        tray photo is read: in a worker process, or one at a time in a thread."""
+        if self.pool is not None:
+            doc: dict[str, Any] = await self.pool.run(read_sheet_bytes, data, lexicon)
+            return doc
+        async with self._one_at_a_time:
+            result: dict[str, Any] = await anyio.to_thread.run_sync(self.sheet_reader, data, lexicon)
+            return result
 
     def start_readers(self) -> None:
         """Start the worker processes now (once; nothing without a pool) and check that

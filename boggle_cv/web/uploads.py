@@ -9,7 +9,8 @@ has not fully arrived ``body_timeout_s`` after the app began to read it, or that
 after ``body_grace_s`` has come slower than ``min_body_rate`` on average, is answered
 408 (a client sending one byte a second cannot hold the server).
 
-Photo uploads (/api/scan, and a room's /api/rooms/{code}/rounds/current/photo) are
+Photo uploads (/api/scan, a room's /api/rooms/{code}/rounds/current/photo and a
+player's sheet, /api/rooms/{code}/players/{id}/sheet) are
 first received whole: at most ``max_photo_requests_per_client`` at once from one
 address, at most ``max_photo_bodies`` held server-wide, of which anonymous /api/scan
 may take only half (so slow anonymous uploads never leave a room's photo without a
@@ -45,9 +46,16 @@ PHOTO_PATH = "/api/scan"
 
 
 def is_photo_upload(path: str) -> bool:
-    """True for the endpoints that take a photo body: /api/scan and a room's
-    /api/rooms/{code}/rounds/current/photo."""
-    return path == PHOTO_PATH or (path.startswith("/api/rooms/") and path.endswith("/rounds/current/photo"))
+    """True for the endpoints that take a photo body: /api/scan, a room's
+    /api/rooms/{code}/rounds/current/photo (the tray) and
+    /api/rooms/{code}/players/{id}/sheet (a player's sheet: the same caps, places and
+    reading slots as the tray's photo)."""
+    if path == PHOTO_PATH:
+        return True
+    if not path.startswith("/api/rooms/"):
+        return False
+    return path.endswith("/rounds/current/photo") or (path.endswith("/sheet") and path.count("/") == 6
+                                                      and path.split("/")[4] == "players")
 
 # First bytes of the formats the bounded decoder reads (image_header.SUPPORTED).
 _MAGIC = (

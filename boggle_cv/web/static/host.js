@@ -76,9 +76,11 @@ export function settingsFromForm() {
  * The players list: name, how many words (during the round) and, for the host, a
  * remove button that asks once more before removing.
  * mine: ids of players held on this phone (each may be renamed: onRename(player));
- * onRemove(player) -> Promise.
+ * onRemove(player) -> Promise; onSheet(player): the host photographs that player's
+ * sheet (players this phone does not hold, while the round is playing or locked).
+ * A list with words read from a sheet and not yet confirmed says how many.
  */
-export function renderPlayers(view, mine, onRemove, onRename) {
+export function renderPlayers(view, mine, onRemove, onRename, onSheet) {
   const host = view.you.host, phase = view.round.phase;
   const items = view.players.map((p) => {
     const count = p.word_count ? tn("{n} word", "{n} words", p.word_count) : t("no words yet");
@@ -89,6 +91,14 @@ export function renderPlayers(view, mine, onRemove, onRename) {
                               dataset: { player: p.id }, onclick: () => onRename(p) }, t("rename")));
     }
     if (phase !== "waiting") bits.push(h("span", { class: "count help" }, count));
+    if (p.doubtful_count && (phase === "playing" || phase === "locked")) {
+      bits.push(h("span", { class: "to-confirm" }, tn("{n} to confirm", "{n} to confirm", p.doubtful_count)));
+    }
+    if (host && onSheet && !mine.has(p.id) && (phase === "playing" || phase === "locked")) {
+      bits.push(h("button", { type: "button", class: "sheet", dataset: { player: p.id },
+                              "aria-label": t("Photo of {name}'s sheet", { name: p.name }),
+                              onclick: () => onSheet(p) }, t("📷 sheet")));
+    }
     if (host) {
       const asking = confirming.id === p.id && Date.now() < confirming.until;
       const button = h("button", { type: "button", class: asking ? "remove confirm" : "remove",

@@ -9,6 +9,7 @@ import { Timer, formatSeconds } from "./timer.js";
 import { WordBox } from "./words.js";
 import { BoardPanel } from "./boardpanel.js";
 import { renderReport, renderStandings } from "./report.js";
+import { sendSheet, sheetSummary, settleWord, doubtfulPanel } from "./sheet.js";
 import * as host from "./host.js";
 
 /** The editions' names (the room's edition: its dictionary and rules), translated where shown. */
@@ -160,7 +161,7 @@ export class Room {
     }
     this.renderBoxes(view, mine);
     host.renderPlayers(view, new Set(mine.map((p) => p.id)), (p, button) => this.remove(p, button),
-                       (p) => this.openRename(p));
+                       (p) => this.openRename(p), (p) => this.pickSheet(p));
     this.renderRename(view);
     this.renderLists(view);
     $("#add-form").hidden = !isHost;
@@ -222,25 +223,86 @@ export class Room {
         box = new WordBox(this.code, p, this.passes.players[p.id], (room) => this.fromOther(room));
         this.boxes.set(p.id, box);
       }
-      box.rename(p.name);
+      box.rename(p.name, mine.length > 1 || this.passes.table);
       // keep the room's order, moving a box only when it is out of place (moving drops the focus)
       const at = mine.indexOf(p);
       if (holder.children[at] !== box.node) holder.insertBefore(box.node, holder.children[at] || null);
       const timeUp = this.timer.remaining() !== null && this.timer.remaining() <= 0;
       const words = view.you.player_id === p.id || p.words ? p.words : null;
+      box.lastChange = view.last_change;
       box.sync(view.round.number, timeUp ? "locked" : view.round.phase, words, p.revision);
+      box.showSheet(view.round.number, view.round.phase, words === null ? null : p.doubtful || {});
     }
     $("#words-section").hidden = !mine.length || view.round.phase === "scored";
     $("#words-h").textContent = mine.length > 1 ? t("The players' words") : t("Your words");
   }
 
-  /** Once locked, every list is open: under each player's name (the report follows). */
+  /**
+   * Once locked, every list is open: under each player's name (the report follows);
+   * the host settles there the doubtful words of the players this phone does not hold.
+   */
   renderLists(view) {
     if (!["locked"].includes(view.round.phase)) return;
     for (const p of view.players) {
       const li = $(`#players li[data-player="${p.id}"]`);
       if (li && p.words) li.append(h("p", { class: "their-words" }, p.words.length ? p.words.join(" · ") : t("no words")));
+      if (li && view.you.host && p.doubtful && !(p.id in this.passes.players)) {
+        li.append(doubtfulPanel(p.doubtful, (word, choice, button) => this.hostSettle(p, word, choice, button), p.id));
+      }
     }
+  }
+
+  /** The host photographs the sheet of a player (one without a phone): the file chooser first. */
+  pickSheet(player) {
+    this.sheetFor = player;
+    const input = $("#host-sheet");
+    input.value = "";
+    input.click();
+  }
+
+  async hostSheet(file) {
+    const p = this.sheetFor, msg = $("#players-msg");
+    $("#host-sheet").value = "";
+    if (!file || !p || !this.view) return;
+    await guarded(null, msg, t("Reading {name}'s sheet…", { name: p.name }), async () => {
+      let doc;
+      try {
+        doc = await sendSheet(this.code, p.id, this.passes.host, this.view.round.number, file);
+      } catch (err) {
+        throw new Error(t("{name}'s sheet was not read: {error}. The list is as it was.", { name: p.name, error: err.message }));
+      }
+      await this.render(doc.room);
+      return t("{name}'s sheet: {summary}", { name: p.name, summary: sheetSummary(doc.sheet, doc.room.round.phase === "locked" ? "name" : "later") });
+    });
+  }
+
+  async hostSettle(player, word, choice, button) {
+    await guarded(button, $("#players-msg"), "", async () => {
+      const room = await settleWord(this.code, player.id, this.passes.host, word, choice);
+      await this.render(room);
+      if (choice === null) return t("“{word}” removed.", { word });
+      return choice === word ? t("“{word}” confirmed.", { word }) : t("“{word}” replaced with “{choice}”.", { word, choice });
+    });
+  }
+
+  /**
+   * Score, asking once more while words read from sheets are not confirmed (they
+   * count as read): the first tap says how many and whose, a second tap within 5 s scores.
+   */
+  score(button) {
+    const left = this.view ? this.view.players.filter((p) => p.doubtful_count) : [];
+    const n = left.reduce((sum, p) => sum + p.doubtful_count, 0);
+    if (n && !(this.scoreAsked && Date.now() < this.scoreAsked)) {
+      this.scoreAsked = Date.now() + 5000;
+      host.clearMessages();
+      say($("#round-msg"), tn("{n} word read from a sheet is not confirmed yet ({names}): it counts as read. Tap “Score” again to score anyway.",
+                               "{n} words read from sheets are not confirmed yet ({names}): they count as read. Tap “Score” again to score anyway.",
+                               n, { names: listNames(left.map((p) => p.name)) }), "error");
+      return;
+    }
+    this.scoreAsked = 0;
+    this.hostAction(button, "/rounds/current/score", t("Scoring…"),
+                    (doc) => t("Stored as round {n} of “{game}”.", { n: doc.game.round, game: doc.game.name }));
   }
 
   drawReport(report) {
@@ -379,8 +441,8 @@ export class Room {
     on("#next", (e) => this.hostAction(e.currentTarget, "/rounds", t("Opening the next round…"), () => "", { wait: true }));
     on("#lock", (e) => this.hostAction(e.currentTarget, "/rounds/current/lock", t("Locking…"), () => t("Lists locked.")));
     on("#reopen", (e) => this.hostAction(e.currentTarget, "/rounds/current/reopen", t("Reopening…"), () => t("Lists reopened: players can type again (no timer).")));
-    on("#score", (e) => this.hostAction(e.currentTarget, "/rounds/current/score", t("Scoring…"),
-                                        (doc) => t("Stored as round {n} of “{game}”.", { n: doc.game.round, game: doc.game.name })));
+    on("#score", (e) => this.score(e.currentTarget));
+    this.listen($("#host-sheet"), "change", (e) => this.hostSheet(e.target.files[0]));
     on("#settings-form", (e) => { e.preventDefault(); this.saveSettings(); });
     on("#add-form", (e) => { e.preventDefault(); this.addPlayer(); });
     on("#rename-form", (e) => { e.preventDefault(); this.rename(); });

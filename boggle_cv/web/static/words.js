@@ -9,9 +9,15 @@
 // (the words it added are added to the server's list, the words it removed are
 // removed) and saves again. When another tab saves, a box with no unsaved edits
 // takes the new list; one with unsaved edits merges.
+//
+// A paper list goes in through "Photo of my sheet" (sheet.js): the server adds the
+// words it read to the list (a save like any other: the box takes it, or merges
+// it into unsaved edits) and the doubtful ones are listed under the box with their
+// alternatives, one tap away.
 import { request, draft, saveDraft } from "./api.js";
-import { h } from "./dom.js";
+import { h, say, guarded } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { sendSheet, sheetSummary, settleWord, doubtfulPanel } from "./sheet.js";
 
 export const SAVE_DELAY_MS = 600;
 const RETRY_MS = 2000;
@@ -73,14 +79,90 @@ export class WordBox {
                                 autocorrect: "off", placeholder: t("One word per line (spaces or commas work too)"),
                                 class: "words-box", dataset: { player: player.id } });
     this.area.addEventListener("input", () => this.changed());
+    this.lastChange = null;  // the room's last change (what moved the list: a sheet, another tab)
+    // a paper list: the camera (or a photo from the gallery), the words read added to the box
+    const sheetId = `sheet-${player.id}`;
+    this.sheetInput = h("input", { id: sheetId, type: "file", accept: "image/*", capture: "environment",
+                                   class: "visually-hidden sheet-input" });
+    this.sheetInput.addEventListener("change", () => this.uploadSheet(this.sheetInput.files[0]));
+    this.sheetText = h("span");
+    this.sheetButton = h("label", { class: "button sheet-button", for: sheetId }, "📷 ", this.sheetText);
+    this.sheetRow = h("div", { class: "row sheet-row" }, this.sheetButton, this.sheetInput);
+    // (say() sets the class: the message is found by its data-role)
+    this.sheetMsg = h("p", { class: "msg", role: "status", hidden: true, dataset: { role: "sheet-msg" } });
+    this.doubtful = h("div", { class: "doubtful-holder" });
+    this.doubtfulKey = "";
+    this.shared = false;     // a phone holding several players' boxes (the table's phone)
+    this.round_ = 0;         // the round the view shows (the sheet is sent for it)
     this.node = h("div", { class: "wordbox", dataset: { player: player.id } },
-                  h("div", { class: "row spread" }, this.label, this.status), this.area);
+                  h("div", { class: "row spread" }, this.label, this.status), this.area,
+                  this.sheetRow, this.sheetMsg, this.doubtful);
     this.rename(player.name);
   }
 
-  rename(name) {
+  rename(name, shared = this.shared) {
     this.name = name;
+    this.shared = shared;
     this.label.textContent = t("{name}'s words", { name });
+    this.sheetText.textContent = shared ? t("Photo of {name}'s sheet", { name }) : t("Photo of my sheet");
+  }
+
+  /**
+   * The sheet's part of a room view: the round number and phase (a sheet is taken
+   * while the round is playing or locked) and this list's doubtful words
+   * ({word: [[alternative, p], ...]}, null when the view does not hold them).
+   */
+  showSheet(number, phase, marks) {
+    if (number !== this.round_) say(this.sheetMsg, "");  // last round's sheet is old news
+    this.round_ = number;
+    this.sheetRow.hidden = !(phase === "playing" || phase === "locked");
+    this.sheetInput.disabled = this.sheetRow.hidden;
+    if (marks === null || marks === undefined) return;
+    const key = JSON.stringify(marks);
+    if (key === this.doubtfulKey) return;
+    this.doubtfulKey = key;
+    this.doubtful.replaceChildren(doubtfulPanel(marks, (word, choice, button) => this.choose(word, choice, button),
+                                                this.id));
+  }
+
+  /** The photo of this player's sheet: its words added to the list (never in its place). */
+  async uploadSheet(file) {
+    this.sheetInput.value = "";  // the same photo may be chosen again
+    if (!file || this.sheetBusy) return;
+    this.sheetBusy = true;
+    this.sheetButton.classList.add("busy");
+    await guarded(null, this.sheetMsg, t("Reading the sheet…"), async () => {
+      let doc;
+      try {
+        doc = await sendSheet(this.code, this.id, this.token, this.round_, file);
+      } catch (err) {
+        throw new Error(t("The sheet was not read: {error}. The list is as it was.", { error: err.message }));
+      }
+      this.fromServer(doc.room, t("words from the sheet added"));
+      return t("From the sheet: {summary}", { summary: sheetSummary(doc.sheet) });
+    });
+    this.sheetBusy = false;
+    this.sheetButton.classList.remove("busy");
+  }
+
+  /** A doubtful word settled: the reading kept, an alternative chosen, or dropped (choice null). */
+  async choose(word, choice, button) {
+    await guarded(button, this.sheetMsg, "", async () => {
+      const room = await settleWord(this.code, this.id, this.token, word, choice);
+      this.fromServer(room, null);
+      if (choice === null) return t("“{word}” removed.", { word });
+      return choice === word ? t("“{word}” confirmed.", { word }) : t("“{word}” replaced with “{choice}”.", { word, choice });
+    });
+  }
+
+  /** A view answered to a change of this list made on the server (a sheet, a settled word). */
+  fromServer(room, why) {
+    const me = room.players.find((p) => p.id === this.id);
+    if (me && Array.isArray(me.words) && typeof me.revision === "number") {
+      if (this.inFlight) this.newest = Math.max(this.newest, me.revision);  // the save's answer catches up
+      else if (me.revision > this.base) this.takeServerList(me.words, me.revision, why);
+    }
+    this.onSaved(room);
   }
 
   /**
@@ -134,6 +216,7 @@ export class WordBox {
     const unsaved = kept && kept.round === number && kept.text !== text && playing;
     if (!unsaved) {
       this.area.value = text;
+      this.fit();
       this.show(list.length ? t("saved · {words}", { words: nWords(list.length) }) : "", "saved");
       return;
     }
@@ -148,6 +231,20 @@ export class WordBox {
     if (this.dirty()) this.save(); else this.show(t("saved ✓ · {words}", { words: nWords(list.length) }), "saved");
   }
 
+  /** The box grows with its list (a sheet's words in view at once), 6 to 14 lines. */
+  fit() {
+    const lines = this.area.value.split("\n").length + 1;
+    this.area.rows = Math.min(14, Math.max(6, lines));
+  }
+
+  /** Why the list moved on the server, as the status line says it. */
+  movedBy() {
+    const c = this.lastChange || {};
+    if (c.player_id === this.id && c.what === "sheet") return t("words from the sheet added");
+    if (c.player_id === this.id && c.settled) return t("a word from the sheet settled");
+    return t("saved in another tab or phone");
+  }
+
   /** The view says the list moved past our base (another tab or phone saved it). */
   async catchUp(words, revision) {
     if (this.inFlight || this.catchingUp) return;  // the save's answer (or its 409) brings it
@@ -159,7 +256,7 @@ export class WordBox {
       ({ words, revision } = got);
       if (this.inFlight || revision <= this.base) return;
     }
-    this.takeServerList(words, revision, t("saved in another tab or phone"));
+    this.takeServerList(words, revision, this.movedBy());
   }
 
   /**
@@ -176,13 +273,14 @@ export class WordBox {
     this.newest = Math.max(this.newest, revision);
     this.baseWords = list;
     this.sent = text;
-    if (this.area.value !== merged) this.area.value = merged;
+    if (this.area.value !== merged) { this.area.value = merged; this.fit(); }
     if (this.dirty()) {
       this.mergedNote = t("merged with the list saved in another tab or phone");
       this.save();
     } else {
       saveDraft(this.code, this.id, null);
-      this.show(t("saved ✓ · {words} ({why})", { words: nWords(list.length), why }), "saved");
+      this.show(why ? t("saved ✓ · {words} ({why})", { words: nWords(list.length), why })
+                    : t("saved ✓ · {words}", { words: nWords(list.length) }), "saved");
     }
   }
 

@@ -1,0 +1,120 @@
+"""A sheet photo's words added to a player's list, and the doubtful ones settled (issue 22).
+
+Pure functions on a list (words as saved, in order) and its doubtful marks (word ->
+alternatives [(word, p), ...] best first); the service (service.add_sheet,
+service.settle_word) calls them inside the room's transaction. The rules:
+
+  * never lose a word: the words read are added after the list, never in its place;
+  * a word already in the list (any case or width) is not added again, nor a word
+    twice from one sheet; a word its writer crossed out is not added;
+  * a doubtful (flagged) word is added and marked with its alternatives until the
+    player (or the host) confirms it, picks an alternative, types it or drops it;
+  * a mark whose word leaves the list (typed away) goes with it (`prune`).
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..wordlists import MAX_TOKEN
+
+#: Alternatives kept for a doubtful word (the reading first), and their probability's decimals.
+MAX_ALTERNATIVES = 3
+_DECIMALS = 3
+
+Marks = dict[str, list[tuple[str, float]]]
+
+
+def word_key(word: str) -> str:
+    """Two spellings are one word when they match after NFKC and case folding
+    (the page's merge uses the same rule)."""
+    return unicodedata.normalize("NFKC", word).casefold()
+
+
+@dataclass
+class SheetAdded:
+    """What one sheet did to a list: the words added (in writing order), those
+    already there, those crossed out on the sheet (not added), the doubtful ones
+    added (marked) and how many could not be read at all."""
+
+    added: list[str] = field(default_factory=list)
+    already: list[str] = field(default_factory=list)
+    crossed_out: list[str] = field(default_factory=list)
+    doubtful: list[str] = field(default_factory=list)
+    unreadable: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"added": self.added, "already": self.already, "crossed_out": self.crossed_out,
+                "doubtful": self.doubtful, "unreadable": self.unreadable}
+
+
+def _alternatives(word: str, alternatives: Iterable[Sequence[Any]]) -> list[tuple[str, float]]:
+    """The reading first, then its runners-up (distinct, non-empty), at most MAX_ALTERNATIVES."""
+    out: list[tuple[str, float]] = []
+    seen: set[str] = set()
+    alts = [(str(a[0]), float(a[1])) for a in alternatives if a and str(a[0])]
+    p_word = next((p for a, p in alts if a == word), 0.0)
+    for a, p in [(word, p_word), *alts]:
+        if word_key(a) in seen:
+            continue
+        seen.add(word_key(a))
+        out.append((a[:MAX_TOKEN], round(min(max(p, 0.0), 1.0), _DECIMALS)))
+    return out[:MAX_ALTERNATIVES]
+
+
+def add_sheet(words: list[str], marks: Marks, read: Iterable[Mapping[str, Any]]) -> tuple[list[str], Marks, SheetAdded]:
+    """The list with the sheet's words added after it, its marks with the doubtful
+    ones added, and what was done. read: the sheet's words in writing order, each
+    {"word", "free", "flagged", "alternatives", "crossed_out"} (SheetWord.to_dict);
+    a word with no lexicon reading falls back on its free reading."""
+    out, new_marks, done = list(words), dict(marks), SheetAdded()
+    have = {word_key(w) for w in out}
+    for item in read:
+        text = str(item.get("word") or item.get("free") or "").strip().lower()[:MAX_TOKEN]
+        if not text:
+            done.unreadable += 1
+            continue
+        if item.get("crossed_out"):
+            done.crossed_out.append(text)
+            continue
+        if word_key(text) in have:
+            done.already.append(text)
+            continue
+        have.add(word_key(text))
+        out.append(text)
+        done.added.append(text)
+        if item.get("flagged"):
+            new_marks[text] = _alternatives(text, item.get("alternatives") or ())
+            done.doubtful.append(text)
+    return out, new_marks, done
+
+
+def prune(words: Sequence[str], marks: Marks) -> Marks:
+    """The marks whose word is still in the list (a doubtful word typed away is settled)."""
+    have = {word_key(w) for w in words}
+    return {w: alts for w, alts in marks.items() if word_key(w) in have}
+
+
+def settle(words: list[str], marks: Marks, word: str, choice: str | None) -> tuple[list[str], Marks]:
+    """A doubtful word settled: `choice` equal to it confirms it (kept as it is); another
+    word replaces it where it stands (or, when that word is already in the list, it is
+    simply dropped: no word twice); None drops it (not a word after all). KeyError when
+    `word` is not marked doubtful (settled meanwhile, or never doubtful)."""
+    mark = next((w for w in marks if word_key(w) == word_key(word)), None)
+    if mark is None:
+        raise KeyError(word)
+    left = {w: a for w, a in marks.items() if w != mark}
+    out = list(words)
+    at = next((i for i, w in enumerate(out) if word_key(w) == word_key(mark)), None)
+    if choice is not None and word_key(choice) == word_key(mark):
+        return out, left
+    if at is not None:
+        if choice is None or any(word_key(w) == word_key(choice) for w in out):
+            del out[at]
+        else:
+            out[at] = choice
+    elif choice is not None and not any(word_key(w) == word_key(choice) for w in out):
+        out.append(choice)
+    return out, prune(out, left)

@@ -1,0 +1,89 @@
+"""The sheet endpoints (issue 22): a player's handwritten list read from a photo into
+their list, and its doubtful words settled (docs/web.md, "Paper lists").
+
+POST /api/rooms/{code}/players/{id}/sheet[?round=N]: the photo (raw image body or
+multipart field `photo`, received and queued like the tray's photo: uploads.BodyLimit)
+is read in the server's photo readers (state.WebState.read_sheet) against the lexicon
+of the round's board when there is one (`Lexicons`), freely otherwise; its words are
+then added to the list (service.add_sheet) in the round it was sent for, or not at
+all. POST .../players/{id}/doubtful settles one doubtful word (service.settle_word).
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import anyio
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from ..board import Board
+from ..errors import RoundChanged, UsageError
+from ..room.dictionaries import Dictionaries
+from .api import _json_body
+from .requests import SettleWord
+from .rooms import _call, _service, _token, _view
+from .uploads import read_photo
+
+
+class Lexicons:
+    """The words a sheet of a board is read against (cli.sheets.sheet_lexicon: the
+    board's words and every dictionary word one edit away), kept for the last
+    `capacity` boards (a table photographs several sheets of one board)."""
+
+    def __init__(self, dictionaries: Dictionaries, capacity: int = 8) -> None:
+        self.dictionaries, self.capacity = dictionaries, max(1, capacity)
+        self._held: OrderedDict[tuple[str, str], list[str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, board: Board, lang: str) -> list[str]:
+        """Runs in a worker thread (the solver: a few ms to 100 ms)."""
+        key = (board.to_text(), lang)
+        with self._lock:
+            if key in self._held:
+                self._held.move_to_end(key)
+                return self._held[key]
+        from ..cli.sheets import sheet_lexicon
+        words = sheet_lexicon(board, self.dictionaries.get(lang), lang)
+        with self._lock:
+            self._held[key] = words
+            while len(self._held) > self.capacity:
+                self._held.popitem(last=False)
+        return words
+
+
+def _round_asked(request: Request) -> int | None:
+    """?round=N: the round the phone showed when the sheet was sent (None: the current one)."""
+    value = request.query_params.get("round")
+    if value is None:
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= 2**31 - 1:
+        raise UsageError(f"round {value[:20]!r} is not a round number")
+    return int(value)
+
+
+async def post_sheet(request: Request) -> JSONResponse:
+    code, pid, token = request.path_params["code"], request.path_params["player_id"], _token(request)
+    svc = _service(request)
+    number, board, lang = await _call(request, svc.sheet_target, code, pid, token)  # who, and when, first
+    asked = _round_asked(request)
+    if asked is not None and asked != number:
+        raise RoundChanged(f"the sheet was sent for round {asked}, and round {number} is on now: nothing was added",
+                           "photograph the sheet of this round")
+    data, _fmt = await read_photo(request)
+    lexicons: Lexicons = request.app.state.lexicons
+    lexicon = await anyio.to_thread.run_sync(lexicons.get, board, lang) if board is not None else None
+    reading = await request.app.state.web.read_sheet(data, lexicon)  # the server's photo readers
+    read: list[dict[str, Any]] = reading.get("words") or []
+    room, done = await _call(request, svc.add_sheet, code, pid, token, number, read)
+    sheet = {**done.to_dict(), "round": number, "read": len(read), "turn": reading.get("turn", 0),
+             "lexicon": "board" if lexicon is not None else "free"}
+    return await _view(request, room, token, extra={"sheet": sheet})
+
+
+async def settle(request: Request) -> JSONResponse:
+    cmd = SettleWord.read(await _json_body(request))
+    p, token = request.path_params, _token(request)
+    room = await _call(request, _service(request).settle_word, p["code"], p["player_id"], token, cmd.word, cmd.choice)
+    return await _view(request, room, token)

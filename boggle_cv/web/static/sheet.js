@@ -1,0 +1,82 @@
+// Paper lists (issue 22): a photo of a player's sheet sent to the room, what it added
+// said in one line, and the doubtful words it read, each with its alternatives one
+// tap away (the reading ✓ confirms it, another replaces it, ✕ drops it).
+import { request } from "./api.js";
+import { h } from "./dom.js";
+import { t, tn } from "./i18n.js";
+
+export const MAX_UPLOAD = 25 * 1024 * 1024;
+
+const percent = (p) => `${Math.round(100 * p)}%`;
+
+/**
+ * Send `file` as the sheet of player `id` (token: the player's or the host's) for
+ * round `round`: {room, sheet} (the server's answer); an ApiError when it failed
+ * (nothing was stored then).
+ */
+export async function sendSheet(code, id, token, round, file) {
+  if (file.size > MAX_UPLOAD) throw new Error(t("That photo is over 25 MB; take a smaller one."));
+  return request("POST", `/api/rooms/${code}/players/${id}/sheet?round=${round}`,
+                 { token, body: file, type: file.type || "application/octet-stream" });
+}
+
+/**
+ * What a sheet did, in one line: "8 words added, 1 crossed out (not added): dose" and,
+ * when words are to be confirmed, how many and where (`where`: "below", the player's
+ * box; "name", under the player's name in the host's list; "later", there once the
+ * lists are locked: the host does not see a player's words before).
+ */
+export function sheetSummary(sheet, where = "below") {
+  const bits = [tn("{n} word added", "{n} words added", sheet.added.length)];
+  if (sheet.already.length) bits.push(tn("{n} already in the list", "{n} already in the list", sheet.already.length));
+  if (sheet.crossed_out.length) {
+    bits.push(tn("{n} crossed out (not added): {words}", "{n} crossed out (not added): {words}",
+                 sheet.crossed_out.length, { words: sheet.crossed_out.join(", ") }));
+  }
+  if (sheet.unreadable) bits.push(tn("{n} could not be read", "{n} could not be read", sheet.unreadable));
+  let text = `${bits.join(", ")}.`;
+  const n = sheet.doubtful.length;
+  if (n) {
+    text += " " + (where === "below" ? tn("{n} to confirm below.", "{n} to confirm below.", n)
+      : where === "name" ? tn("{n} to confirm under their name.", "{n} to confirm under their name.", n)
+      : tn("{n} to confirm (under their name once the lists are locked).",
+           "{n} to confirm (under their name once the lists are locked).", n));
+  }
+  return text;
+}
+
+/** Settle one doubtful word: choice = the word (confirm), another word, or null (drop). The room view. */
+export async function settleWord(code, id, token, word, choice) {
+  const doc = await request("POST", `/api/rooms/${code}/players/${id}/doubtful`, { token, json: { word, choice } });
+  return doc.room;
+}
+
+/**
+ * The doubtful words of one list (marks: {word: [[alternative, p], ...]}), each on
+ * its line: the word marked "?", then its alternatives as buttons (the reading
+ * first, with ✓) and ✕ "not a word". onChoose(word, choice, button) -> Promise.
+ * An empty element (hidden) when there are none.
+ */
+export function doubtfulPanel(marks, onChoose, owner = "") {
+  const words = Object.keys(marks || {});
+  const box = h("div", { class: "doubtful-words", hidden: !words.length, dataset: { owner } });
+  if (!words.length) return box;
+  box.append(h("p", { class: "doubtful-h" },
+                tn("{n} word to confirm: tap the right reading", "{n} words to confirm: tap the right reading", words.length)));
+  const list = h("ul", { class: "plain-list" });
+  for (const word of words) {
+    const alts = marks[word].length ? marks[word] : [[word, 0]];
+    const choices = alts.map(([alt, p], i) => h("button", {
+      type: "button", class: i === 0 ? "alt reading" : "alt", dataset: { choice: alt },
+      "aria-label": i === 0 ? t("Keep “{word}”", { word: alt }) : t("Replace with “{word}”", { word: alt }),
+      onclick: (e) => onChoose(word, alt, e.currentTarget),
+    }, h("span", { class: "w" }, i === 0 ? `${alt} ✓` : alt), p ? h("span", { class: "p" }, percent(p)) : null));
+    const drop = h("button", { type: "button", class: "alt drop", dataset: { choice: "" },
+                               "aria-label": t("“{word}” is not a word: remove it", { word }),
+                               onclick: (e) => onChoose(word, null, e.currentTarget) }, t("✕ not a word"));
+    list.append(h("li", { dataset: { word } }, h("span", { class: "dword" }, word, h("span", { class: "q" }, "?")),
+                  h("span", { class: "alts" }, choices, drop)));
+  }
+  box.append(list);
+  return box;
+}
