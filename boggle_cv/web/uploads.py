@@ -197,7 +197,7 @@ class BodyLimit:
                 ctype = dict(scope.get("headers") or []).get(b"content-type", b"").lower()
                 photo = ctype.startswith((b"image/", b"multipart/"))
                 what = "a smaller photo" if photo else "fewer words"
-                await json_error(413, str(BodyTooLarge(limit)), f"send {what}", "BodyTooLarge",
+                await json_error(413, str(BodyTooLarge(limit)), f"send {what}",
                                  code="photo.too_large" if photo else "body.too_large",
                                  params={"mb": limit // (1024 * 1024)})(scope, receive, send)
                 return
