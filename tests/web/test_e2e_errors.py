@@ -105,6 +105,7 @@ def test_errors_in_the_phones_language(tmp_path, scanner_factory, dictionary):
                 if "name" in params or "word" in params:
                     assert all("Zoë" in shown[f"{lang} {code}"] for lang in LANGS), code
             assert shown["de room.full"] == "Der Raum ist voll (7 Spieler)"
+            assert shown["de settings.timer"] == "Die Zeit muss zwischen 7 und 7 Sekunden liegen oder aus sein"
             assert shown["fr request.rate_limited"].endswith("(réessayez dans 7 secondes)")
             assert not phones.problems, phones.problems
         finally:

@@ -85,9 +85,11 @@ def test_each_entry_uses_only_its_codes_params(code):
     assert used <= params, f"{code}: errors.js reads params {used - params} the server does not send"
     shown = set(PLACEHOLDER.findall(msgid)) | set(PLACEHOLDER.findall(plural or ""))
     if fn == "tn":
-        # the count is a param of the code (a number: "1 word", "3 words") and shows as {n}
-        assert plural is not None and len(used) == 1 and "n" in shown, code
-        assert not (shown - {"n"}), f"{code}: a plural entry fills only {{n}}"
+        # the count is a param of the code (a number: "1 word", "3 words") and shows as {n};
+        # other params are passed by name ({ min: p.min })
+        count = re.search(r'", p\.(\w+)', text)
+        assert plural is not None and count and count.group(1) in params and "n" in shown, code
+        assert shown - {"n"} <= used, f"{code}: the msgid shows {shown - {'n'} - used}, which the entry does not fill"
     else:
         assert plural is None
         assert text.rstrip().endswith(", p"), f"{code}: t(msgid, p): the params fill the placeholders"
