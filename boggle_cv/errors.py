@@ -10,22 +10,34 @@ Exit codes (stable, documented in the README):
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from .error_codes import ErrorCode
 
 
 class BoggleError(Exception):
-    """Base of every error the user can meet; `exit_code` is what the CLI returns."""
+    """Base of every error the user can meet; `exit_code` is what the CLI returns.
+
+    `code` (error_codes.CODES) names the message for a phone that shows it in its own
+    language, `params` the values it shows; a class may give a default code for all
+    its messages (an unreadable photo is one message to a player, whatever the cause)."""
 
     exit_code: int = 1
+    default_code: ErrorCode | None = None
 
-    def __init__(self, message: str, hint: str | None = None) -> None:
+    def __init__(self, message: str, hint: str | None = None, *, code: ErrorCode | None = None,
+                 params: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.code: ErrorCode | None = code or self.default_code
+        self.params: dict[str, Any] = dict(params or {})
 
-    def __reduce__(self) -> tuple[type[BoggleError], tuple[str, str | None]]:
-        # keeps the hint when the error crosses processes (scan --jobs)
-        return type(self), (self.message, self.hint)
+    def __reduce__(self) -> tuple[Any, ...]:
+        # keeps the hint, code and params (and a subclass's own state) when the error
+        # crosses processes (scan --jobs, the server's photo readers)
+        return type(self), (self.message, self.hint), dict(self.__dict__)
 
     def details(self) -> dict[str, Any]:
         """Extra keys for the JSON error answer beside error, hint and kind (none here)."""
@@ -51,6 +63,8 @@ class ArgumentTypeError(UsageError, TypeError):
 class BoardTextError(UsageError):
     """A board text that cannot be parsed (names the row and character)."""
 
+    default_code: ErrorCode | None = "board.text"
+
 
 class WordListError(UsageError):
     """A players' word list or dictionary file that cannot be used."""
@@ -60,18 +74,21 @@ class EngineMissingError(BoggleError):
     """A required engine (tesseract) or model file is missing or corrupt."""
 
     exit_code = 3
+    default_code: ErrorCode | None = "reader.missing"
 
 
 class ImageReadError(BoggleError):
     """The photo cannot be read as an image."""
 
     exit_code = 4
+    default_code: ErrorCode | None = "photo.unreadable"
 
 
 class NoBoardError(BoggleError):
     """No complete board was found in the photo."""
 
     exit_code = 5
+    default_code: ErrorCode | None = "photo.no_board"
 
 
 class NoWritingError(BoggleError):
@@ -79,6 +96,7 @@ class NoWritingError(BoggleError):
     tray's photo): exit 5, like a photo with no board."""
 
     exit_code = 5
+    default_code: ErrorCode | None = "sheet.no_writing"
 
 
 class LowConfidenceError(BoggleError):
@@ -91,6 +109,7 @@ class StorageError(BoggleError):
     """The games database cannot be opened or written."""
 
     exit_code = 7
+    default_code: ErrorCode | None = "storage.error"
 
 
 class OutputError(StorageError):
@@ -154,12 +173,12 @@ class StaleList(RoomError):
 
     status = 409
 
-    def __init__(self, message: str, hint: str | None = None, current: dict[str, Any] | None = None) -> None:
-        super().__init__(message, hint)
-        self.current: dict[str, Any] = current or {}
+    default_code: ErrorCode | None = "list.stale"
 
-    def __reduce__(self) -> tuple[type[BoggleError], tuple[Any, ...]]:
-        return type(self), (self.message, self.hint, self.current)
+    def __init__(self, message: str, hint: str | None = None, current: dict[str, Any] | None = None, *,
+                 code: ErrorCode | None = None, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message, hint, code=code, params=params)
+        self.current: dict[str, Any] = current or {}
 
     def details(self) -> dict[str, Any]:
         return {"current": self.current}

@@ -76,14 +76,16 @@ def clean_name(text: object, what: str = "name", max_len: int = MAX_NAME) -> str
     if bad is not None:
         what_char = f"U+{ord(bad):04X}"
         if unicodedata.category(bad) == "Cc":
-            raise UsageError(f"the {what} holds control characters ({what_char})", "use printable characters")
+            raise UsageError(f"the {what} holds control characters ({what_char})", "use printable characters",
+                             code="name.control")
         raise UsageError(f"the {what} holds an invisible or unusable character ({what_char})",
-                         "type it again with letters, digits and spaces")
+                         "type it again with letters, digits and spaces", code="name.invisible")
     clean = " ".join(text.split())
     if not clean:
-        raise UsageError(f"the {what} is empty", f"type a {what}")
+        raise UsageError(f"the {what} is empty", f"type a {what}", code="name.empty")
     if len(clean) > max_len:
-        raise UsageError(f"the {what} is longer than {max_len} characters", "use a shorter one")
+        raise UsageError(f"the {what} is longer than {max_len} characters", "use a shorter one", code="name.too_long",
+                         params={"max": max_len})
     return clean
 
 

@@ -70,7 +70,8 @@ class RoomDB:
         except sqlite3.OperationalError as e:
             _rollback(conn, write)
             if "locked" in str(e) or "busy" in str(e):
-                raise StorageError(f"the database {self.path} is busy", "try again in a moment") from None
+                raise StorageError(f"the database {self.path} is busy", "try again in a moment",
+                                   code="storage.busy") from None
             raise StorageError(f"cannot {what} in {self.path}: {e}", "check the file is writable") from None
         except sqlite3.DatabaseError as e:
             _rollback(conn, write)
@@ -96,7 +97,8 @@ class RoomDB:
                 if row is not None and int(row[0]) >= max_rooms:
                     raise LimitReached(f"this server already holds {max_rooms} rooms",
                                        "wait until one is idle for a day, or ask whoever runs it to start "
-                                       "a fresh database with --db")
+                                       "a fresh database with --db", code="server.rooms_full",
+                                       params={"max": max_rooms})
             if conn.execute("SELECT 1 FROM rooms WHERE code = ?", (room.code,)).fetchone():
                 return False
             conn.execute("INSERT INTO rooms(code, doc, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",

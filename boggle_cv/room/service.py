@@ -95,7 +95,8 @@ class RoomService:
     def room(self, code: str) -> Room:
         room = self.db.load(normalise_code(code)) if code else None
         if room is None:
-            raise RoomNotFound("no room with that code", "check the code, or ask the host for the link")
+            raise RoomNotFound("no room with that code", "check the code, or ask the host for the link",
+                               code="room.not_found")
         return room
 
     def view(self, code: str, token: str | None) -> dict[str, Any]:
@@ -118,7 +119,7 @@ class RoomService:
             room = Room(code, name, token_hash(token), self.clock(), settings)
             if self.db.create(room, self.limits.max_rooms, self.limits.idle_s):
                 return room, token
-        raise LimitReached("no free room code was found", "try again")
+        raise LimitReached("no free room code was found", "try again", code="room.no_free_code")
 
     def join(self, code: str, name: str) -> tuple[Room, Player, str]:
         token = new_token()
@@ -127,7 +128,8 @@ class RoomService:
         def add(room: Room, conn: sqlite3.Connection) -> Player:
             clean = self._unique_name(room, name, None)
             if len(room.players) >= self.limits.max_players:
-                raise LimitReached(f"the room is full ({self.limits.max_players} players)")
+                raise LimitReached(f"the room is full ({self.limits.max_players} players)", code="room.full",
+                                   params={"max": self.limits.max_players})
             player = Player(f"p{len(room.players) + 1}{token_hash(token)[:6]}", clean, token_hash(token), now)
             room.players.append(player)
             room.last_change = {"what": "join", "by": clean, "at": now}
@@ -189,7 +191,8 @@ class RoomService:
             r, now = room.round, self.clock()
             if r.phase in (Phase.playing, Phase.locked) and not discard:
                 raise RoundStateError(f"round {r.number} is not scored yet",
-                                      "score it first, or start again with discard")
+                                      "score it first, or start again with discard",
+                                      code="round.not_scored", params={"round": r.number})
             if wait:
                 if r.phase is not Phase.waiting:
                     room.round = Round(r.number + 1)
@@ -208,7 +211,8 @@ class RoomService:
         def change(room: Room, conn: sqlite3.Connection) -> None:
             self._host(room, token)
             if room.round.phase is not Phase.playing:
-                raise RoundStateError(f"the lists cannot be locked: the round is {room.round.phase.value}")
+                raise RoundStateError(f"the lists cannot be locked: the round is {room.round.phase.value}",
+                                      code="round.cannot_lock", params={"phase": room.round.phase.value})
             self._lock(room, "host")
         return self._update(code, change)[0]
 
@@ -218,7 +222,8 @@ class RoomService:
             self._host(room, token)
             r = room.round
             if r.phase is not Phase.locked:
-                raise RoundStateError(f"only locked lists can be reopened: the round is {r.phase.value}")
+                raise RoundStateError(f"only locked lists can be reopened: the round is {r.phase.value}",
+                                      code="round.cannot_reopen", params={"phase": r.phase.value})
             r.move(Phase.playing)
             r.deadline, r.locked_at, r.locked_by = None, None, None
             room.last_change = {"what": "reopen", "by": "host", "at": self.clock()}
@@ -253,15 +258,18 @@ class RoomService:
                 self._lock(room, "timer")
                 late_ok = True
             if r.phase is not Phase.playing and not late_ok:
-                raise RoundStateError("the lists are locked" if r.phase in (Phase.locked, Phase.scored)
-                                      else "the round has not started", "wait for the host")
+                locked = r.phase in (Phase.locked, Phase.scored)
+                raise RoundStateError("the lists are locked" if locked else "the round has not started",
+                                      "wait for the host", code="round.locked" if locked else "round.not_started")
             if len(words) > self.limits.max_words:
-                raise LimitReached(f"{player.name}'s list has {len(words)} words; at most {self.limits.max_words}")
+                raise LimitReached(f"{player.name}'s list has {len(words)} words; at most {self.limits.max_words}",
+                                   code="list.too_long", params={"max": self.limits.max_words})
             revision = r.revision(player.id)
             if base != revision:
                 raise StaleList(f"{player.name}'s list was saved elsewhere since (revision {revision}, "
                                 f"this save was made from {base})", "merge, then save again from that revision",
-                                current={"words": list(r.lists.get(player.id, [])), "revision": revision})
+                                current={"words": list(r.lists.get(player.id, [])), "revision": revision},
+                                params={"revision": revision, "base": base})
             r.lists[player.id] = [str(w)[:MAX_TOKEN] for w in words]
             r.revisions[player.id] = revision + 1
             self._marks(r, player.id, sheets.prune(r.lists[player.id], r.doubtful.get(player.id, {})))
@@ -293,7 +301,8 @@ class RoomService:
             words, marks, done = sheets.add_sheet(r.lists.get(player.id, []), r.doubtful.get(player.id, {}), read)
             if len(words) > self.limits.max_words:
                 raise LimitReached(f"{player.name}'s list would have {len(words)} words; at most "
-                                   f"{self.limits.max_words}")
+                                   f"{self.limits.max_words}", code="list.too_long",
+                                   params={"max": self.limits.max_words})
             revision = r.revision(player.id)
             if done.added:
                 r.lists[player.id] = words
@@ -318,7 +327,8 @@ class RoomService:
                 words, marks = sheets.settle(r.lists.get(player.id, []), r.doubtful.get(player.id, {}), word, choice)
             except KeyError:
                 raise NotDoubtful(f"{word!r} is not a word to confirm in {player.name}'s list",
-                                  "it was confirmed or changed meanwhile") from None
+                                  "it was confirmed or changed meanwhile", code="word.not_doubtful",
+                                  params={"word": word}) from None
             revision = r.revision(player.id) + 1
             r.lists[player.id], r.revisions[player.id] = words, revision
             self._marks(r, player.id, marks)
@@ -336,13 +346,17 @@ class RoomService:
     def _sheet_open(self, room: Room, number: int | None) -> None:
         r = room.round
         if number is not None and (r.number != number or r.phase is Phase.scored):
+            moved = r.number != number
             raise RoundChanged(f"the sheet was read for round {number}, and round {r.number} is "
                                f"{'scored' if r.phase is Phase.scored else 'on'} now: nothing was added",
-                               "photograph the sheet of this round")
+                               "photograph the sheet of this round",
+                               code="sheet.round_moved" if moved else "sheet.round_scored",
+                               params={"sent": number, "round": r.number} if moved else {"sent": number})
         if r.phase is Phase.waiting:
-            raise RoundStateError("the round has not started", "wait for the host")
+            raise RoundStateError("the round has not started", "wait for the host", code="round.not_started")
         if r.phase is Phase.scored:
-            raise RoundStateError("this round is scored; its lists can no longer change", "start the next round")
+            raise RoundStateError("this round is scored; its lists can no longer change", "start the next round",
+                                  code="round.scored_lists")
 
     # ---- the board -------------------------------------------------------------------------------
     def set_photo(self, code: str, token: str | None, scan_doc: dict[str, Any], preview: bytes) -> Room:
@@ -385,16 +399,19 @@ class RoomService:
             board = current_board(b)
             marking = bonus_cells is not None or not isinstance(challenge, NotGiven)
             if board is None and (cells or marking):
-                raise RoundStateError("there is no board to correct yet", "take a photo or type the board")
+                raise RoundStateError("there is no board to correct yet", "take a photo or type the board",
+                                      code="board.none_to_correct")
             now = self.clock()
             for key, face in cells.items():
                 r, c = (int(v) for v in key.split(","))
                 if board is not None and not (0 <= r < board.size and 0 <= c < board.size):
-                    raise UsageError(f"{cell_label((r, c))} is outside the {board.size}x{board.size} board")
+                    raise UsageError(f"{cell_label((r, c))} is outside the {board.size}x{board.size} board",
+                                     code="board.cell_outside", params={"cell": cell_label((r, c)), "size": board.size})
                 b.corrections[key] = Correction(face, who, now)
             for cell in (bonus_cells or []) + ([challenge_cell] if challenge_cell is not None else []):
                 if board is not None and not (0 <= cell[0] < board.size and 0 <= cell[1] < board.size):
-                    raise UsageError(f"{cell_label(cell)} is outside the {board.size}x{board.size} board")
+                    raise UsageError(f"{cell_label(cell)} is outside the {board.size}x{board.size} board",
+                                     code="board.cell_outside", params={"cell": cell_label(cell), "size": board.size})
             if bonus_cells is not None:
                 b.bonus = [cell_label(c) for c in bonus_cells]
             if not isinstance(challenge, NotGiven):
@@ -418,7 +435,8 @@ class RoomService:
             if self._due(room):
                 self._lock(room, "timer")
             if r.phase is not Phase.locked:
-                raise RoundStateError(f"the round is {r.phase.value}", "lock the lists first")
+                raise RoundStateError(f"the round is {r.phase.value}", "lock the lists first",
+                                      code="round.score_not_locked", params={"phase": r.phase.value})
             result = self._referee(room)
             number = self.save_round(conn, room.game, result)
             r.report = {**result.stored_as(GameRef(room.game, number)).to_dict(), "round": r.number}
@@ -432,7 +450,8 @@ class RoomService:
         b = room.round.board
         board = current_board(b)
         if board is None:
-            raise RoundStateError("there is no board yet", "take a photo of the tray or type the board")
+            raise RoundStateError("there is no board yet", "take a photo of the tray or type the board",
+                                  code="board.missing")
         players = {p.name: room.round.lists.get(p.id, []) for p in room.players}
         fixes = {_cell_of(k): c.face for k, c in b.corrections.items()}
         s = round_settings(room)
@@ -440,7 +459,7 @@ class RoomService:
         challenge = m.challenge if s.variant != "standard" else None
         if s.variant == "challenge" and challenge is None:
             raise RoundStateError("this round is scored with the challenge cube, and its cell is not known",
-                                  "tap the red cube's cell")
+                                  "tap the red cube's cell", code="board.challenge_missing")
         # the table's choices go in as options; what the photo showed counts where they chose nothing
         options = RulesOptions(s.variant, s.min_length, s.long_words,
                                frozenset(m.bonus) if m.bonus_from == "page" else frozenset(),
@@ -462,7 +481,8 @@ class RoomService:
         try:
             return self.db.update(normalise_code(code), change)
         except LookupError:
-            raise RoomNotFound("no room with that code", "check the code, or ask the host for the link") from None
+            raise RoomNotFound("no room with that code", "check the code, or ask the host for the link",
+                               code="room.not_found") from None
 
     def _due(self, room: Room) -> bool:
         r = room.round
@@ -476,13 +496,14 @@ class RoomService:
 
     def _who(self, room: Room, token: str | None) -> tuple[bool, Player | None]:
         if token is None:
-            raise NotAuthenticated("this needs the room's link on this phone", "join the room first")
+            raise NotAuthenticated("this needs the room's link on this phone", "join the room first",
+                                   code="auth.no_token")
         if token_matches(token, room.host_digest):
             return True, None
         player = next((p for p in room.players if token_matches(token, p.token_digest)), None)
         if player is None:
             raise NotAuthenticated("this phone's pass for the room is not valid (removed, or another room)",
-                                   "join the room again")
+                                   "join the room again", code="auth.bad_token")
         return False, player
 
     def _member(self, room: Room, token: str | None) -> str:
@@ -492,19 +513,20 @@ class RoomService:
     def _host(self, room: Room, token: str | None) -> None:
         host, _ = self._who(room, token)
         if not host:
-            raise NotAllowed("only the host can do that", "ask the host")
+            raise NotAllowed("only the host can do that", "ask the host", code="auth.host_only")
 
     def _player(self, room: Room, player_id: str) -> Player:
         player = room.player(player_id)
         if player is None:
-            raise RoomNotFound("no such player in this room", "they may have been removed")
+            raise RoomNotFound("no such player in this room", "they may have been removed", code="player.not_found")
         return player
 
     def _own(self, room: Room, player_id: str, token: str | None) -> Player:
         target = self._player(room, player_id)
         host, player = self._who(room, token)
         if player is None or player.id != target.id:
-            raise NotAllowed(f"only {target.name} can change {target.name}'s name and words")
+            raise NotAllowed(f"only {target.name} can change {target.name}'s name and words", code="auth.not_yours",
+                             params={"name": target.name})
         return target
 
     def _own_or_host(self, room: Room, player_id: str, token: str | None) -> tuple[Player, str]:
@@ -514,12 +536,14 @@ class RoomService:
         target = self._player(room, player_id)
         host, player = self._who(room, token)
         if not host and (player is None or player.id != target.id):
-            raise NotAllowed(f"only {target.name} or the host can add {target.name}'s sheet or settle its words")
+            raise NotAllowed(f"only {target.name} or the host can add {target.name}'s sheet or settle its words",
+                             code="auth.not_yours_sheet", params={"name": target.name})
         return target, "host" if host else target.name
 
     def _board_open(self, room: Room) -> None:
         if room.round.phase is Phase.scored:
-            raise RoundStateError("this round is scored; its board can no longer change", "start the next round")
+            raise RoundStateError("this round is scored; its board can no longer change", "start the next round",
+                                  code="round.scored_board")
 
     def _name(self, text: object, what: str = "name") -> str:
         return clean_name(text, what, self.limits.max_name)
@@ -528,7 +552,8 @@ class RoomService:
         clean = self._name(name)
         key = name_key(clean)
         if any(name_key(p.name) == key and p.id != own_id for p in room.players):
-            raise UsageError(f"{clean!r} is already playing in this room", "choose another name")
+            raise UsageError(f"{clean!r} is already playing in this room", "choose another name", code="name.taken",
+                             params={"name": clean})
         return clean
 
     def _seconds(self, value: object) -> int | None:
@@ -536,13 +561,15 @@ class RoomService:
             return None
         lo, hi = self.limits.seconds
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise UsageError(f"the timer must be {lo} to {hi} seconds, or off (null)")
+            raise UsageError(f"the timer must be {lo} to {hi} seconds, or off (null)", code="settings.timer",
+                             params={"min": lo, "max": hi})
         return value
 
     def _target(self, value: object) -> int:
         lo, hi = self.limits.target
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise UsageError(f"the target must be a whole number from {lo} to {hi}")
+            raise UsageError(f"the target must be a whole number from {lo} to {hi}", code="settings.target",
+                             params={"min": lo, "max": hi})
         return value
 
 

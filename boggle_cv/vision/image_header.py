@@ -232,7 +232,8 @@ def check_header(header: Header, label: str, config: LoadConfig = LoadConfig()) 
         size = f"{header.width}x{header.height}" if header.size_known else f"{header.pixels:,}"
         raise ImageReadError(f"cannot read {label}: {size} pixels is too large "
                              f"to decode (at most {cap_text} megapixels for {name}; {how})",
-                             "save it as a baseline JPEG or scale it down")
+                             "save it as a baseline JPEG or scale it down", code="photo.too_many_pixels",
+                             params={"megapixels": cap_text})
 
 
 _NAMES = {"WEBP": "WebP", "JPEG2000": "JPEG 2000", "JPEG": "JPEG"}

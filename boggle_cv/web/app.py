@@ -21,6 +21,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..dictionary import Dictionary
+from ..error_codes import ErrorCode
 from ..errors import BoggleError
 from . import api
 from .config import ServeConfig
@@ -28,7 +29,7 @@ from .errors import from_boggle_error, json_error
 from .guards import Guards, GuessGuard
 from .live import RoomHub
 from .state import WebState
-from .uploads import BodyLimit, BodyTooLarge, UnsupportedType, is_photo_upload
+from .uploads import BodyLimit, BodyTimeout, BodyTooLarge, UnsupportedType, is_photo_upload
 
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("boggle_cv.web")
@@ -78,21 +79,26 @@ async def _boggle_error(request: Request, exc: BoggleError) -> Response:
 
 
 async def _too_large(request: Request, exc: BodyTooLarge) -> Response:
-    return json_error(413, str(exc), f"at most {exc.limit // (1024 * 1024)} MB", "BodyTooLarge")
+    photo = is_photo_upload(request.url.path)
+    return json_error(413, str(exc), f"at most {exc.limit // (1024 * 1024)} MB", "BodyTooLarge",
+                      code="photo.too_large" if photo else "body.too_large", params={"mb": exc.limit // (1024 * 1024)})
 
 
 async def _unsupported(request: Request, exc: UnsupportedType) -> Response:
-    return json_error(415, str(exc), None, type(exc).__name__)
+    return json_error(415, str(exc), None, type(exc).__name__, code=exc.code)
 
 
 async def _http_error(request: Request, exc: HTTPException) -> Response:
     messages = {404: "not found", 405: "method not allowed"}
-    return json_error(exc.status_code, messages.get(exc.status_code, str(exc.detail)), None, "HTTPException")
+    code: ErrorCode | None = "body.timeout" if isinstance(exc, BodyTimeout) else None
+    return json_error(exc.status_code, messages.get(exc.status_code, str(exc.detail)), None, "HTTPException",
+                      code=code)
 
 
 async def _internal(request: Request, exc: Exception) -> Response:
     log.exception("internal error on %s %s", request.method, request.url.path)
-    return json_error(500, f"internal error: {type(exc).__name__}", "see the server's log", "InternalError")
+    return json_error(500, f"internal error: {type(exc).__name__}", "see the server's log", "InternalError",
+                      code="server.internal")
 
 
 def _handlers(by_type: dict[type[Exception], Callable[[Request, Any], Awaitable[Response]]]) -> dict[Any, Any]:

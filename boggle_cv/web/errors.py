@@ -1,6 +1,8 @@
 """Errors as JSON: every failure the page can meet becomes a status code and a
-body ``{"error": message, "hint": hint or null, "kind": name}`` (plus the error's
-``details()``, e.g. ``current`` for a stale list).
+body ``{"error": message, "hint": hint or null, "kind": name, "code": code or null,
+"params": {...}}`` (plus the error's ``details()``, e.g. ``current`` for a stale
+list). `code` and `params` (error_codes.CODES) let a phone show the message in its
+own language; `error` and `hint` are the English text, for scripts and logs.
 
 Our own errors (boggle_cv.errors) map by type: bad input 400, an unreadable photo,
 no board in it or no writing on a sheet 422, a missing model 503, the games database
@@ -9,10 +11,12 @@ message; the server keeps running.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.responses import JSONResponse
 
+from ..error_codes import ErrorCode
 from ..errors import (BoggleError, EngineMissingError, ImageReadError, NoBoardError, NoWritingError, RoomError,
                       StorageError, UsageError)
 
@@ -37,12 +41,14 @@ def status_of(err: BoggleError) -> int:
 
 
 def json_error(status: int, message: str, hint: str | None = None, kind: str = "error",
-               extra: dict[str, Any] | None = None) -> JSONResponse:
+               extra: dict[str, Any] | None = None, code: ErrorCode | None = None,
+               params: Mapping[str, Any] | None = None) -> JSONResponse:
     """The JSON error response (no caching); `extra` keys (such as StaleList's
-    `current`) go beside error, hint and kind, never over them."""
-    return JSONResponse({**(extra or {}), "error": message, "hint": hint, "kind": kind}, status_code=status,
-                        headers={"Cache-Control": "no-store"})
+    `current`) go beside error, hint, kind, code and params, never over them."""
+    return JSONResponse({**(extra or {}), "error": message, "hint": hint, "kind": kind, "code": code,
+                         "params": dict(params or {})},
+                        status_code=status, headers={"Cache-Control": "no-store"})
 
 
 def from_boggle_error(err: BoggleError) -> JSONResponse:
-    return json_error(status_of(err), err.message, err.hint, type(err).__name__, err.details())
+    return json_error(status_of(err), err.message, err.hint, type(err).__name__, err.details(), err.code, err.params)

@@ -32,6 +32,7 @@ from typing import Any, Awaitable, MutableMapping, TypeVar
 
 import anyio
 
+from ..error_codes import ErrorCode
 from ..errors import LimitReached, NotAuthenticated, RoomNotFound
 from ..referee import RoundResult, round_record
 from .config import MB, ServeConfig
@@ -75,6 +76,7 @@ class TooManyGuesses(LimitReached):
     """A client that asked for too many unknown rooms (429)."""
 
     status = 429
+    default_code: ErrorCode | None = "room.guesses"
 
 
 def client_of(scope: Scope) -> str:
@@ -250,18 +252,21 @@ class Guards:
         refusal = None
         if cross_site(headers):
             refusal = json_error(403, "requests from other sites are refused",
-                                 "open the room's own page (its link or QR code)", "CrossSite")
+                                 "open the room's own page (its link or QR code)", "CrossSite",
+                                 code="request.cross_site")
         elif method in ("POST", "PUT") and not acceptable_type(path, headers, self.is_photo):
             photo = "an image (image/jpeg, ...) or a multipart form" if self.is_photo(path) else "application/json"
             refusal = json_error(415, f"send the request as {photo}",
-                                 "a request without a body sends {} as application/json", "UnsupportedType")
+                                 "a request without a body sends {} as application/json", "UnsupportedType",
+                                 code="request.type")
         else:
             bucket = self.limits.get((method, path.rstrip("/") or "/"))
             wait = bucket.take(client_of(scope)) if bucket is not None else 0.0
             if wait > 0:
                 retry = max(1, math.ceil(wait))
                 refusal = json_error(429, "too many requests of this kind from this device",
-                                     f"try again in {retry} s", "RateLimited")
+                                     f"try again in {retry} s", "RateLimited",
+                                     code="request.rate_limited", params={"seconds": retry})
                 refusal.headers["Retry-After"] = str(retry)
         if refusal is not None:
             await refusal(scope, receive, send)

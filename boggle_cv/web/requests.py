@@ -68,7 +68,8 @@ def _timer(doc: Mapping[str, Any], limits: RoomLimits) -> int | None:
         return None
     lo, hi = limits.seconds
     if isinstance(doc["seconds"], bool) or not isinstance(doc["seconds"], int) or not lo <= doc["seconds"] <= hi:
-        raise UsageError(f"the timer must be {lo} to {hi} seconds, or off (null)")
+        raise UsageError(f"the timer must be {lo} to {hi} seconds, or off (null)", code="settings.timer",
+                         params={"min": lo, "max": hi})
     value: int = doc["seconds"]
     return value
 
@@ -141,7 +142,8 @@ class PutWords:
             raise UsageError("'words' is missing", "send {\"words\": [...], \"base\": N}")
         words = tuple(itertools.islice(_tokens(doc["words"]), max_words + 1))
         if len(words) > max_words:
-            raise LimitReached(f"the list has more than {max_words} words; at most {max_words}")
+            raise LimitReached(f"the list has more than {max_words} words; at most {max_words}", code="list.too_long",
+                               params={"max": max_words})
         return cls(words, base)
 
 
@@ -221,7 +223,8 @@ class SettingsChange:
         if "target" in doc:
             lo, hi = limits.target
             if isinstance(doc["target"], bool) or not isinstance(doc["target"], int) or not lo <= doc["target"] <= hi:
-                raise UsageError(f"the target must be a whole number from {lo} to {hi}")
+                raise UsageError(f"the target must be a whole number from {lo} to {hi}", code="settings.target",
+                                 params={"min": lo, "max": hi})
             out["target"] = doc["target"]
         if "variant" in doc:
             out["variant"] = None if doc["variant"] is None else text(doc, "variant", 32)

@@ -187,7 +187,7 @@ async def get_photo(request: Request) -> Response:
     view = await _call(request, _service(request).view, code, token)
     got = await anyio.to_thread.run_sync(_service(request).db.photo, view["code"], view["round"]["number"])
     if got is None:
-        raise RoomNotFound("this round has no photo", "take one")
+        raise RoomNotFound("this round has no photo", "take one", code="photo.none")
     return Response(got[1], media_type="image/jpeg", headers={"Cache-Control": "private, max-age=86400"})
 
 

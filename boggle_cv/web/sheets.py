@@ -70,7 +70,8 @@ async def post_sheet(request: Request) -> JSONResponse:
     asked = _round_asked(request)
     if asked is not None and asked != number:
         raise RoundChanged(f"the sheet was sent for round {asked}, and round {number} is on now: nothing was added",
-                           "photograph the sheet of this round")
+                           "photograph the sheet of this round", code="sheet.round_moved",
+                           params={"sent": asked, "round": number})
     data, _fmt = await read_photo(request)
     lexicons: Lexicons = request.app.state.lexicons
     lexicon = await anyio.to_thread.run_sync(lexicons.get, board, lang) if board is not None else None

@@ -223,7 +223,7 @@ class ReadingPool:
                     self._pool = None
             pool.shutdown(wait=False, cancel_futures=True)
             raise ReaderStopped("the photo reader stopped while reading a photo (out of memory?)",
-                                "try again; a fresh reader has been started") from None
+                                "try again; a fresh reader has been started", code="reader.stopped") from None
 
     def close(self) -> None:
         with self._lock:

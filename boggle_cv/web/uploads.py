@@ -33,6 +33,7 @@ import anyio
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
+from ..error_codes import ErrorCode
 from ..errors import UsageError
 from .config import ServeConfig
 
@@ -80,11 +81,20 @@ class BodyTooLarge(Exception):
 
 
 class UnsupportedType(Exception):
-    """A body of a type the endpoint does not take (answered 415)."""
+    """A body of a type the endpoint does not take (answered 415); `code`: its
+    error_codes code."""
+
+    default_code: ErrorCode = "request.type"
+
+    def __init__(self, message: str, code: ErrorCode | None = None) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code or self.default_code
 
 
 class NotAnImage(UnsupportedType):
     """The upload is not an image we can read (answered 415)."""
+
+    default_code: ErrorCode = "photo.not_image"
 
 
 @dataclass
@@ -185,8 +195,11 @@ class BodyLimit:
                 too_big = False
             if too_big:
                 ctype = dict(scope.get("headers") or []).get(b"content-type", b"").lower()
-                what = "a smaller photo" if ctype.startswith((b"image/", b"multipart/")) else "fewer words"
-                await json_error(413, str(BodyTooLarge(limit)), f"send {what}")(scope, receive, send)
+                photo = ctype.startswith((b"image/", b"multipart/"))
+                what = "a smaller photo" if photo else "fewer words"
+                await json_error(413, str(BodyTooLarge(limit)), f"send {what}",
+                                 code="photo.too_large" if photo else "body.too_large",
+                                 params={"mb": limit // (1024 * 1024)})(scope, receive, send)
                 return
         if not is_photo_upload(path) or scope.get("method") != "POST":
             await self.app(scope, self._timed(receive, limit), send)
@@ -198,7 +211,8 @@ class BodyLimit:
         server's), the whole body, then a reading slot (`first`: ahead of /api/scan),
         then the app with the body replayed."""
         from .errors import json_error
-        busy = json_error(503, "the server is busy reading other photos", "try again in a moment", "Busy")
+        busy = json_error(503, "the server is busy reading other photos", "try again in a moment", "Busy",
+                          code="server.busy")
         client = str((scope.get("client") or ("?", 0))[0])
         mine = self._slots_of.get(client)
         if mine is None:
@@ -218,12 +232,12 @@ class BodyLimit:
             try:
                 body = await self._whole_body(receive, limit)
             except BodyTooLarge as e:
-                await json_error(413, str(e), f"at most {e.limit // (1024 * 1024)} MB",
-                                 "BodyTooLarge")(scope, receive, send)
+                await json_error(413, str(e), f"at most {e.limit // (1024 * 1024)} MB", "BodyTooLarge",
+                                 code="photo.too_large", params={"mb": e.limit // (1024 * 1024)})(scope, receive, send)
                 return
             except BodyTimeout as e:
                 await json_error(408, str(e.detail), "send the photo again on a better connection",
-                                 "HTTPException")(scope, receive, send)
+                                 "HTTPException", code="body.timeout")(scope, receive, send)
                 return
             if body is None:
                 return  # the client went away
@@ -327,7 +341,7 @@ def check_image(data: bytes, declared: str) -> str:
     fmt = sniff(data)
     if fmt is None:
         if kind in ("image/heic", "image/heif"):
-            raise NotAnImage("HEIC photos cannot be read; set the camera to 'Most Compatible' (JPEG)")
+            raise NotAnImage("HEIC photos cannot be read; set the camera to 'Most Compatible' (JPEG)", "photo.heic")
         raise NotAnImage(f"the upload is not a {SUPPORTED} image")
     return fmt
 
@@ -344,7 +358,7 @@ async def read_photo(request: Request, field: str = "photo") -> tuple[bytes, str
         async with request.form(max_files=1, max_fields=8) as form:
             part = form.get(field)
             if part is None or isinstance(part, str):
-                raise PhotoMissing(f"the form has no file field {field!r}")
+                raise PhotoMissing(f"the form has no file field {field!r}", code="photo.missing")
             data = await part.read()
             part_type = part.content_type or ""
         return data, check_image(data, part_type)
@@ -353,7 +367,7 @@ async def read_photo(request: Request, field: str = "photo") -> tuple[bytes, str
         chunks.append(chunk)
     data = b"".join(chunks)
     if not data:
-        raise PhotoMissing("the request holds no photo")
+        raise PhotoMissing("the request holds no photo", code="photo.missing")
     return data, check_image(data, ctype)
 
 

@@ -1,10 +1,12 @@
 // Talking to the server: JSON requests with this phone's token, errors as one
-// readable line, and the tokens this phone holds, kept in localStorage per room.
+// readable line in this phone's language, and the tokens this phone holds, kept in
+// localStorage per room.
+import { serverErrorText } from "./errors.js";
 import { t } from "./i18n.js";
 
-/** An answer that is not 2xx: status (0: no connection), message "error (hint)". */
+/** An answer that is not 2xx: status (0: no connection), message "error (hint)" in this phone's language. */
 export class ApiError extends Error {
-  /** doc: the error's JSON body ({error, hint, kind} and any extra keys such as `current`). */
+  /** doc: the error's JSON body ({error, hint, kind, code, params} and any extra keys such as `current`). */
   constructor(status, message, kind = "", doc = null) {
     super(message);
     this.status = status;
@@ -39,7 +41,7 @@ export async function request(method, url, opts = {}) {
   let doc = null;
   try { doc = await res.json(); } catch (e) { /* not JSON */ }
   if (!res.ok) {
-    const msg = doc && doc.error ? doc.error + (doc.hint ? ` (${doc.hint})` : "") : t("the server answered {status}", { status: res.status });
+    const msg = serverErrorText(doc, res.status);  // in this phone's language (errors.js), else the server's English
     throw new ApiError(res.status, msg.charAt(0).toUpperCase() + msg.slice(1), doc && doc.kind, doc);
   }
   return doc;
