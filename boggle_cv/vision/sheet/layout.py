@@ -42,6 +42,8 @@ STRIKE_SPAN = 0.9    # share of a word's width a strike-through covers (it runs 
 SCORE_ASPECT = 1.6   # a column whose groups are (but a tenth) no wider than this is marks
 GUTTER = 2.5         # letter heights: a wider all-blank band between columns
 BORDER = 0.012       # share of the flat image's side treated as the paper's edge
+SIDE_GAP = 0.3       # letter heights: blobs of two lines this close side by side join the lines
+SIDE_DROP = 0.75     # letter heights: ... when their centres are no further apart than this
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,44 @@ def _lines(mask: U8, blobs: list[_Blob], pen: float) -> list[list[_Blob]]:
             hit = below[below > 0]
             lab = int(hit[0]) if len(hit) else -1 - len(groups)
         groups.setdefault(lab, []).append(b)
-    return [sorted(g, key=lambda b: b.x0) for g in groups.values()]
+    return [sorted(g, key=lambda b: b.x0) for g in _join_side_by_side(list(groups.values()), pen)]
+
+
+def _join_side_by_side(lines: list[list[_Blob]], pen: float) -> list[list[_Blob]]:
+    """Lines joined where a blob of one sits beside a blob of the other: the gap
+    between them under SIDE_GAP letter heights, their x ranges overlapping by at
+    most a third of the narrower, their centres under SIDE_DROP letter heights
+    apart. A word written on a slope, or a tall letter beside short ones ('t' of
+    "unit"), has core bands that do not meet; a word of the next line lies a line
+    pitch lower and above or below, not beside."""
+    owner = [i for i, ln in enumerate(lines) for _ in ln]
+    blobs = [b for ln in lines for b in ln]
+    if len(lines) < 2:
+        return lines
+    x0 = np.array([b.x0 for b in blobs], np.float64)
+    x1 = np.array([b.x1 for b in blobs], np.float64)
+    cy = np.array([(b.y0 + b.y1) / 2 for b in blobs], np.float64)
+    wd = x1 - x0
+    gap = np.maximum(x0[:, None], x0[None, :]) - np.minimum(x1[:, None], x1[None, :])  # < 0: overlap
+    side = (gap < SIDE_GAP * pen) & (-gap <= np.minimum(wd[:, None], wd[None, :]) / 3) \
+        & (np.abs(cy[:, None] - cy[None, :]) < SIDE_DROP * pen)
+    own = np.array(owner)
+    parent = list(range(len(lines)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b in zip(*np.nonzero(side & (own[:, None] != own[None, :]))):
+        ra, rb = root(int(own[a])), root(int(own[b]))
+        if ra != rb:
+            parent[rb] = ra
+    joined: dict[int, list[_Blob]] = {}
+    for i, ln in enumerate(lines):
+        joined.setdefault(root(i), []).extend(ln)
+    return list(joined.values())
 
 
 def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[list[_Blob]]:
