@@ -34,6 +34,7 @@ from .ink import Ink
 U8 = npt.NDArray[np.uint8]
 
 WORD_GAP = 0.5       # letter heights: a wider gap inside a line separates two words
+JOIN_GAP = 0.9       # letter heights: ... and a gap under this may still lie inside one (read both ways)
 STRIKE_ENDS = 1      # a strike runs past the letters at this many ends (of 2)
 PUNCT_INK = 0.07     # line heights squared: a comma's ink is less (a script 's' has more)
 COMMA_GAP = 0.3      # line heights: after a comma's tail, a gap this wide separates words
@@ -49,7 +50,9 @@ SIDE_DROP = 0.75     # letter heights: ... when their centres are no further apa
 @dataclass(frozen=True)
 class WordBox:
     """One written word on the flat image: x0, y0, x1, y1 (px, end exclusive),
-    crossed_out (struck through by its writer), line and column (0-based)."""
+    crossed_out (struck through by its writer), line and column (0-based), joinable
+    (it follows the word before it on its line across a gap under JOIN_GAP letter
+    heights: the two may be one scrawled word, read.read_sheet reads it both ways)."""
 
     x0: int
     y0: int
@@ -58,6 +61,7 @@ class WordBox:
     crossed_out: bool = False
     line: int = 0
     column: int = 0
+    joinable: bool = False
 
 
 @dataclass(frozen=True)
@@ -149,11 +153,13 @@ def _join_side_by_side(lines: list[list[_Blob]], pen: float) -> list[list[_Blob]
     return list(joined.values())
 
 
-def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[list[_Blob]]:
+def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[tuple[list[_Blob], bool]]:
     """A line's blobs (left to right) -> words, split at gaps wider than WORD_GAP
     line heights (the line's own height, or the page's `pen` if it is shorter), or
     wider than COMMA_GAP after a blob whose right end hangs below the baseline (a
-    comma written touching its word's last letter)."""
+    comma written touching its word's last letter). Each word comes with `joinable`:
+    it follows the previous word of the line across a gap under JOIN_GAP line
+    heights with no comma between (a space, or a wide gap inside a scrawled word)."""
     top, bottom = min(b.y0 for b in line), max(b.y1 for b in line)
     lh = max(min(float(bottom - top), pen * 1.5), pen * 0.5)
     mid = (top + bottom) / 2
@@ -168,6 +174,7 @@ def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[list[_Blob]]:
         return b.h < 0.5 * lh and b.w < 0.4 * lh and b.y0 > mid and b.area < PUNCT_INK * lh * lh
 
     words: list[list[_Blob]] = []
+    near: list[bool] = []
     right = -10**9
     for b in line:
         gap = b.x0 - right
@@ -175,14 +182,21 @@ def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[list[_Blob]]:
         if words and gap <= WORD_GAP * lh and not (gap > COMMA_GAP * lh and after_comma):
             words[-1].append(b)
         else:
+            near.append(bool(words) and gap <= JOIN_GAP * lh and not after_comma)
             words.append([b])
         right = max(right, b.x1)
-    out = []
-    for wd in words:
+    out: list[tuple[list[_Blob], bool]] = []
+    kept_last = False
+    for wd, joinable in zip(words, near):
+        trimmed = False
         while len(wd) > 1 and punctuation(wd[-1]):
             wd = wd[:-1]
+            trimmed = True
         if not (len(wd) == 1 and punctuation(wd[0])):
-            out.append(wd)
+            out.append((wd, joinable and kept_last))
+            kept_last = not trimmed
+        else:
+            kept_last = False
     return out
 
 
@@ -263,14 +277,20 @@ def find_words(ink: Ink, debug: DebugSink | None = None, flat: U8 | None = None)
         return []
     groups: list[tuple[_Blob, int]] = []
     marks: list[bool] = []
+    near: dict[tuple[int, int, int], int] = {}  # a joinable group -> the x1 of the one before it
     lines = _lines(inner, blobs, pen)
     for li, line in enumerate(lines):
-        for wd in _split_words(line, pen, inner):
+        left = -1
+        for wd, joinable in _split_words(line, pen, inner):
             box = _Blob(min(b.x0 for b in wd), min(b.y0 for b in wd), max(b.x1 for b in wd), max(b.y1 for b in wd))
             if box.h < pen * 0.35:
+                left = -1
                 continue  # a speck
             groups.append((box, li))
             marks.append(box.w <= MARK_ASPECT * box.h)  # a mark, a number: not a word
+            if joinable:
+                near[(li, box.x0, box.y0)] = left
+            left = box.x1
     if not groups:
         return []
     cols = _columns(groups, w, pen)  # marks count here: a column of scores is found whole
@@ -286,8 +306,14 @@ def find_words(ink: Ink, debug: DebugSink | None = None, flat: U8 | None = None)
     line_top = {li: min(b.y0 for b, l2, _ in found if l2 == li) for _, li, _ in found}
     order = sorted(range(len(found)), key=lambda i: (cols[i], line_top[found[i][1]], found[i][0].x0))
     line_rank = {li: r for r, li in enumerate(sorted(set(line_top), key=lambda k: line_top[k]))}
-    words = [WordBox(found[i][0].x0, found[i][0].y0, found[i][0].x1, found[i][0].y1, found[i][2],
-                     line_rank[found[i][1]], cols[i]) for i in order]
+    words: list[WordBox] = []
+    for i in order:
+        (b, li, struck), col = found[i], cols[i]
+        prev = words[-1] if words else None
+        # joinable only to the word just before it, on its line (not to a dropped mark)
+        joinable = prev is not None and near.get((li, b.x0, b.y0)) == prev.x1 and prev.line == line_rank[li] \
+            and prev.column == col and not struck and not prev.crossed_out
+        words.append(WordBox(b.x0, b.y0, b.x1, b.y1, struck, line_rank[li], col, joinable))
     if debug is not None:
         shown: U8 = np.asarray(cv2.cvtColor(255 - mask, cv2.COLOR_GRAY2BGR), np.uint8) if flat is None else flat.copy()
         shown[ink.lines > 0] = (shown[ink.lines > 0] * 0.5 + np.array([0, 200, 255]) * 0.5).astype(np.uint8)

@@ -1,7 +1,13 @@
 """The sheet reader's one chain: photo -> paper -> upright -> ink -> words -> readings.
 
     load_image / check_image -> find_paper -> upright_turn -> ink_mask -> find_words
-    -> crop_word (each) -> read_words (all at once) -> SheetReading
+    -> crop_word (each, and each joinable pair as one) -> read_words (all at once)
+    -> pieces resolved (_resolve_pieces) -> SheetReading
+
+A word that follows another across a gap a little wider than a space inside a word
+(layout.WordBox.joinable) is read both alone and joined to it: the two become one
+word when either piece is doubtful and the joined reading fits the writing; a piece
+left beside a doubtful one is flagged (a fragment is never a confident word).
 
 ``read_sheet`` is the library's call (``boggle_cv.read_sheet``). The word reader
 defaults to ``vision.handwriting.read_words`` (imported only here, when a sheet is
@@ -12,6 +18,8 @@ Debug images go to the caller's DebugSink: "s1_paper", "s2_flat", "s3_words".
 from __future__ import annotations
 
 import time
+from dataclasses import replace
+from types import SimpleNamespace
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +29,7 @@ import numpy as np
 from ...errors import ArgumentTypeError, NoWritingError
 from ..stages import DebugSink, ImageU8, check_image
 from .ink import ink_mask
-from .layout import crop_word, find_words
+from .layout import WordBox, crop_word, find_words
 from .paper import find_paper, upright_turn
 from .types import SheetReading, SheetWord
 
@@ -81,11 +89,16 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
         return SheetReading((), corners, turn, timings)
     t0 = time.perf_counter()
     crops = [crop_word(paper.flat, ink, b) for b in boxes]
+    # a word close after another on its line may be the rest of it: read both as one too
+    pairs = [k for k, b in enumerate(boxes) if b.joinable and k > 0]
+    joined = {k: _union(boxes[k - 1], boxes[k]) for k in pairs}
+    crops += [crop_word(paper.flat, ink, joined[k]) for k in pairs]
     read = reader if reader is not None else _default_reader()
     # one call: read_words batches crops of like width itself (padding each by at
     # most recogniser.MAX_PAD_PX, so a batch reads as each crop alone)
-    readings = read(crops, list(lexicon) if lexicon is not None else None)
+    readings = list(read(crops, list(lexicon) if lexicon is not None else None))
     timings["read"] = time.perf_counter() - t0
+    boxes, readings = _resolve_pieces(boxes, readings[:len(boxes)], dict(zip(pairs, readings[len(boxes):])))
     words = []
     for b, r in zip(boxes, readings):
         quad = paper.to_photo(np.array([[b.x0, b.y0], [b.x1, b.y0], [b.x1, b.y1], [b.x0, b.y1]], np.float64))
@@ -93,6 +106,58 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
                                bool(r.flagged), str(r.free), tuple((float(x), float(y)) for x, y in quad),
                                b.crossed_out))
     return SheetReading(tuple(words), corners, turn, timings)
+
+
+def _union(a: WordBox, b: WordBox) -> WordBox:
+    return replace(b, x0=min(a.x0, b.x0), y0=min(a.y0, b.y0), x1=max(a.x1, b.x1), y1=max(a.y1, b.y1),
+                   joinable=a.joinable)
+
+
+def _fits(r: Any) -> bool:
+    """The reading's word is close to what the network reads freely (at most a third
+    of the free reading's letters edited): two words read as one give a free reading
+    far longer than any one lexicon word."""
+    return bool(r.word) and _edits(str(r.word), str(r.free)) * 3 <= max(len(str(r.free)), 1)
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[:], i
+        for j, cb in enumerate(b, 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+    return row[-1]
+
+
+def _resolve_pieces(boxes: list[WordBox], readings: list[Any], joined: dict[int, Any]) -> tuple[list[WordBox], list[Any]]:
+    """Words k-1 and k (k joinable, `joined[k]` the reading of both as one) become
+    one word when either piece is doubtful and the joined reading fits the writing
+    (_fits); a piece left beside a doubtful neighbour is doubtful too (a fragment of
+    a scrawled word, read as a word by itself, is not a confident word). A space
+    between two clearly read words stays a space."""
+    out_b: list[WordBox] = []
+    out_r: list[Any] = []
+    for k, (b, r) in enumerate(zip(boxes, readings)):
+        j = joined.get(k)
+        if j is None or not out_b or out_b[-1] != boxes[k - 1]:
+            out_b.append(b)
+            out_r.append(r)
+            continue
+        prev = out_r[-1]
+        if (prev.flagged or r.flagged) and _fits(j):
+            out_b[-1], out_r[-1] = _union(boxes[k - 1], b), j
+            continue
+        if prev.flagged != r.flagged:
+            out_r[-1], r = _flag(prev), _flag(r)
+        out_b.append(b)
+        out_r.append(r)
+    return out_b, out_r
+
+
+def _flag(r: Any) -> Any:
+    return r if r.flagged else SimpleNamespace(word=r.word, confidence=r.confidence, alternatives=r.alternatives,
+                                               flagged=True, free=r.free)
 
 
 def _looks_written(mask: np.ndarray) -> bool:
