@@ -104,3 +104,18 @@ def test_a_sloped_word_and_a_tall_letter_stay_one_word():
     assert found[0].x0 < 110 and found[0].x1 > 150 and found[0].y0 < 168  # "unit" whole
     assert found[1].x0 < 110 and found[1].x1 > 170 and found[1].y1 > 295 and found[1].y0 < 275
     assert found[2].y0 > 330  # the next line is not taken into the sloped word
+
+
+def test_a_heavy_letter_at_the_word_edge_is_no_strike():
+    """A run of ink touching the box's edge counts as long as it is, not half the
+    strike kernel longer (the opening's border): a heavy letter at a word's start,
+    half the word wide, is no strike-through; a stroke across the whole word is."""
+    import cv2
+    from boggle_cv.vision.sheet.layout import _struck
+    for k in range(0, 10, 2):
+        d = np.zeros((40, 70), np.float32)
+        cv2.ellipse(d, (16, 20), (16, 7), 0, 0, 360, 0.8, -1)
+        cv2.line(d, (40 + k, 34), (60, 6), 0.8, 7)
+        assert not _struck(d, 0, 2, 70, 38)
+        cv2.line(d, (0, 21), (69, 19), 0.8, 2)
+        assert _struck(d, 0, 2, 70, 38)

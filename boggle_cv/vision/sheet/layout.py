@@ -40,6 +40,7 @@ PUNCT_INK = 0.07     # line heights squared: a comma's ink is less (a script 's'
 COMMA_GAP = 0.3      # line heights: after a comma's tail, a gap this wide separates words
 MARK_ASPECT = 0.9    # a group no wider than this times its height is a mark, not a word
 STRIKE_SPAN = 0.9    # share of a word's width a strike-through covers (it runs end to end)
+STRIKE_RUN = 0.6     # ... of which this much at least inside the word's box (turned by a slant)
 SCORE_ASPECT = 1.6   # a column whose groups are (but a tenth) no wider than this is marks
 GUTTER = 2.5         # letter heights: a wider all-blank band between columns
 BORDER = 0.012       # share of the flat image's side treated as the paper's edge
@@ -220,9 +221,14 @@ def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: in
         middle = rows[(rows > h * 0.25) & (rows < h * 0.8)]
         if len(middle) == 0 or len(rows) > max(2, h * 0.22):
             continue
+        # the opening lets a run that touches the box's edge count as longer than it is
+        # (a strike turned by the slant loses its ends to the corners): the run kept must
+        # still cross STRIKE_RUN of the word (a heavy letter at its start does not)
+        cols = np.nonzero(run.any(axis=0))[0]
+        if len(cols) == 0 or cols[-1] - cols[0] + 1 < STRIKE_RUN * w:
+            continue
         # the stroke runs past the letters at both ends: there the ink is only the stroke
         ends = max(2, int(w * 0.04))
-        cols = np.nonzero(run.any(axis=0))[0]
         left, right = m[:, cols[0]:cols[0] + ends], m[:, max(cols[-1] + 1 - ends, 0):cols[-1] + 1]
         thin = max(3.0, h * 0.3)
         if sum(np.count_nonzero(e.any(axis=1)) <= thin for e in (left, right)) >= STRIKE_ENDS:
