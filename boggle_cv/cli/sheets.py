@@ -79,10 +79,11 @@ def sheet_lexicon(board: Board, dictionary: Dictionary, lang: str = "en") -> lis
     return board_lexicon(words, dictionary)
 
 
-def read_one_sheet(photo: Path, lexicon: list[str] | None) -> SheetReading:
-    """read_sheet on a photo file (ImageReadError exit 4, NoWritingError exit 5)."""
+def read_one_sheet(photo: Path, lexicon: list[str] | None, lang: str = "en") -> SheetReading:
+    """read_sheet on a photo file (ImageReadError exit 4, NoWritingError exit 5); lang
+    "de" also matches the lexicon's words as written with ä, ö, ü, ß."""
     from ..vision.sheet import read_sheet
-    return read_sheet(photo, lexicon)
+    return read_sheet(photo, lexicon, lang=lang)
 
 
 def ask_words(name: str, reading: SheetReading) -> list[str]:

@@ -48,7 +48,7 @@ def _default_reader() -> WordReader:
 
 
 def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None, *,
-               reader: WordReader | None = None, debug: DebugSink | None = None) -> SheetReading:
+               reader: WordReader | None = None, debug: DebugSink | None = None, lang: str = "en") -> SheetReading:
     """Read a player's handwritten sheet: the words in writing order, each with its
     reading, box (4 (x, y) photo px) and crossed-out state (types.SheetWord).
 
@@ -58,7 +58,9 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
     reads freely. Raises NoWritingError (exit 5) when the photo shows no writing (a
     blank page, the tray given as a sheet: no ink, or far more dark than a page of
     writing holds). A sheet with writing but no word on it (only a score, marks)
-    reads as no words."""
+    reads as no words. lang "de": a lexicon word with ae/oe/ue/ss is also matched as
+    it is written by hand, read through an a-z reader ("Bär" read "bar" is "baer":
+    written.with_written_forms), and reported as the lexicon word."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     label = "the photo"
@@ -94,11 +96,18 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
     joined = {k: _union(boxes[k - 1], boxes[k]) for k in pairs}
     crops += [crop_word(paper.flat, ink, joined[k]) for k in pairs]
     read = reader if reader is not None else _default_reader()
+    words_in = list(lexicon) if lexicon is not None else None
+    back: dict[str, str] = {}
+    if words_in and lang == "de":
+        from .written import with_written_forms
+        words_in, back = with_written_forms(words_in)
     # one call: read_words batches crops of like width itself (padding each by at
     # most recogniser.MAX_PAD_PX, so a batch reads as each crop alone)
-    readings = list(read(crops, list(lexicon) if lexicon is not None else None))
+    readings = list(read(crops, words_in))
     timings["read"] = time.perf_counter() - t0
     boxes, readings = _resolve_pieces(boxes, readings[:len(boxes)], dict(zip(pairs, readings[len(boxes):])))
+    if back:
+        readings = [_as_lexicon_word(r, back) for r in readings]
     words = []
     for b, r in zip(boxes, readings):
         quad = paper.to_photo(np.array([[b.x0, b.y0], [b.x1, b.y0], [b.x1, b.y1], [b.x0, b.y1]], np.float64))
@@ -158,6 +167,20 @@ def _resolve_pieces(boxes: list[WordBox], readings: list[Any], joined: dict[int,
 def _flag(r: Any) -> Any:
     return r if r.flagged else SimpleNamespace(word=r.word, confidence=r.confidence, alternatives=r.alternatives,
                                                flagged=True, free=r.free)
+
+
+def _as_lexicon_word(r: Any, back: dict[str, str]) -> Any:
+    """A reading with each written form (written.with_written_forms) replaced by its
+    lexicon word, the alternatives of one word summed, best first."""
+    alts: dict[str, float] = {}
+    for w, p in r.alternatives:
+        alts[back.get(str(w), str(w))] = alts.get(back.get(str(w), str(w)), 0.0) + float(p)
+    ranked = tuple(sorted(alts.items(), key=lambda a: -a[1]))
+    word = back.get(str(r.word), str(r.word))
+    if ranked and ranked[0][0] != word:  # two forms of a runner-up outweigh the word read
+        word = ranked[0][0]
+    return SimpleNamespace(word=word, confidence=ranked[0][1] if ranked else float(r.confidence),
+                           alternatives=ranked, flagged=r.flagged, free=r.free)
 
 
 def _looks_written(mask: np.ndarray) -> bool:
