@@ -1,12 +1,13 @@
 """The sheet reader's one chain: photo -> paper -> upright -> ink -> words -> readings.
 
     load_image / check_image -> find_paper -> upright_turn -> ink_mask -> find_words
-    -> crop_word (each, and each joinable pair as one) -> read_words (all at once)
-    -> pieces resolved (_resolve_pieces) -> SheetReading
+    -> crop_word (each) -> read_words (all at once) -> doubtful joinable pairs read as
+    one (a second call) -> pieces resolved (_resolve_pieces) -> SheetReading
 
 A word that follows another across a gap a little wider than a space inside a word
-(layout.WordBox.joinable) is read both alone and joined to it: the two become one
-word when either piece is doubtful and the joined reading fits the writing; a piece
+(layout.WordBox.joinable) is read alone and, when either is doubtful, joined to it
+(a second reader call for those pairs only): the two become one word when the joined
+reading fits the writing; a piece
 left beside a doubtful one is flagged (a fragment is never a confident word).
 
 ``read_sheet`` is the library's call (``boggle_cv.read_sheet``). The word reader
@@ -91,10 +92,6 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
         return SheetReading((), corners, turn, timings)
     t0 = time.perf_counter()
     crops = [crop_word(paper.flat, ink, b) for b in boxes]
-    # a word close after another on its line may be the rest of it: read both as one too
-    pairs = [k for k, b in enumerate(boxes) if b.joinable and k > 0]
-    joined = {k: _union(boxes[k - 1], boxes[k]) for k in pairs}
-    crops += [crop_word(paper.flat, ink, joined[k]) for k in pairs]
     read = reader if reader is not None else _default_reader()
     words_in = list(lexicon) if lexicon is not None else None
     back: dict[str, str] = {}
@@ -104,8 +101,13 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
     # one call: read_words batches crops of like width itself (padding each by at
     # most recogniser.MAX_PAD_PX, so a batch reads as each crop alone)
     readings = list(read(crops, words_in))
+    # a word close after another on its line may be the rest of it: where either piece
+    # is doubtful, the two are read as one too (a second, small call)
+    pairs = [k for k, b in enumerate(boxes) if b.joinable and k > 0 and (readings[k - 1].flagged or readings[k].flagged)]
+    joined = list(read([crop_word(paper.flat, ink, _union(boxes[k - 1], boxes[k])) for k in pairs], words_in)) \
+        if pairs else []
     timings["read"] = time.perf_counter() - t0
-    boxes, readings = _resolve_pieces(boxes, readings[:len(boxes)], dict(zip(pairs, readings[len(boxes):])))
+    boxes, readings = _resolve_pieces(boxes, readings, dict(zip(pairs, joined)))
     if back:
         readings = [_as_lexicon_word(r, back) for r in readings]
     words = []
