@@ -119,3 +119,18 @@ def test_a_heavy_letter_at_the_word_edge_is_no_strike():
         assert not _struck(d, 0, 2, 70, 38)
         cv2.line(d, (0, 21), (69, 19), 0.8, 2)
         assert _struck(d, 0, 2, 70, 38)
+
+
+def test_lines_joined_side_by_side_stay_one_line_high():
+    """Two lines whose blobs sit side by side are joined only while the joined line
+    is at most SIDE_SPAN letter heights tall: on a page flattened askew, a line's
+    hanging last letter sits beside the next line's tall first letter."""
+    from boggle_cv.vision.sheet.layout import _Blob, _join_side_by_side
+    pen = 23.0
+    # a word on a slope: its two halves, side by side, half a letter apart in height
+    sloped = _join_side_by_side([[_Blob(100, 281, 137, 304)], [_Blob(139, 269, 175, 292)]], pen)
+    assert len(sloped) == 1
+    # line 1 ends in a 'g' hanging low; line 2 starts beside it with a tall letter
+    line1 = [_Blob(100, 181, 175, 204), _Blob(177, 190, 181, 230)]
+    line2 = [_Blob(184, 208, 189, 240), _Blob(195, 222, 267, 244)]
+    assert len(_join_side_by_side([line1, line2], pen)) == 2

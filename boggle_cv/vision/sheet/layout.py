@@ -46,6 +46,7 @@ GUTTER = 2.5         # letter heights: a wider all-blank band between columns
 BORDER = 0.012       # share of the flat image's side treated as the paper's edge
 SIDE_GAP = 0.3       # letter heights: blobs of two lines this close side by side join the lines
 SIDE_DROP = 0.75     # letter heights: ... when their centres are no further apart than this
+SIDE_SPAN = 2.0      # letter heights: ... and the joined line is no taller than this
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,8 @@ def _join_side_by_side(lines: list[list[_Blob]], pen: float) -> list[list[_Blob]
     most a third of the narrower, their centres under SIDE_DROP letter heights
     apart. A word written on a slope, or a tall letter beside short ones ('t' of
     "unit"), has core bands that do not meet; a word of the next line lies a line
-    pitch lower and above or below, not beside."""
+    pitch lower and above or below, not beside. Joined, the lines must be no taller
+    than SIDE_SPAN letter heights."""
     owner = [i for i, ln in enumerate(lines) for _ in ln]
     blobs = [b for ln in lines for b in ln]
     if len(lines) < 2:
@@ -144,10 +146,15 @@ def _join_side_by_side(lines: list[list[_Blob]], pen: float) -> list[list[_Blob]
             i = parent[i]
         return i
 
+    top = [min(b.y0 for b in ln) for ln in lines]
+    bottom = [max(b.y1 for b in ln) for ln in lines]
     for a, b in zip(*np.nonzero(side & (own[:, None] != own[None, :]))):
         ra, rb = root(int(own[a])), root(int(own[b]))
-        if ra != rb:
+        # joined, the lines must still be one line high (a page flattened askew slants
+        # its lines so that a line's end sits beside the next line's start)
+        if ra != rb and max(bottom[ra], bottom[rb]) - min(top[ra], top[rb]) <= SIDE_SPAN * pen:
             parent[rb] = ra
+            top[ra], bottom[ra] = min(top[ra], top[rb]), max(bottom[ra], bottom[rb])
     joined: dict[int, list[_Blob]] = {}
     for i, ln in enumerate(lines):
         joined.setdefault(root(i), []).extend(ln)
