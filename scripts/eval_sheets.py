@@ -12,6 +12,10 @@
              ../shared/tools/compose_sheets.py (figures on sheets made from it: "composed").
              python scripts/eval_sheets.py test-crops ../shared/handwriting-public /tmp/crops-test
 
+  umlauts    the held-out DHSD crops whose words hold ä, ö, ü or ß, read against their
+             folded names with and without read_sheet(lang="de")'s written forms.
+             python scripts/eval_sheets.py umlauts /tmp/crops-test
+
 Protocol (the same as ../shared/tools/eval_sheets.py): each sheet is read against a
 lexicon of 1,000: its true words, every dictionary word one edit away, random
 dictionary words to fill. A true word is found right when the reading (as a multiset,
@@ -131,6 +135,30 @@ def test_crops(src: Path, dst: Path) -> None:
     print(f"{len(items)} held-out crops linked in {dst}")
 
 
+def umlauts(crops: Path) -> None:
+    """The held-out DHSD crops whose words hold ä, ö, ü or ß, read against their own
+    folded names (folding.fold_word "de"), with and without their written forms
+    (vision.sheet.written: what read_sheet(lang="de") adds)."""
+    from boggle_cv.folding import fold_word
+    from boggle_cv.train.word_head import load
+    from boggle_cv.vision.handwriting import read_words
+    from boggle_cv.vision.sheet.read import _as_lexicon_word
+    from boggle_cv.vision.sheet.written import with_written_forms
+    items = [x for x in json.loads((crops / "manifest.json").read_text())
+             if x["set"] == "dhsd" and any(c in x["transcription"].lower() for c in "äöüß")]
+    pairs = [(x, fold_word(x["transcription"], "de")) for x in items]
+    pairs = [(x, t) for x, t in pairs if t.isascii() and t.isalpha()]
+    truth = [t for _, t in pairs]
+    lex = sorted(set(truth))
+    images = [load(crops / x["file"]) for x, _ in pairs]
+    with_forms, back = with_written_forms(lex)
+    for name, readings in (("folded words only", read_words(images, lex)),
+                           ("with their written forms", [_as_lexicon_word(r, back) for r in read_words(images, with_forms)])):
+        right = sum(r.word == t for r, t in zip(readings, truth))
+        wrong = sum(r.word != t and not r.flagged for r, t in zip(readings, truth))
+        print(f"umlauts, {name}: {right}/{len(truth)} right, {wrong} wrong unflagged (lexicon {len(lex)})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -142,9 +170,13 @@ def main() -> None:
     t = sub.add_parser("test-crops")
     t.add_argument("src", type=Path)
     t.add_argument("dst", type=Path)
+    u = sub.add_parser("umlauts")
+    u.add_argument("crops", type=Path, help="a crops folder made by test-crops")
     a = ap.parse_args()
     if a.cmd == "rendered":
         rendered(a.count, a.words, a.seed, a.verbose)
+    elif a.cmd == "umlauts":
+        umlauts(a.crops)
     else:
         test_crops(a.src, a.dst)
 

@@ -60,7 +60,7 @@ def register(app: typer.Typer) -> None:
         fix: Annotated[Optional[list[str]], typer.Option("--fix", help="Correct one cell of the reading: r2c3=W (rows, cols from 1). Repeatable.")] = None,
         engine: Annotated[Engine, typer.Option("--engine", help="classifier, tesseract or both.")] = Engine.classifier,
         as_json: JsonOption = False,
-        annotate: Annotated[Optional[Path], typer.Option("--annotate", help="Write the photo with the reading and best missed words drawn (PNG/JPEG).")] = None,
+        annotate: Annotated[Optional[Path], typer.Option("--annotate", help="Write the photo with the reading and best missed words drawn (PNG/JPEG); with --sheet, each sheet too, with its words' readings, as OUT's name + -sheet-NAME.")] = None,
         debug_dir: Annotated[Optional[Path], typer.Option("--debug-dir", help="Write each stage's image into this folder.")] = None,
         game: Annotated[Optional[str], typer.Option("--game", help="Store the round in this game (see `standings`).")] = None,
         db: Annotated[Optional[Path], typer.Option("--db", help="Games database (default: the user's data folder).")] = None,
@@ -94,7 +94,14 @@ def register(app: typer.Typer) -> None:
             typed = {name_key(parse_player_option(p)[0]) for p in player or []}
             if any(name_key(n) in typed for n, _ in sheets):
                 raise UsageError("a player has both --player and --sheet", "give each player one list")
-        refuse_overwriting_inputs({"--annotate": annotate, "--db": db}, [*photos, dict_path, *(
+        drawn_sheets: dict[str, Path] = {}
+        if annotate is not None:
+            from .sheets import sheet_annotation_path
+            drawn_sheets = {f"--annotate (sheet {n})": sheet_annotation_path(annotate, n) for n, _ in sheets}
+            if len(set(drawn_sheets.values()) | {annotate}) != len(drawn_sheets) + 1:
+                raise UsageError("two --sheet names give the same --annotate file name",
+                                 "give the players names that differ in letters or digits")
+        refuse_overwriting_inputs({"--annotate": annotate, "--db": db, **drawn_sheets}, [*photos, dict_path, *(
             parse_player_option(p)[1] for p in player or []), *(p for _, p in sheets)], debug_dir, [p.stem for p in photos])
         lists = read_player_lists(player or [], lang.value)
         scanner = early = None
@@ -168,7 +175,7 @@ def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np
     """Draw (--annotate), store (--game), print, and apply --strict."""
     stages = dict(result.timings)
     if job.annotate is not None:
-        stages["annotate"] = _annotate(job.annotate, photo, scan, image, result)
+        stages["annotate"] = _annotate(job.annotate, photo, scan, image, result, sheets, job.sheets)
     if job.game is not None:
         from ..referee import store_round
         result = store_round(job.db, job.game, dataclasses.replace(result, timings=stages))
@@ -190,19 +197,29 @@ def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np
 
 
 def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray | None,
-              result: RoundResult) -> float:
-    """Write the photo with the reading and the three best missed words drawn; seconds taken."""
+              result: RoundResult, sheets: dict[str, SheetReading] | None = None,
+              sheet_photos: tuple[tuple[str, Path], ...] = ()) -> float:
+    """Write the photo with the reading and the three best missed words drawn, and
+    each --sheet photo with its words' readings beside it (sheets.draw_sheets: OUT's
+    stem + "-sheet-NAME"); seconds taken."""
     if scan is None or image is None:
         raise UsageError(f"cannot annotate {photo}: no board was found in it")
     if result.board.size != scan.board.size:
         n, m = result.board.size, scan.board.size
         raise UsageError(f"cannot annotate {photo}: --board is {n}x{n} but the tray in the photo is {m}x{m}",
                          "give the board of this photo, or leave --annotate out")
-    from ..outputs import write_image_atomic
+    from ..outputs import write_bytes_atomic, write_image_atomic
     from ..vision.overlay import draw_scan
     t0 = time.perf_counter()
     paths = [w.path for w in result.sheet.missed[:3]]
-    write_image_atomic(out, draw_scan(image, scan, result.board.to_rows(), paths))
+    drawn = draw_scan(image, scan, result.board.to_rows(), paths)
+    sheet_files: list[tuple[Path, bytes]] = []
+    if sheets:  # all drawn before anything is written: a failure leaves no file behind
+        from .sheets import draw_sheets
+        sheet_files = draw_sheets(out, sheets, sheet_photos)
+    write_image_atomic(out, drawn)
+    for path, data in sheet_files:
+        write_bytes_atomic(path, data)
     return time.perf_counter() - t0
 
 

@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
         if board is not None:
             from .options import load_dictionary
             lexicon = sheet_lexicon(board, load_dictionary(dict_path, lang.value), lang.value)
-        reading = read_one_sheet(photo, lexicon)
+        reading = read_one_sheet(photo, lexicon, lang.value)
         if annotate is not None:
             from ..outputs import write_image_atomic
             from ..vision.imageio import load_image

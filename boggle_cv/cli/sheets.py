@@ -37,6 +37,39 @@ def parse_sheet_options(options: Iterable[str]) -> list[tuple[str, Path]]:
     return out
 
 
+def sheet_annotation_path(annotate: Path, name: str) -> Path:
+    """Where `scan --annotate OUT --sheet NAME=PHOTO` draws that sheet: beside OUT,
+    OUT's stem + "-sheet-" + the name (letters, digits, - and _ kept; others "_") +
+    OUT's suffix (board.png, ann -> board-sheet-ann.png)."""
+    slug = "".join(c if c.isalnum() or c in "-_" else "_" for c in name) or "_"
+    return annotate.with_name(f"{annotate.stem}-sheet-{slug}{annotate.suffix}")
+
+
+def draw_sheets(annotate: Path, sheets: dict[str, SheetReading], photos: Iterable[tuple[str, Path]]) -> list[tuple[Path, bytes]]:
+    """Each sheet's photo with its words' boxes and readings drawn (vision.sheet.draw),
+    encoded by `annotate`'s extension: [(sheet_annotation_path, bytes), ...] for the
+    caller to write (outputs.write_bytes_atomic) once everything is drawn."""
+    import cv2
+    from ..errors import OutputError
+    from ..outputs import IMAGE_EXTENSIONS
+    from ..vision.imageio import load_image
+    from ..vision.sheet.draw import draw_sheet
+    ext = annotate.suffix.lower()
+    if ext not in IMAGE_EXTENSIONS:
+        raise OutputError(f"cannot write {annotate}: unknown image type {ext or '(none)'}",
+                          "end the name with " + ", ".join(IMAGE_EXTENSIONS))
+    encoded: list[tuple[Path, bytes]] = []
+    for name, photo in photos:
+        if name not in sheets:
+            continue
+        out = sheet_annotation_path(annotate, name)
+        ok, buf = cv2.imencode(ext, draw_sheet(load_image(photo), sheets[name]))
+        if not ok:
+            raise OutputError(f"cannot encode the image as {annotate.suffix}", "use .png or .jpg")
+        encoded.append((out, buf.tobytes()))
+    return encoded
+
+
 def sheet_lexicon(board: Board, dictionary: Dictionary, lang: str = "en") -> list[str]:
     """The words a sheet of this board is read against: the board's words and every
     dictionary word one edit away from one (handwriting.board_lexicon)."""
@@ -46,10 +79,11 @@ def sheet_lexicon(board: Board, dictionary: Dictionary, lang: str = "en") -> lis
     return board_lexicon(words, dictionary)
 
 
-def read_one_sheet(photo: Path, lexicon: list[str] | None) -> SheetReading:
-    """read_sheet on a photo file (ImageReadError exit 4, NoWritingError exit 5)."""
+def read_one_sheet(photo: Path, lexicon: list[str] | None, lang: str = "en") -> SheetReading:
+    """read_sheet on a photo file (ImageReadError exit 4, NoWritingError exit 5); lang
+    "de" also matches the lexicon's words as written with ä, ö, ü, ß."""
     from ..vision.sheet import read_sheet
-    return read_sheet(photo, lexicon)
+    return read_sheet(photo, lexicon, lang=lang)
 
 
 def ask_words(name: str, reading: SheetReading) -> list[str]:

@@ -128,3 +128,26 @@ def test_sheet_with_the_tray_photo_reads_against_its_board():
     assert [w["word"] for w in doc["words"] if not w["crossed_out"]] == truth()
     out = run("sheet", SHEET, "--tray", TRAY, "--board", BOARD)
     assert out.returncode == 2 and "not both" in out.stderr
+
+
+def test_scan_annotate_draws_each_sheet_beside_the_board(tmp_path):
+    out_png = tmp_path / "round.png"
+    out = run("scan", TRAY, "--sheet", f"ann lee={SHEET}", "--annotate", out_png, "--json")
+    assert out.returncode == 0, out.stderr
+    drawn = cv2.imread(str(tmp_path / "round-sheet-ann_lee.png"))
+    assert cv2.imread(str(out_png)) is not None
+    assert drawn is not None and drawn.shape == cv2.imread(str(SHEET)).shape
+    # the words' readings are drawn: the drawing differs from the photo
+    assert np.abs(drawn.astype(int) - cv2.imread(str(SHEET)).astype(int)).mean() > 0.5
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["round-sheet-ann_lee.png", "round.png"]  # no .part left
+
+
+def test_scan_annotate_never_writes_over_a_sheet_or_half_a_set(tmp_path):
+    photo = tmp_path / "round-sheet-ann.jpg"
+    photo.write_bytes(SHEET.read_bytes())
+    out = run("scan", TRAY, "--sheet", f"ann={photo}", "--annotate", tmp_path / "round.jpg")
+    assert out.returncode == 7 and "same file as the input" in out.stderr
+    assert photo.read_bytes() == SHEET.read_bytes()
+    out = run("scan", TRAY, "--sheet", f"ann={SHEET}", "--annotate", tmp_path / "round.txt")
+    assert out.returncode != 0 and "unknown image type" in out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["round-sheet-ann.jpg"]

@@ -68,3 +68,69 @@ def test_crop_holds_the_word_and_no_ruling():
     # no long light-blue stroke left across the crop
     blue = (crop[:, :, 0].astype(int) - crop[:, :, 2].astype(int)) > 40
     assert blue.sum(axis=1).max() < crop.shape[1] * 0.5
+
+
+def _scrawl(page, x, y, n, h, rise=0):
+    """n letter-like loops (h px high, ~0.8 h wide) from (x, y) on the baseline y,
+    each raised `rise` px more than the last (a word written on a slope); returns the
+    x after the last."""
+    import cv2
+    for k in range(n):
+        cx, cy = x + int(0.45 * h), y - h // 2 - k * rise
+        cv2.ellipse(page, (cx, cy), (int(0.35 * h), h // 2), 0, 20, 340, (30, 30, 30), 3)
+        x += int(1.1 * h)
+    return x
+
+
+def test_a_sloped_word_and_a_tall_letter_stay_one_word():
+    """Pieces of one word whose core bands do not meet (a word on a slope, a 't'
+    beside short letters) are one line and one word; the next line stays apart."""
+    import cv2
+    page = np.full((700, 900, 3), 235, np.uint8)
+    # line 1: "uni" + a tall 't' whose middle lies above the short letters' band
+    x = _scrawl(page, 100, 200, 3, 16)
+    cv2.line(page, (x + 2, 164), (x + 2, 190), (30, 30, 30), 3)
+    cv2.line(page, (x + 2, 190), (x + 10, 184), (30, 30, 30), 3)
+    # line 2: a word on a slope, its second half raised by half a letter height
+    x = _scrawl(page, 100, 300, 2, 18)
+    _scrawl(page, x, 286, 2, 18)
+    # line 3, a line pitch lower: its own word
+    _scrawl(page, 100, 370, 4, 18)
+    # lines 4-6: a few plain words, so the page's letter height is the writing's
+    for k, y in enumerate((440, 510, 580)):
+        _scrawl(page, 100, y, 4 + k % 2, 18)
+    found = find_words(ink_mask(page))
+    assert len(found) == 6, found
+    assert found[0].x0 < 110 and found[0].x1 > 150 and found[0].y0 < 168  # "unit" whole
+    assert found[1].x0 < 110 and found[1].x1 > 170 and found[1].y1 > 295 and found[1].y0 < 275
+    assert found[2].y0 > 330  # the next line is not taken into the sloped word
+
+
+def test_a_heavy_letter_at_the_word_edge_is_no_strike():
+    """A run of ink touching the box's edge counts as long as it is, not half the
+    strike kernel longer (the opening's border): a heavy letter at a word's start,
+    half the word wide, is no strike-through; a stroke across the whole word is."""
+    import cv2
+    from boggle_cv.vision.sheet.layout import _struck
+    for k in range(0, 10, 2):
+        d = np.zeros((40, 70), np.float32)
+        cv2.ellipse(d, (16, 20), (16, 7), 0, 0, 360, 0.8, -1)
+        cv2.line(d, (40 + k, 34), (60, 6), 0.8, 7)
+        assert not _struck(d, 0, 2, 70, 38)
+        cv2.line(d, (0, 21), (69, 19), 0.8, 2)
+        assert _struck(d, 0, 2, 70, 38)
+
+
+def test_lines_joined_side_by_side_stay_one_line_high():
+    """Two lines whose blobs sit side by side are joined only while the joined line
+    is at most SIDE_SPAN letter heights tall: on a page flattened askew, a line's
+    hanging last letter sits beside the next line's tall first letter."""
+    from boggle_cv.vision.sheet.layout import _Blob, _join_side_by_side
+    pen = 23.0
+    # a word on a slope: its two halves, side by side, half a letter apart in height
+    sloped = _join_side_by_side([[_Blob(100, 281, 137, 304)], [_Blob(139, 269, 175, 292)]], pen)
+    assert len(sloped) == 1
+    # line 1 ends in a 'g' hanging low; line 2 starts beside it with a tall letter
+    line1 = [_Blob(100, 181, 175, 204), _Blob(177, 190, 181, 230)]
+    line2 = [_Blob(184, 208, 189, 240), _Blob(195, 222, 267, 244)]
+    assert len(_join_side_by_side([line1, line2], pen)) == 2

@@ -119,3 +119,58 @@ def test_all_words_are_read_in_one_call():
 
     got = read_sheet(photo, reader=reader)
     assert calls == [len(WORDS)] and len(got.words) == len(WORDS)
+
+
+def _pieces_page(gap: int):
+    """A page of six 4-letter scrawls; the first written as two 2-letter pieces
+    `gap` px apart (wider than a gap inside a word, narrower than JOIN_GAP)."""
+    page = np.full((900, 700, 3), 235, np.uint8)
+
+    def scrawl(x, y, n):
+        for k in range(n):
+            cv2.ellipse(page, (x + 8, y - 9), (6, 9), 0, 90, 360, (30, 30, 30), 3)
+            x += 20
+        return x
+
+    x = scrawl(120, 200, 2)
+    scrawl(x - 4 + gap, 200, 2)
+    for y in (270, 340, 410, 480, 550):
+        scrawl(120, y, 4)
+    return photo_of(page, 5, angle=2.0)[0]
+
+
+def _piece_reader(pieces_flagged: tuple[bool, bool], joined_free: str):
+    """A reader that reads a crop as 'come' when it is a whole word's width, else as a
+    piece 'co' (the first and second piece flagged or not); the joined reading's free
+    reading is `joined_free`."""
+    from types import SimpleNamespace
+
+    def read(images, lexicon=None):
+        out = []
+        flags = iter(pieces_flagged)
+        for c in images:
+            whole = c.shape[1] > 2 * c.shape[0]
+            word, flagged = ("come", False) if whole else ("co", next(flags))
+            out.append(SimpleNamespace(word=word, confidence=0.95, alternatives=((word, 0.95),), flagged=flagged,
+                                       free=joined_free if whole else word))
+        return out
+    return read
+
+
+def test_a_word_in_two_pieces_is_read_as_one_when_a_piece_is_doubtful():
+    got = read_sheet(_pieces_page(19), reader=_piece_reader((True, True), "come"))
+    assert [w.word for w in got.words] == ["come"] * 6 and not got.words[0].flagged
+    left, right = got.words[0].box[0][0], got.words[0].box[1][0]
+    assert right - left > 60  # the box spans both pieces
+
+
+def test_two_clearly_read_words_stay_two():
+    got = read_sheet(_pieces_page(19), reader=_piece_reader((False, False), "come"))
+    assert [w.word for w in got.words[:2]] == ["co", "co"] and len(got.words) == 7
+
+
+def test_a_piece_that_does_not_make_a_word_stays_and_is_flagged():
+    # joined, the network reads far more than the lexicon word: two words; the one read
+    # clearly is a piece beside a doubtful one, so doubtful too
+    got = read_sheet(_pieces_page(19), reader=_piece_reader((False, True), "cocomecome"))
+    assert [w.word for w in got.words[:2]] == ["co", "co"] and got.words[0].flagged and got.words[1].flagged

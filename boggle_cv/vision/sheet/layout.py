@@ -34,20 +34,27 @@ from .ink import Ink
 U8 = npt.NDArray[np.uint8]
 
 WORD_GAP = 0.5       # letter heights: a wider gap inside a line separates two words
+JOIN_GAP = 0.9       # letter heights: ... and a gap under this may still lie inside one (read both ways)
 STRIKE_ENDS = 1      # a strike runs past the letters at this many ends (of 2)
 PUNCT_INK = 0.07     # line heights squared: a comma's ink is less (a script 's' has more)
 COMMA_GAP = 0.3      # line heights: after a comma's tail, a gap this wide separates words
 MARK_ASPECT = 0.9    # a group no wider than this times its height is a mark, not a word
 STRIKE_SPAN = 0.9    # share of a word's width a strike-through covers (it runs end to end)
+STRIKE_RUN = 0.6     # ... of which this much at least inside the word's box (turned by a slant)
 SCORE_ASPECT = 1.6   # a column whose groups are (but a tenth) no wider than this is marks
 GUTTER = 2.5         # letter heights: a wider all-blank band between columns
 BORDER = 0.012       # share of the flat image's side treated as the paper's edge
+SIDE_GAP = 0.3       # letter heights: blobs of two lines this close side by side join the lines
+SIDE_DROP = 0.75     # letter heights: ... when their centres are no further apart than this
+SIDE_SPAN = 2.0      # letter heights: ... and the joined line is no taller than this
 
 
 @dataclass(frozen=True)
 class WordBox:
     """One written word on the flat image: x0, y0, x1, y1 (px, end exclusive),
-    crossed_out (struck through by its writer), line and column (0-based)."""
+    crossed_out (struck through by its writer), line and column (0-based), joinable
+    (it follows the word before it on its line across a gap under JOIN_GAP letter
+    heights: the two may be one scrawled word, read.read_sheet reads it both ways)."""
 
     x0: int
     y0: int
@@ -56,6 +63,7 @@ class WordBox:
     crossed_out: bool = False
     line: int = 0
     column: int = 0
+    joinable: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,14 +115,59 @@ def _lines(mask: U8, blobs: list[_Blob], pen: float) -> list[list[_Blob]]:
             hit = below[below > 0]
             lab = int(hit[0]) if len(hit) else -1 - len(groups)
         groups.setdefault(lab, []).append(b)
-    return [sorted(g, key=lambda b: b.x0) for g in groups.values()]
+    return [sorted(g, key=lambda b: b.x0) for g in _join_side_by_side(list(groups.values()), pen)]
 
 
-def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[list[_Blob]]:
+def _join_side_by_side(lines: list[list[_Blob]], pen: float) -> list[list[_Blob]]:
+    """Lines joined where a blob of one sits beside a blob of the other: the gap
+    between them under SIDE_GAP letter heights, their x ranges overlapping by at
+    most a third of the narrower, their centres under SIDE_DROP letter heights
+    apart. A word written on a slope, or a tall letter beside short ones ('t' of
+    "unit"), has core bands that do not meet; a word of the next line lies a line
+    pitch lower and above or below, not beside. Joined, the lines must be no taller
+    than SIDE_SPAN letter heights."""
+    owner = [i for i, ln in enumerate(lines) for _ in ln]
+    blobs = [b for ln in lines for b in ln]
+    if len(lines) < 2:
+        return lines
+    x0 = np.array([b.x0 for b in blobs], np.float64)
+    x1 = np.array([b.x1 for b in blobs], np.float64)
+    cy = np.array([(b.y0 + b.y1) / 2 for b in blobs], np.float64)
+    wd = x1 - x0
+    gap = np.maximum(x0[:, None], x0[None, :]) - np.minimum(x1[:, None], x1[None, :])  # < 0: overlap
+    side = (gap < SIDE_GAP * pen) & (-gap <= np.minimum(wd[:, None], wd[None, :]) / 3) \
+        & (np.abs(cy[:, None] - cy[None, :]) < SIDE_DROP * pen)
+    own = np.array(owner)
+    parent = list(range(len(lines)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    top = [min(b.y0 for b in ln) for ln in lines]
+    bottom = [max(b.y1 for b in ln) for ln in lines]
+    for a, b in zip(*np.nonzero(side & (own[:, None] != own[None, :]))):
+        ra, rb = root(int(own[a])), root(int(own[b]))
+        # joined, the lines must still be one line high (a page flattened askew slants
+        # its lines so that a line's end sits beside the next line's start)
+        if ra != rb and max(bottom[ra], bottom[rb]) - min(top[ra], top[rb]) <= SIDE_SPAN * pen:
+            parent[rb] = ra
+            top[ra], bottom[ra] = min(top[ra], top[rb]), max(bottom[ra], bottom[rb])
+    joined: dict[int, list[_Blob]] = {}
+    for i, ln in enumerate(lines):
+        joined.setdefault(root(i), []).extend(ln)
+    return list(joined.values())
+
+
+def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[tuple[list[_Blob], bool]]:
     """A line's blobs (left to right) -> words, split at gaps wider than WORD_GAP
     line heights (the line's own height, or the page's `pen` if it is shorter), or
     wider than COMMA_GAP after a blob whose right end hangs below the baseline (a
-    comma written touching its word's last letter)."""
+    comma written touching its word's last letter). Each word comes with `joinable`:
+    it follows the previous word of the line across a gap under JOIN_GAP line
+    heights with no comma between (a space, or a wide gap inside a scrawled word)."""
     top, bottom = min(b.y0 for b in line), max(b.y1 for b in line)
     lh = max(min(float(bottom - top), pen * 1.5), pen * 0.5)
     mid = (top + bottom) / 2
@@ -129,6 +182,7 @@ def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[list[_Blob]]:
         return b.h < 0.5 * lh and b.w < 0.4 * lh and b.y0 > mid and b.area < PUNCT_INK * lh * lh
 
     words: list[list[_Blob]] = []
+    near: list[bool] = []
     right = -10**9
     for b in line:
         gap = b.x0 - right
@@ -136,14 +190,21 @@ def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[list[_Blob]]:
         if words and gap <= WORD_GAP * lh and not (gap > COMMA_GAP * lh and after_comma):
             words[-1].append(b)
         else:
+            near.append(bool(words) and gap <= JOIN_GAP * lh and not after_comma)
             words.append([b])
         right = max(right, b.x1)
-    out = []
-    for wd in words:
+    out: list[tuple[list[_Blob], bool]] = []
+    kept_last = False
+    for wd, joinable in zip(words, near):
+        trimmed = False
         while len(wd) > 1 and punctuation(wd[-1]):
             wd = wd[:-1]
+            trimmed = True
         if not (len(wd) == 1 and punctuation(wd[0])):
-            out.append(wd)
+            out.append((wd, joinable and kept_last))
+            kept_last = not trimmed
+        else:
+            kept_last = False
     return out
 
 
@@ -167,9 +228,14 @@ def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: in
         middle = rows[(rows > h * 0.25) & (rows < h * 0.8)]
         if len(middle) == 0 or len(rows) > max(2, h * 0.22):
             continue
+        # the opening lets a run that touches the box's edge count as longer than it is
+        # (a strike turned by the slant loses its ends to the corners): the run kept must
+        # still cross STRIKE_RUN of the word (a heavy letter at its start does not)
+        cols = np.nonzero(run.any(axis=0))[0]
+        if len(cols) == 0 or cols[-1] - cols[0] + 1 < STRIKE_RUN * w:
+            continue
         # the stroke runs past the letters at both ends: there the ink is only the stroke
         ends = max(2, int(w * 0.04))
-        cols = np.nonzero(run.any(axis=0))[0]
         left, right = m[:, cols[0]:cols[0] + ends], m[:, max(cols[-1] + 1 - ends, 0):cols[-1] + 1]
         thin = max(3.0, h * 0.3)
         if sum(np.count_nonzero(e.any(axis=1)) <= thin for e in (left, right)) >= STRIKE_ENDS:
@@ -224,14 +290,20 @@ def find_words(ink: Ink, debug: DebugSink | None = None, flat: U8 | None = None)
         return []
     groups: list[tuple[_Blob, int]] = []
     marks: list[bool] = []
+    near: dict[tuple[int, int, int], int] = {}  # a joinable group -> the x1 of the one before it
     lines = _lines(inner, blobs, pen)
     for li, line in enumerate(lines):
-        for wd in _split_words(line, pen, inner):
+        left = -1
+        for wd, joinable in _split_words(line, pen, inner):
             box = _Blob(min(b.x0 for b in wd), min(b.y0 for b in wd), max(b.x1 for b in wd), max(b.y1 for b in wd))
             if box.h < pen * 0.35:
+                left = -1
                 continue  # a speck
             groups.append((box, li))
             marks.append(box.w <= MARK_ASPECT * box.h)  # a mark, a number: not a word
+            if joinable:
+                near[(li, box.x0, box.y0)] = left
+            left = box.x1
     if not groups:
         return []
     cols = _columns(groups, w, pen)  # marks count here: a column of scores is found whole
@@ -247,8 +319,14 @@ def find_words(ink: Ink, debug: DebugSink | None = None, flat: U8 | None = None)
     line_top = {li: min(b.y0 for b, l2, _ in found if l2 == li) for _, li, _ in found}
     order = sorted(range(len(found)), key=lambda i: (cols[i], line_top[found[i][1]], found[i][0].x0))
     line_rank = {li: r for r, li in enumerate(sorted(set(line_top), key=lambda k: line_top[k]))}
-    words = [WordBox(found[i][0].x0, found[i][0].y0, found[i][0].x1, found[i][0].y1, found[i][2],
-                     line_rank[found[i][1]], cols[i]) for i in order]
+    words: list[WordBox] = []
+    for i in order:
+        (b, li, struck), col = found[i], cols[i]
+        prev = words[-1] if words else None
+        # joinable only to the word just before it, on its line (not to a dropped mark)
+        joinable = prev is not None and near.get((li, b.x0, b.y0)) == prev.x1 and prev.line == line_rank[li] \
+            and prev.column == col and not struck and not prev.crossed_out
+        words.append(WordBox(b.x0, b.y0, b.x1, b.y1, struck, line_rank[li], col, joinable))
     if debug is not None:
         shown: U8 = np.asarray(cv2.cvtColor(255 - mask, cv2.COLOR_GRAY2BGR), np.uint8) if flat is None else flat.copy()
         shown[ink.lines > 0] = (shown[ink.lines > 0] * 0.5 + np.array([0, 200, 255]) * 0.5).astype(np.uint8)

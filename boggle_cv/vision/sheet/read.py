@@ -1,7 +1,14 @@
 """The sheet reader's one chain: photo -> paper -> upright -> ink -> words -> readings.
 
     load_image / check_image -> find_paper -> upright_turn -> ink_mask -> find_words
-    -> crop_word (each) -> read_words (all at once) -> SheetReading
+    -> crop_word (each) -> read_words (all at once) -> doubtful joinable pairs read as
+    one (a second call) -> pieces resolved (_resolve_pieces) -> SheetReading
+
+A word that follows another across a gap a little wider than a space inside a word
+(layout.WordBox.joinable) is read alone and, when either is doubtful, joined to it
+(a second reader call for those pairs only): the two become one word when the joined
+reading fits the writing; a piece
+left beside a doubtful one is flagged (a fragment is never a confident word).
 
 ``read_sheet`` is the library's call (``boggle_cv.read_sheet``). The word reader
 defaults to ``vision.handwriting.read_words`` (imported only here, when a sheet is
@@ -12,6 +19,8 @@ Debug images go to the caller's DebugSink: "s1_paper", "s2_flat", "s3_words".
 from __future__ import annotations
 
 import time
+from dataclasses import replace
+from types import SimpleNamespace
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +30,7 @@ import numpy as np
 from ...errors import ArgumentTypeError, NoWritingError
 from ..stages import DebugSink, ImageU8, check_image
 from .ink import ink_mask
-from .layout import crop_word, find_words
+from .layout import WordBox, crop_word, find_words
 from .paper import find_paper, upright_turn
 from .types import SheetReading, SheetWord
 
@@ -40,7 +49,7 @@ def _default_reader() -> WordReader:
 
 
 def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None, *,
-               reader: WordReader | None = None, debug: DebugSink | None = None) -> SheetReading:
+               reader: WordReader | None = None, debug: DebugSink | None = None, lang: str = "en") -> SheetReading:
     """Read a player's handwritten sheet: the words in writing order, each with its
     reading, box (4 (x, y) photo px) and crossed-out state (types.SheetWord).
 
@@ -50,7 +59,9 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
     reads freely. Raises NoWritingError (exit 5) when the photo shows no writing (a
     blank page, the tray given as a sheet: no ink, or far more dark than a page of
     writing holds). A sheet with writing but no word on it (only a score, marks)
-    reads as no words."""
+    reads as no words. lang "de": a lexicon word with ae/oe/ue/ss is also matched as
+    it is written by hand, read through an a-z reader ("Bär" read "bar" is "baer":
+    written.with_written_forms), and reported as the lexicon word."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     label = "the photo"
@@ -82,10 +93,23 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
     t0 = time.perf_counter()
     crops = [crop_word(paper.flat, ink, b) for b in boxes]
     read = reader if reader is not None else _default_reader()
+    words_in = list(lexicon) if lexicon is not None else None
+    back: dict[str, str] = {}
+    if words_in and lang == "de":
+        from .written import with_written_forms
+        words_in, back = with_written_forms(words_in)
     # one call: read_words batches crops of like width itself (padding each by at
     # most recogniser.MAX_PAD_PX, so a batch reads as each crop alone)
-    readings = read(crops, list(lexicon) if lexicon is not None else None)
+    readings = list(read(crops, words_in))
+    # a word close after another on its line may be the rest of it: where either piece
+    # is doubtful, the two are read as one too (a second, small call)
+    pairs = [k for k, b in enumerate(boxes) if b.joinable and k > 0 and (readings[k - 1].flagged or readings[k].flagged)]
+    joined = list(read([crop_word(paper.flat, ink, _union(boxes[k - 1], boxes[k])) for k in pairs], words_in)) \
+        if pairs else []
     timings["read"] = time.perf_counter() - t0
+    boxes, readings = _resolve_pieces(boxes, readings, dict(zip(pairs, joined)))
+    if back:
+        readings = [_as_lexicon_word(r, back) for r in readings]
     words = []
     for b, r in zip(boxes, readings):
         quad = paper.to_photo(np.array([[b.x0, b.y0], [b.x1, b.y0], [b.x1, b.y1], [b.x0, b.y1]], np.float64))
@@ -93,6 +117,72 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
                                bool(r.flagged), str(r.free), tuple((float(x), float(y)) for x, y in quad),
                                b.crossed_out))
     return SheetReading(tuple(words), corners, turn, timings)
+
+
+def _union(a: WordBox, b: WordBox) -> WordBox:
+    return replace(b, x0=min(a.x0, b.x0), y0=min(a.y0, b.y0), x1=max(a.x1, b.x1), y1=max(a.y1, b.y1),
+                   joinable=a.joinable)
+
+
+def _fits(r: Any) -> bool:
+    """The reading's word is close to what the network reads freely (at most a third
+    of the free reading's letters edited): two words read as one give a free reading
+    far longer than any one lexicon word."""
+    return bool(r.word) and _edits(str(r.word), str(r.free)) * 3 <= max(len(str(r.free)), 1)
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[:], i
+        for j, cb in enumerate(b, 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+    return row[-1]
+
+
+def _resolve_pieces(boxes: list[WordBox], readings: list[Any], joined: dict[int, Any]) -> tuple[list[WordBox], list[Any]]:
+    """Words k-1 and k (k joinable, `joined[k]` the reading of both as one) become
+    one word when either piece is doubtful and the joined reading fits the writing
+    (_fits); a piece left beside a doubtful neighbour is doubtful too (a fragment of
+    a scrawled word, read as a word by itself, is not a confident word). A space
+    between two clearly read words stays a space."""
+    out_b: list[WordBox] = []
+    out_r: list[Any] = []
+    for k, (b, r) in enumerate(zip(boxes, readings)):
+        j = joined.get(k)
+        if j is None or not out_b or out_b[-1] != boxes[k - 1]:
+            out_b.append(b)
+            out_r.append(r)
+            continue
+        prev = out_r[-1]
+        if (prev.flagged or r.flagged) and _fits(j):
+            out_b[-1], out_r[-1] = _union(boxes[k - 1], b), j
+            continue
+        if prev.flagged != r.flagged:
+            out_r[-1], r = _flag(prev), _flag(r)
+        out_b.append(b)
+        out_r.append(r)
+    return out_b, out_r
+
+
+def _flag(r: Any) -> Any:
+    return r if r.flagged else SimpleNamespace(word=r.word, confidence=r.confidence, alternatives=r.alternatives,
+                                               flagged=True, free=r.free)
+
+
+def _as_lexicon_word(r: Any, back: dict[str, str]) -> Any:
+    """A reading with each written form (written.with_written_forms) replaced by its
+    lexicon word, the alternatives of one word summed, best first."""
+    alts: dict[str, float] = {}
+    for w, p in r.alternatives:
+        alts[back.get(str(w), str(w))] = alts.get(back.get(str(w), str(w)), 0.0) + float(p)
+    ranked = tuple(sorted(alts.items(), key=lambda a: -a[1]))
+    word = back.get(str(r.word), str(r.word))
+    if ranked and ranked[0][0] != word:  # two forms of a runner-up outweigh the word read
+        word = ranked[0][0]
+    return SimpleNamespace(word=word, confidence=ranked[0][1] if ranked else float(r.confidence),
+                           alternatives=ranked, flagged=r.flagged, free=r.free)
 
 
 def _looks_written(mask: np.ndarray) -> bool:
