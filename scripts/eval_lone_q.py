@@ -12,11 +12,13 @@ truth under the best turn of the grid. Prints one line per folder:
   French lone-Q check of decode);
   O cells: read O / read Qu / flagged by the lone-Q check alone (flagged with the
   check, not flagged without it: DecodeConfig(lone_q_min=2.0)).
+Exit status 0, or 2 when a folder has no truth.json.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -80,6 +82,11 @@ def main() -> int:
     ap.add_argument("--lang", default="fr", help="the edition the photos are decoded as (boggle_cv.editions)")
     ap.add_argument("--model", type=Path, default=None, help="reader ONNX file (default: the shipped one)")
     a = ap.parse_args()
+    missing = [f for f in a.folders if not (f / "truth.json").is_file()]
+    if missing:
+        print(f"eval_lone_q.py: error: no truth.json in {missing[0]} (make it with boggle-cv synth)",
+              file=sys.stderr)
+        return 2
     reader = ClassifierReader(a.model)
     for folder in a.folders:
         c = count(folder, reader, a.lang)
