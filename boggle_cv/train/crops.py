@@ -12,6 +12,15 @@ neighbour cubes at the edges, tray colour, perspective, defocus and camera-shake
 blur, dim rooms, noise, JPEG, cubes cut by the photo's edge, and
 very low resolution (a real cube can be 8-12 px wide) (``degrade``, shared with
 the real training crops).
+
+The lone Q: some French dice print the Qu face as a lone capital "Q" (the scene
+renderer's ``FaceStyle.lone_q``: the Q alone, sized as a single letter, no bar).
+A share of the Qu crops (``RenderConfig.p_lone_q``) is drawn so, labelled Qu. A
+lone Q differs from an O only by its tail, so its crops get the milder damage
+(``degrade(..., keep_tail=True)``: no 8-16 px pitch, less blur and shake): a
+crop whose tail the damage erased would teach "an O is a Qu". The O class keeps
+its full damage and a larger share (``O_WEIGHT``), so a blurred round letter
+stays an O.
 """
 from __future__ import annotations
 
@@ -43,6 +52,11 @@ SERIF_PATTERNS = ("dejavu/DejaVuSerif-Bold.ttf", "urw-base35/NimbusRoman-Bold.ot
 FONT_ROOTS = ("/usr/share/fonts/truetype", "/usr/share/fonts/opentype")
 
 UNDERLINED = ("M", "W", "Z", "N")
+#: sampling weights of the classes (the others 1): Qu is drawn 1.5x as often, so that
+#: its lone-Q share does not take from the two-letter Qu; O as often, so that the O
+#: class stays well above the lone Q (about 2,700 O, 1,100 lone Q in 60,000 crops).
+QU_WEIGHT = 1.5
+O_WEIGHT = 1.5
 
 
 def find_fonts() -> tuple[list[str], list[str]]:
@@ -73,7 +87,8 @@ def _frame_cut(crop: np.ndarray, side: int, frac: float) -> np.ndarray:
     out[:k] = out[k]
     return np.ascontiguousarray(np.rot90(out, -side))
 
-def degrade(crop: np.ndarray, rng: np.random.Generator, p_dim: float = 0.12) -> np.ndarray:
+def degrade(crop: np.ndarray, rng: np.random.Generator, p_dim: float = 0.12,
+            keep_tail: bool = False) -> np.ndarray:
     """A camera's damage to a crop (S, S, 3) of one pitch: uint8 or float in 0..255 -> uint8.
 
     Defocus (sigma 0.3-3.2 px at S=64, about 0.05 pitch), camera shake (15%),
@@ -81,14 +96,17 @@ def degrade(crop: np.ndarray, rng: np.random.Generator, p_dim: float = 0.12) -> 
     gamma, then sensor noise that is large next to the signal), low resolution
     (70%: down to 8-56 px a pitch and back, a third of them below 16 px), noise
     and JPEG (40%). Used for the synthetic crops and for a share of the real
-    training crops.
+    training crops. keep_tail (lone-Q crops): defocus sigma at most 1.4 px at
+    S=64, shake at most 0.08 pitch, low resolution 22-56 px a pitch only, so
+    that the Q's tail stays visible.
     """
     P = crop.shape[0]
     crop = np.asarray(crop, np.float32)
     if rng.random() < 0.6:
-        crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 2.0 if rng.random() < 0.7 else 3.2))
+        hi = 2.0 if rng.random() < 0.7 else 3.2
+        crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.4 * P / 64 if keep_tail else hi))
     if rng.random() < 0.15:
-        n = max(3, int(round(rng.uniform(0.04, 0.22) * P))) | 1
+        n = max(3, int(round(rng.uniform(0.04, 0.08 if keep_tail else 0.22) * P))) | 1
         crop = motion_blur(crop, n, rng.uniform(0, 180), cv2.BORDER_REPLICATE)
     crop = crop * rng.uniform(0.6, 1.25) + rng.uniform(-30, 30)
     crop = crop * (1 + rng.normal(0, 0.06, 3))
@@ -98,6 +116,8 @@ def degrade(crop: np.ndarray, rng: np.random.Generator, p_dim: float = 0.12) -> 
     if rng.random() < 0.7:
         # a third of these at 8-16 px a pitch: a small tray in a small photo
         lo = int(rng.integers(8, 16)) if rng.random() < 0.33 else int(rng.integers(14, 56))
+        if keep_tail:
+            lo = int(rng.integers(22, 56))
         crop = cv2.resize(np.asarray(crop, np.float32), (lo, lo), interpolation=cv2.INTER_AREA)
         crop = crop + rng.normal(0, rng.uniform(0, 8), crop.shape)
         crop = cv2.resize(np.clip(crop, 0, 255).astype(np.float32), (P, P), interpolation=cv2.INTER_LINEAR)
@@ -120,6 +140,7 @@ class RenderConfig:
     twist_deg: float = 12.0
     p_underline: float = 0.55
     p_underline_other: float = 0.03
+    p_lone_q: float = 0.4                            # share of the Qu crops drawn as a lone "Q"
 
 
 def _glyph(font_path: str, face: str, px: int = 120) -> np.ndarray:
@@ -155,7 +176,9 @@ class CropRenderer:
         self.faces = FACES
         # class weights for sampling: the two-letter faces and blanks are rarer on
         # boards but must be learned; sample all classes about equally.
-        self.p_face = np.ones(len(FACES)) / len(FACES)
+        w = np.ones(len(FACES))
+        w[FACES.index("Qu")], w[FACES.index("O")] = QU_WEIGHT, O_WEIGHT
+        self.p_face = w / w.sum()
 
     def glyph(self, font: str, face: str) -> np.ndarray:
         k = (font, face)
@@ -283,6 +306,9 @@ class CropRenderer:
         if face == "Qu" and self.serif and rng.random() < 0.2:
             font_list = self.serif
         font = font_list[rng.integers(len(font_list))]
+        # a lone Q is printed as the Q alone (FaceStyle.lone_q), labelled Qu
+        lone_q = face == "Qu" and rng.random() < cfg.p_lone_q
+        glyph = "Q" if lone_q else face
         cube_col = self._cube_colour()
         red_cube = rng.random() < 0.06
         if red_cube:
@@ -325,7 +351,7 @@ class CropRenderer:
             underline = (face in UNDERLINED and rng.random() < cfg.p_underline) or \
                         (rng.random() < cfg.p_underline_other)
             ink = self._colour((240, 240, 240), 10) if red_cube else self._ink(face)
-            self._paint_glyph(img, (cx + goff[0], cy + goff[1]), gh, face, font, turn,
+            self._paint_glyph(img, (cx + goff[0], cy + goff[1]), gh, glyph, font, turn,
                               rng.uniform(-cfg.twist_deg, cfg.twist_deg), ink,
                               underline, rng.random() < 0.3)
         if not red_cube and rng.random() < 0.12:
@@ -351,7 +377,7 @@ class CropRenderer:
                                    borderMode=cv2.BORDER_REPLICATE)
         if rng.random() < 0.06:
             crop = _frame_cut(crop, int(rng.integers(4)), rng.uniform(0.08, 0.4))
-        crop = degrade(crop, self.rng)
+        crop = degrade(crop, self.rng, keep_tail=lone_q)
         return crop, fi, turn
 
     def batch(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -225,9 +225,10 @@ _O, _QU = FACES.index("O"), FACES.index("Qu")
 
 
 def _lone_q_dice(edition: str) -> bool:
-    """True if edition's dice may print the Qu face as a lone Q (French): the reader,
-    trained on "Qu" faces, reads a lone Q as O (docs/editions.md), so such O cells
-    are flagged for the players with Qu as the runner-up."""
+    """True if edition's dice may print the Qu face as a lone Q (French). The reader
+    reads a lone Q as Qu since v7, but a damaged one can still come out as an O with
+    a little Qu left (docs/editions.md), so such O cells are flagged for the players
+    with Qu as the runner-up."""
     from ..editions import EDITIONS
     e = EDITIONS.get(edition)
     return e is not None and e.lone_q_dice

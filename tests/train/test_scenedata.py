@@ -32,3 +32,16 @@ def test_labels_agree_with_the_shipped_reader():
     assert (faces == f).mean() > 0.9
     keep = ~np.isin(f, list(SYMMETRIC))
     assert (turns[keep] == t[keep]).mean() > 0.9
+
+
+def test_lone_q_renders_keep_the_qu_label():
+    """A render drawn with its Qu faces printed as a lone Q (some French dice) gives
+    the same labels; only its Qu cells look different (photo 1 of seed 11 is a 6x6
+    with a Qu, 90 px a pitch)."""
+    xq, fq, tq = scenedata.photo_crops(11, 1, 0.0, 0.0, lone_q_p=1.0)
+    x0, f0, t0 = scenedata.photo_crops(11, 1, 0.0, 0.0, lone_q_p=0.0)
+    qu = f0 == FACES.index("Qu")
+    assert qu.any() and np.array_equal(fq, f0) and np.array_equal(tq, t0)
+    diff = np.abs(xq.astype(np.float32) - x0.astype(np.float32)).mean(axis=(1, 2, 3))
+    assert diff[qu].min() > 3 * max(float(np.median(diff[~qu])), 0.3)
+
