@@ -67,3 +67,26 @@ def test_greedy_collapses_repeats_and_blanks():
     probs[np.arange(len(seq)), seq] = 0.9
     text, p = ctc.greedy(probs)
     assert text == "aabc" and 0 < p < 1
+
+
+def test_views_combine_by_mean_log_likelihood_and_temperature_softmax():
+    """reading.read_views: each candidate's score is its CTC log-likelihood averaged over
+    the crop's views (stretches, possibly of different lengths); the posterior is the
+    softmax of the scores / TEMPERATURE; flagged below FLAG_BELOW."""
+    from boggle_cv.vision.handwriting import reading
+
+    rng = np.random.default_rng(7)
+    views = [rng.dirichlet(np.ones(27), size=t).astype(np.float32) for t in (6, 8)]
+    words = ["ab", "ba", "abc", "cab"]
+    enc = ctc.encode(words)
+    want = np.mean([ctc.log_likelihoods(v, *enc) for v in views], axis=0)
+    np.testing.assert_allclose(reading.lexicon_scores(views, enc), want)
+    r = reading.read_views(views, words)
+    z = np.exp((want - want.max()) / reading.TEMPERATURE)
+    post = z / z.sum()
+    assert r.word == words[int(post.argmax())]
+    assert r.confidence == pytest.approx(float(post.max()))
+    assert r.flagged == (r.confidence < reading.FLAG_BELOW or not r.free)
+    # one view is that view's own reading
+    one = reading.read_views(views[:1], words)
+    assert one.alternatives[0][0] == words[int(ctc.log_likelihoods(views[0], *enc).argmax())]

@@ -1,0 +1,200 @@
+"""Fine-tune the word reader's sequence part (PP-OCRv5's SVTR neck and last layer)
+together with the adapted head, on real handwriting.
+
+The recogniser (models/word_reader.onnx) is split after its backbone (the output of
+its last pooling, ``BOUNDARY``). The backbone stays frozen: its output is computed
+once by cv2.dnn for each training crop and ``--copies`` random distortions of it
+(``word_head.distort``; each read at a random horizontal stretch in ``--stretch``, as
+the reader reads it: ``preprocess.normalise``, ``resized``) and cached. The rest of
+the graph runs in torch through ``onnx_torch`` with its float constants trainable,
+and the head (models/word_head.npz) sits on top as at run time
+(``vision/handwriting/head.py``). Both start from the shipped files, so step 0 is the
+shipped reader. Loss: CTC over the folded classes (blank, a-z; each letter's
+probability the sum over the model's classes that fold to it, as
+``recogniser.fold``). Batches hold crops of one width (no padding: a crop is read
+alone at run time). Data: the "train" split of ../shared/handwriting-public
+(``word_head.split_of``) only. Writes the same graph with new constant values (still
+run by cv2.dnn), the new head, each with its .sha256, and the charset file.
+
+usage: python -m boggle_cv.train.word_finetune ../shared/handwriting-public --out DIR \\
+           [--copies 3] [--steps 3000] [--lr 3e-4] [--head-lr 1e-3] [--cache FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import pickle
+import shutil
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from boggle_cv.train.word_head import distort, load, split_of
+from boggle_cv.vision.handwriting import preprocess
+from boggle_cv.vision.handwriting.reading import fold_candidate
+
+ROOT = Path(__file__).resolve().parents[2]
+#: The backbone's output (N, 480, 1, T): everything after it is fine-tuned.
+BOUNDARY = "p2o.pd_op.pool2d.2.0"
+#: The input of the recogniser's final softmax (its kept classes' logits).
+LOGITS = "Add.223"
+
+
+def sha_file(path: Path) -> None:
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    path.with_name(path.name + ".sha256").write_text(f"{digest}  {path.name}\n")
+
+
+def backbone_net(model: Path) -> cv2.dnn.Net:
+    """The recogniser with BOUNDARY as an extra output, for cv2.dnn."""
+    import onnx
+    from onnx import helper
+    m = onnx.load(str(model))
+    m.graph.output.append(helper.make_tensor_value_info(BOUNDARY, onnx.TensorProto.FLOAT, ["N", 480, 1, "T"]))
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        onnx.save(m, f"{d}/backbone.onnx")
+        return cv2.dnn.readNet(f"{d}/backbone.onnx")
+
+
+def backbone_cache(folder: Path, items: list[dict], model: Path, copies: int,
+                   stretch: tuple[float, float], seed: int) -> list[tuple[np.ndarray, str]]:
+    """(backbone output (480, T) float16, word) per crop and distortion."""
+    rng = np.random.default_rng(seed)
+    net = backbone_net(model)
+    crops, words = [], []
+    for x in items:
+        im = load(folder / x["file"])
+        w = fold_candidate(x["transcription"])
+        for c in range(copies + 1):
+            v = im if c == 0 else distort(im, rng)
+            s = 1.0 if c == 0 else rng.uniform(*stretch)
+            crops.append(preprocess.resized(preprocess.normalise(v), s))
+            words.append(w)
+    frames = [-(-c.shape[1] // preprocess.FRAME_PX) for c in crops]
+    out: list[tuple[np.ndarray, str]] = []
+    t0 = time.time()
+    for f in sorted(set(frames)):
+        idx = [i for i in range(len(crops)) if frames[i] == f]
+        for k in range(0, len(idx), 32):
+            part = idx[k:k + 32]
+            blob, _ = preprocess.batch_blob([crops[i] for i in part])
+            net.setInput(blob)
+            feats = net.forward(BOUNDARY)
+            for j, i in enumerate(part):
+                out.append((feats[j, :, 0, :].astype(np.float16), words[i]))
+        print(f"  {len(out)}/{len(crops)} crops through the backbone, {time.time() - t0:.0f} s", flush=True)
+    return out
+
+
+def main() -> None:
+    import torch
+
+    from boggle_cv.train.onnx_torch import OnnxModule
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("folder", type=Path)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--models", type=Path, default=ROOT / "models", help="where the starting files are")
+    ap.add_argument("--copies", type=int, default=3)
+    ap.add_argument("--stretch", type=float, nargs=2, default=(0.9, 1.4))
+    ap.add_argument("--cache", type=Path, default=None, help="pickle of backbone outputs to reuse")
+    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--head-lr", type=float, default=1e-3)
+    ap.add_argument("--wd", type=float, default=1e-2)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--save-every", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (1 is faster on a busy 2-core box)")
+    a = ap.parse_args()
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(a.threads)
+    rng = np.random.default_rng(a.seed)
+
+    items = json.loads((a.folder / "manifest.json").read_text())
+    items = [x for x in items if x["set"] in ("dhsd", "jeremy-words") and split_of(x) == "train"
+             and fold_candidate(x["transcription"])]
+    print(f"{len(items)} training crops", flush=True)
+    if a.cache and a.cache.is_file():
+        data = pickle.loads(a.cache.read_bytes())
+    else:
+        data = backbone_cache(a.folder, items, a.models / "word_reader.onnx", a.copies, tuple(a.stretch), a.seed)
+        if a.cache:
+            a.cache.write_bytes(pickle.dumps(data))
+    data = [d for d in data if len(d[1]) <= d[0].shape[1]]
+    by_t: dict[int, list[int]] = {}
+    for i, (f, _) in enumerate(data):
+        by_t.setdefault(f.shape[1], []).append(i)
+
+    net = OnnxModule(a.models / "word_reader.onnx")
+    start = net.index_of(BOUNDARY) + 1
+    print(f"{net.freeze_before(start)} recogniser values trained", flush=True)
+    spec = json.loads((a.models / "word_reader_charset.json").read_text(encoding="utf-8"))
+    fold = torch.zeros(len(spec["fold"]), 27)
+    fold[torch.arange(len(spec["fold"])), torch.tensor(spec["fold"])] = 1.0
+    with np.load(a.models / "word_head.npz") as z:
+        head = torch.nn.ParameterDict({k: torch.nn.Parameter(torch.from_numpy(np.asarray(z[k], np.float32)))
+                                       for k in ("W1", "b1", "W", "b")})
+    width = head["W1"].shape[0] // 120
+    trained = [p for p in net.params.values() if p.requires_grad]
+    opt = torch.optim.AdamW([{"params": trained, "lr": a.lr},
+                             {"params": list(head.values()), "lr": a.head_lr}], weight_decay=a.wd)
+    base_lrs = [a.lr, a.head_lr]
+    drop = torch.nn.Dropout(0.2)
+    a.out.mkdir(parents=True, exist_ok=True)
+
+    def save() -> None:
+        net.write_back(a.out / "word_reader.onnx")
+        sha_file(a.out / "word_reader.onnx")
+        if (a.out / "word_reader_charset.json").resolve() != (a.models / "word_reader_charset.json").resolve():
+            shutil.copy(a.models / "word_reader_charset.json", a.out / "word_reader_charset.json")
+        np.savez(a.out / "word_head.npz", **{k: v.detach().numpy().astype(np.float32) for k, v in head.items()})
+        sha_file(a.out / "word_head.npz")
+
+    # batches of one width, drawn in proportion to how many crops have that width
+    widths = sorted(by_t)
+    weights = np.array([len(by_t[t]) for t in widths], float)
+    weights /= weights.sum()
+    t0 = time.time()
+    avg = None
+    for step in range(a.steps):
+        t = widths[rng.choice(len(widths), p=weights)]
+        pool = by_t[t]
+        idx = rng.choice(pool, size=min(a.batch, len(pool)), replace=False)
+        x = torch.from_numpy(np.stack([data[i][0] for i in idx]).astype(np.float32))[:, :, None, :]
+        labels = [data[i][1] for i in idx]
+        out = net(x, [LOGITS, "features"], start=start, start_name=BOUNDARY)
+        probs = torch.softmax(out[LOGITS], -1) @ fold  # (n, T, 27)
+        logp = torch.log(probs.clamp_min(1e-8))
+        feats = out["features"]
+        r = width // 2
+        padded = torch.nn.functional.pad(feats, (0, 0, r, r))
+        ctx = torch.cat([padded[:, i:i + t] for i in range(width)], -1)
+        h = drop(torch.relu(ctx @ head["W1"] + head["b1"]))
+        logits = logp + h @ head["W"] + head["b"]
+        lp = torch.log_softmax(logits, -1).transpose(0, 1)
+        targets = torch.tensor([ord(c) - 96 for w in labels for c in w])
+        loss = torch.nn.functional.ctc_loss(lp, targets, torch.full((len(idx),), t),
+                                            torch.tensor([len(w) for w in labels]), blank=0,
+                                            reduction="mean", zero_infinity=True)
+        for g, base in zip(opt.param_groups, base_lrs):
+            g["lr"] = base * min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * step / a.steps))
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(trained + list(head.values()), 5.0)
+        opt.step()
+        avg = loss.item() if avg is None else 0.98 * avg + 0.02 * loss.item()
+        if step % 100 == 0 or step == a.steps - 1:
+            print(f"  step {step} loss {avg:.3f} {time.time() - t0:.0f} s", flush=True)
+        if (step + 1) % a.save_every == 0 or step == a.steps - 1:
+            save()
+            print(f"  saved at step {step + 1}", flush=True)
+    print(f"{a.out}: done", flush=True)
+
+
+if __name__ == "__main__":
+    main()
