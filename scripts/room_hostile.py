@@ -7,7 +7,9 @@ control characters, JSON nested 100k deep, truthy strings for booleans: 400 (and
 room stays readable); cross-site simple requests: refused (403, or 415 for a body
 that is not JSON); a save on a stale revision: 409 StaleList, nothing replaced; four
 slow /api/scan uploads (1 byte every 5 s) do not hold a player's tray photo; four
-senders of 1 MB word saves keep another room's saves p95 <= 0.6 s; a flood of 3 x 64
+senders of 1 MB word saves keep another room's saves p95 <= 0.6 s; a full room's
+sheet photos sent at once (issue 22) are all answered, no list loses a word, and
+another room's saves keep p95 <= 0.6 s; a flood of 3 x 64
 dribbling connections leaves room for other addresses; 10 event streams reset at
 once leave the server answering; SIGTERM with streams open ends it within 2 s.
 
@@ -227,6 +229,56 @@ def slow_scans_vs_a_photo(c: Client, photo: bytes) -> Result:
     return "4 slow /api/scan uploads, then a player's tray photo", st == 200 and s <= 30, f"{st} in {s:.1f} s"
 
 
+def sheets_at_once(c: Client, sheet: bytes, players: int = 12, seconds_cap: float = 120.0) -> Result:
+    """Every player of a room sends a sheet photo at the same moment (issue 22: the sheet
+    upload shares the photo readers), while a player of another room keeps saving words:
+    each sheet is answered (200, or a clear 503 to retry), no word of anyone's list is
+    lost, and the other room's saves keep p95 <= 0.6 s."""
+    c = Client(c.port, "127.0.38.1", timeout=60)  # an address of its own: room creation is rate-limited
+    code, _, ps = _room(c, [f"P{i}" for i in range(players)])
+    other, _, mine = _room(c, ["Ann"])
+    typed = {name: [f"typed{i}"] for i, name in enumerate(ps)}
+    for name, (pid, tok) in ps.items():
+        c("PUT", f"/api/rooms/{code}/players/{pid}/words", {"words": typed[name], "base": 0}, tok)
+    results: dict[str, tuple[int, float]] = {}
+
+    def send(i: int, name: str, pid: str, tok: str) -> None:
+        cl = Client(c.port, f"127.0.36.{i + 1}", timeout=seconds_cap)
+        st, _, took = cl("POST", f"/api/rooms/{code}/players/{pid}/sheet?round=1", token=tok, raw=sheet,
+                         headers={"Content-Type": "image/jpeg"})
+        results[name] = (st, took)
+    threads = [threading.Thread(target=send, args=(i, n, *ids), daemon=True) for i, (n, ids) in enumerate(ps.items())]
+    for t in threads:
+        t.start()
+    pid, tok = mine["Ann"]
+    ann = Client(c.port, "127.0.37.1", timeout=30)
+    lat: list[float] = []
+    base = 0
+    while any(t.is_alive() for t in threads) and len(lat) < 2000:
+        st, _, took = ann("PUT", f"/api/rooms/{other}/players/{pid}/words", {"words": ["pert", "last", "slat"][: base % 3 + 1],
+                                                                                 "base": base}, tok)
+        lat.append(took)
+        base += st == 200
+        time.sleep(0.1)
+    for t in threads:
+        t.join(seconds_cap)
+    lost = []
+    for name, (pid_, tok_) in ps.items():
+        st, doc, _ = c("GET", f"/api/rooms/{code}", token=tok_)
+        room = (doc or {}).get("room") or {} if st == 200 else {}
+        me = next((p for p in room.get("players", []) if p.get("id") == pid_), {})
+        words = set(me.get("words") or [])
+        if not set(typed[name]) <= words or (results.get(name, (0, 0))[0] == 200 and len(words) < 2):
+            lost.append(name)
+    statuses = sorted(st for st, _ in results.values())
+    p95 = sorted(lat)[int(0.95 * (len(lat) - 1))] if lat else 99.0
+    slowest = max((took for _, took in results.values()), default=0.0)
+    ok = len(results) == players and set(statuses) <= {200, 503} and 200 in statuses and not lost and p95 <= 0.6
+    return (f"{players} sheet photos at once in one room, another room saving", ok,
+            f"sheets {statuses} (slowest {slowest:.1f} s), lists kept {players - len(lost)}/{players}, "
+            f"other room's saves p95 {1000 * p95:.0f} ms over {len(lat)}")
+
+
 def big_saves(c: Client, seconds: float = 10.0) -> Result:
     code, _, players = _room(c, [f"Big{i}" for i in range(4)])
     other, _, mine = _room(c, ["Ann"])
@@ -338,10 +390,11 @@ def shutdown_with_streams(root: Path, tmp: Path) -> Result:
             "killed after 10 s" if took is None else f"exited in {took:.1f} s")
 
 
-def room_cases(root: Path, photo: bytes, verbose: bool = False) -> list[Result]:
+def room_cases(root: Path, photo: bytes, verbose: bool = False, sheet: bytes | None = None) -> list[Result]:
     """Every case against a fresh server of `root` (the last one on a server of its own)."""
     tmp = Path(tempfile.mkdtemp(prefix="rel-room-"))
     out: list[Result] = []
+    sheet = sheet if sheet is not None else (root / "samples" / "sheets" / "sheet-4x4-a.jpg").read_bytes()
 
     def record(res: Result) -> None:
         out.append(res)
@@ -356,6 +409,7 @@ def room_cases(root: Path, photo: bytes, verbose: bool = False) -> list[Result]:
             ("nested JSON", lambda: nested_json(c)), ("truthy strings", lambda: truthy_strings(c)),
             ("cross-site", lambda: cross_site(c)), ("stale save", lambda: stale_save(c)),
             ("slow scans vs a photo", lambda: slow_scans_vs_a_photo(c, photo)), ("big saves", lambda: big_saves(c)),
+            ("sheets at once", lambda: sheets_at_once(c, sheet)),
             ("connection flood", lambda: connection_flood(c)), ("stream storm", lambda: stream_storm(c))]
         for name, case in cases:
             try:
