@@ -266,7 +266,7 @@ def sheets_at_once(c: Client, sheet: bytes, players: int = 12, seconds_cap: floa
     for name, (pid_, tok_) in ps.items():
         st, doc, _ = c("GET", f"/api/rooms/{code}", token=tok_)
         room = (doc or {}).get("room") or {} if st == 200 else {}
-        me = next((p for p in room.get("players", []) if p.get("id") == pid_), {})
+        me: dict[str, Any] = next((p for p in room.get("players", []) if p.get("id") == pid_), {})
         words = set(me.get("words") or [])
         if not set(typed[name]) <= words or (results.get(name, (0, 0))[0] == 200 and len(words) < 2):
             lost.append(name)
