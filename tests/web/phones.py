@@ -7,6 +7,7 @@ The page's Content-Security-Policy forbids eval, so waits use selectors or poll
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -14,11 +15,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from boggle_cv.web import ServeConfig, create_app
 
-from .conftest import REPO
+from .conftest import REPO, LiveServer
 
 CHROMIUM = Path(os.environ.get("BOGGLE_CV_CHROMIUM", "/usr/bin/chromium"))
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -43,6 +44,28 @@ def make_app(db: Path, scanner_factory: Any, dictionary: Any, min_seconds: int =
     app = create_app(ServeConfig(db_path=db), scanner_factory, dictionary)
     app.state.rooms.limits = dataclasses.replace(app.state.rooms.limits, seconds=(min_seconds, 3600))
     return app
+
+
+@contextlib.contextmanager
+def browser_site(app: Any) -> Iterator[tuple[LiveServer, Any]]:
+    """`app` served on a free port and a headless Debian chromium: (live server, browser)."""
+    from playwright import sync_api
+    with LiveServer(app) as live, sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        try:
+            yield live, browser
+        finally:
+            browser.close()
+
+
+@contextlib.contextmanager
+def phones_on(browser: Any, base_url: str) -> Iterator["Phones"]:
+    """Phones for one test: every context closed after it, and no page problem allowed."""
+    p = Phones(browser, base_url)
+    yield p
+    for ctx in {id(page.context): page.context for page in p.pages.values()}.values():
+        ctx.close()
+    assert p.problems == [], p.problems
 
 
 class Phones:

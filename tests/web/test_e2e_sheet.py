@@ -26,12 +26,13 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 from boggle_cv.room.sheets import add_sheet, settle  # noqa: E402
 
-from .conftest import SAMPLE, SAMPLES, LiveServer  # noqa: E402
-from .phones import ARGS, CHROMIUM, WIDTH, Phones, make_app, scroll_width, shot, wait_until  # noqa: E402
+from .conftest import SAMPLE, SAMPLES  # noqa: E402
+from .phones import (CHROMIUM, WIDTH, Phones, browser_site, make_app, phones_on, scroll_width, shot,  # noqa: E402
+                     wait_until)
 from .test_e2e_table import box_words, host_click, join, new_room, saved, server_list, typed_board  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
@@ -45,22 +46,15 @@ READ_S = 90_000                # a sheet read on a busy 2-core machine (about 2 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, scanner_factory, dictionary) -> Iterator[tuple[Any, Any]]:
     db = tmp_path_factory.mktemp("sheet") / "games.sqlite3"
-    with LiveServer(make_app(db, scanner_factory, dictionary)) as live, sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        try:
-            yield live, browser
-        finally:
-            browser.close()
+    with browser_site(make_app(db, scanner_factory, dictionary)) as live_and_browser:
+        yield live_and_browser
 
 
 @pytest.fixture()
 def phones(site) -> Iterator[Phones]:
     live, browser = site
-    p = Phones(browser, live.url)
-    yield p
-    for ctx in {id(page.context): page.context for page in p.pages.values()}.values():
-        ctx.close()
-    assert p.problems == [], p.problems
+    with phones_on(browser, live.url) as p:
+        yield p
 
 
 @pytest.fixture(scope="module")

@@ -25,11 +25,10 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-from .conftest import LiveServer  # noqa: E402
-from .phones import (ARGS, CHROMIUM, LAPTOP, WIDTH, Phones, in_view, make_app, scroll_width, shot,  # noqa: E402
-                     wait_until)
+from .phones import (CHROMIUM, LAPTOP, WIDTH, Phones, browser_site, in_view, make_app, phones_on,  # noqa: E402
+                     scroll_width, shot, wait_until)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
 
@@ -39,22 +38,15 @@ BOARD = "PERS/LATG/SINE/TERS"   # rest: r4c3 e4c2 s3c1 t4c1; last: l2c1 a2c2 s3c
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, scanner_factory, dictionary) -> Iterator[tuple[Any, Any]]:
     db = tmp_path_factory.mktemp("table") / "games.sqlite3"
-    with LiveServer(make_app(db, scanner_factory, dictionary)) as live, sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        try:
-            yield live, browser
-        finally:
-            browser.close()
+    with browser_site(make_app(db, scanner_factory, dictionary)) as live_and_browser:
+        yield live_and_browser
 
 
 @pytest.fixture()
 def phones(site) -> Iterator[Phones]:
     live, browser = site
-    p = Phones(browser, live.url)
-    yield p
-    for ctx in {id(page.context): page.context for page in p.pages.values()}.values():
-        ctx.close()
-    assert p.problems == [], p.problems
+    with phones_on(browser, live.url) as p:
+        yield p
 
 
 def new_room(phones: Phones, device: dict[str, Any] | None = None) -> tuple[Any, str, str]:
