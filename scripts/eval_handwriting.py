@@ -55,6 +55,21 @@ def neighbours(t: str, words: set[str]) -> set[str]:
     return {w for w in one_edit(t) if w in words}
 
 
+def group_lexicon(truths: set[str], enable: list[str], eset: set[str], rng: random.Random) -> list[str]:
+    """The protocol's lexicon for one group of crops: its true words, every word of
+    `enable` one edit away from one, random words of `enable` up to 1,000 (fewer when
+    the list is too small to fill it), sorted and then shuffled by `rng`."""
+    lex = set(truths)
+    for t in truths:
+        lex |= neighbours(t, eset)
+    size = min(1000, len(lex | eset))  # a small word list (tests) cannot fill 1,000
+    while len(lex) < size:
+        lex.add(rng.choice(enable))
+    lexicon = sorted(lex)
+    rng.shuffle(lexicon)
+    return lexicon
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("folder", type=Path)
@@ -83,15 +98,7 @@ def main() -> int:
     t_read = 0.0
     for g in range(0, len(pairs), 40):
         group = pairs[g:g + 40]
-        truths = {t for _, t in group}
-        lex = set(truths)
-        for t in truths:
-            lex |= neighbours(t, eset)
-        size = min(1000, len(lex | eset))  # a small word list (tests) cannot fill 1,000
-        while len(lex) < size:
-            lex.add(rng.choice(enable))
-        lexicon = sorted(lex)
-        rng.shuffle(lexicon)
+        lexicon = group_lexicon({t for _, t in group}, enable, eset, rng)
         images = [load(a.folder / x["file"]) for x, _ in group]
         t0 = time.perf_counter()
         readings = read_words(images, lexicon=lexicon)

@@ -32,7 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from boggle_cv.train.word_head import distort, load, split_of
+from boggle_cv.train.word_head import distort, load, training_items
 from boggle_cv.vision.handwriting import preprocess
 from boggle_cv.vision.handwriting.reading import fold_candidate
 
@@ -115,9 +115,7 @@ def main() -> None:
     torch.set_num_threads(a.threads)
     rng = np.random.default_rng(a.seed)
 
-    items = json.loads((a.folder / "manifest.json").read_text())
-    items = [x for x in items if x["set"] in ("dhsd", "jeremy-words") and split_of(x) == "train"
-             and fold_candidate(x["transcription"])]
+    items = training_items(a.folder)
     print(f"{len(items)} training crops", flush=True)
     if a.cache and a.cache.is_file():
         data = pickle.loads(a.cache.read_bytes())

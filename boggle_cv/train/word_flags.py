@@ -23,7 +23,7 @@ from boggle_cv.vision.handwriting.reading import clean_lexicon, crop_views, lexi
 
 def scores(folder: Path, setname: str, split: str, enable: Path, seed: int = 1201) -> list[tuple[np.ndarray, int, bool]]:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-    from eval_handwriting import fold, load, neighbours  # type: ignore
+    from eval_handwriting import fold, group_lexicon, load  # type: ignore
     items = json.loads((folder / "manifest.json").read_text())
     items = [x for x in items if x["set"] == setname and split_of(x) == split]
     pairs = [(x, fold(x["transcription"])) for x in items]
@@ -34,15 +34,7 @@ def scores(folder: Path, setname: str, split: str, enable: Path, seed: int = 120
     out = []
     for g in range(0, len(pairs), 40):
         group = pairs[g:g + 40]
-        truths = {t for _, t in group}
-        lex = set(truths)
-        for t in truths:
-            lex |= neighbours(t, eset)
-        while len(lex) < 1000:
-            lex.add(rng.choice(words))
-        lexicon = sorted(lex)
-        rng.shuffle(lexicon)
-        lexicon = clean_lexicon(lexicon)
+        lexicon = clean_lexicon(group_lexicon({t for _, t in group}, words, eset, rng))
         encoded = ctc.encode(lexicon)
         for (x, t), views in zip(group, crop_views([load(folder / x["file"]) for x, _ in group])):
             free, _ = ctc.greedy(views[0])

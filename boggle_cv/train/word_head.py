@@ -45,6 +45,14 @@ def split_of(item: dict) -> str:
     return ("tune" if (h // 3) % 2 == 0 else "test") if h % 3 == 0 else "train"
 
 
+def training_items(folder: Path) -> list[dict]:
+    """The manifest entries of `folder` the word models train on: the DHSD writers' and
+    Jeremy's words of the 'train' split whose transcription folds to letters."""
+    items = json.loads((folder / "manifest.json").read_text())
+    return [x for x in items if x["set"] in ("dhsd", "jeremy-words") and split_of(x) == "train"
+            and fold_candidate(x["transcription"])]
+
+
 def load(path: Path) -> np.ndarray:
     from boggle_cv.vision.handwriting.preprocess import to_bgr
     im = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
@@ -167,9 +175,7 @@ def main() -> None:
     a = ap.parse_args()
     import os
     os.environ["BOGGLE_CV_WORD_HEAD"] = "none"
-    items = json.loads((a.folder / "manifest.json").read_text())
-    items = [x for x in items if x["set"] in ("dhsd", "jeremy-words") and split_of(x) == "train"
-             and fold_candidate(x["transcription"])]
+    items = training_items(a.folder)
     print(f"{len(items)} training crops", flush=True)
     if a.cache and a.cache.is_file():
         import pickle
