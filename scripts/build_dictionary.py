@@ -28,6 +28,10 @@ What we take, and why:
     were within reach.
   * then the filter of boggle_cv.dictionary.normalise_word: ASCII a-z only (drops
     possessives "'s", hyphenated and accented words), every q followed by u.
+  * each word's smallest size also goes to en-word-levels.txt.gz (one line per size:
+    the size, then its words): how common a word is, the prior of the handwriting
+    reader (boggle_cv.vision.handwriting.commonness). gzip with no name or time in
+    its header, so a rebuild gives the same bytes.
 
 Usage: python scripts/build_dictionary.py [--scowl DIR] [--enable PATH]
   --enable PATH: also measure coverage of ENABLE2K's 3-16-letter words (read only,
@@ -47,6 +51,7 @@ sys.path.insert(0, str(REPO))
 
 from boggle_cv.dictionary import (DEFAULT_BIN, DEFAULT_META, build_edges,  # noqa: E402
                                   normalise_word, save_compiled)
+from boggle_cv.vision.handwriting.commonness import LEVELS_FILE  # noqa: E402
 
 CATEGORIES = ("english", "american", "british", "british_z",
               "variant_1", "variant_2", "british_variant_1", "british_variant_2")
@@ -74,6 +79,16 @@ def collect(scowl: Path) -> tuple[dict[str, int], list[str]]:
                 if n is not None and n not in level:
                     level[n] = size
     return level, used
+
+
+def save_levels(level: dict[str, int], path: Path) -> int:
+    """Write word -> SCOWL size as gzip text, one line per size ("10 a able about ..."),
+    words sorted; the same bytes for the same words (no name, mtime 0). Returns bytes."""
+    import gzip
+    lines = [" ".join([str(size)] + sorted(w for w, s in level.items() if s == size)) for size in SIZES]
+    data = gzip.compress(("\n".join(lines) + "\n").encode("ascii"), compresslevel=9, mtime=0)
+    path.write_bytes(data)
+    return len(data)
 
 
 def build_edition(lang: str, out: Path, second: Path | None) -> int:
@@ -146,6 +161,7 @@ def main() -> int:
     edges, count = build_edges(level.keys(), common, minimise=True)
     args.out.mkdir(parents=True, exist_ok=True)
     save_compiled(args.out / DEFAULT_BIN, edges, count)
+    levels_bytes = save_levels(level, args.out / LEVELS_FILE)
     meta = {
         "source": "SCOWL (Debian package scowl), http://wordlist.aspell.net/",
         "categories": list(CATEGORIES),
@@ -156,6 +172,8 @@ def main() -> int:
         "words": count,
         "common_words": len(common),
         "edges": len(edges),
+        "levels_file": LEVELS_FILE,
+        "levels_file_bytes": levels_bytes,
     }
     if args.enable.exists():
         enable = {w for w in (l.strip().lower() for l in args.enable.read_text(encoding="utf-8-sig").splitlines())

@@ -2,9 +2,10 @@
 "tune" split (writers / words neither trained on nor used for the figures), with the
 protocol of scripts/eval_handwriting.py (groups of 40, lexicons of 1,000).
 
-usage: python -m boggle_cv.train.word_flags ../shared/handwriting-public
+usage: python -m boggle_cv.train.word_flags ../shared/handwriting-public [--prior]
 Prints, per temperature and threshold, top-1 and, per set, confident errors and
-flagged share.
+flagged share. With --prior, also per weight of the prior of common words
+(commonness.PRIOR_PER_RANK: 0 is the uniform prior) and rank of unknown words.
 """
 from __future__ import annotations
 
@@ -17,11 +18,16 @@ from pathlib import Path
 import numpy as np
 
 from boggle_cv.train.word_head import split_of
-from boggle_cv.vision.handwriting import ctc
+from boggle_cv.vision.handwriting import commonness, ctc
 from boggle_cv.vision.handwriting.reading import clean_lexicon, crop_views, lexicon_scores
 
 
-def scores(folder: Path, setname: str, split: str, enable: Path, seed: int = 1201) -> list[tuple[np.ndarray, int, bool]]:
+Scored = tuple[np.ndarray, int, bool, np.ndarray]
+
+
+def scores(folder: Path, setname: str, split: str, enable: Path, seed: int = 1201) -> list[Scored]:
+    """Per crop: its candidates' log-likelihoods, the true word's index, whether the
+    free reading found ink, each candidate's commonness rank (-1: not in the table)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
     from eval_handwriting import fold, group_lexicon, load  # type: ignore
     items = json.loads((folder / "manifest.json").read_text())
@@ -36,9 +42,11 @@ def scores(folder: Path, setname: str, split: str, enable: Path, seed: int = 120
         group = pairs[g:g + 40]
         lexicon = clean_lexicon(group_lexicon({t for _, t in group}, words, eset, rng))
         encoded = ctc.encode(lexicon)
+        table = commonness.ranks()
+        ranks = np.array([table.get(w, -1) for w in lexicon])
         for (x, t), views in zip(group, crop_views([load(folder / x["file"]) for x, _ in group])):
             free, _ = ctc.greedy(views[0])
-            out.append((lexicon_scores(views, encoded), lexicon.index(t), bool(free)))
+            out.append((lexicon_scores(views, encoded), lexicon.index(t), bool(free), ranks))
     return out
 
 
@@ -47,26 +55,30 @@ def main() -> None:
     ap.add_argument("folder", type=Path)
     ap.add_argument("--split", default="tune")
     ap.add_argument("--enable", type=Path, default=Path(__file__).resolve().parents[3] / "shared" / "words" / "enable2k.txt")
+    ap.add_argument("--prior", action="store_true", help="also sweep the prior of common words")
     a = ap.parse_args()
     data = {s: scores(a.folder, s, a.split, a.enable) for s in ("dhsd", "jeremy-words")}
-    for temp in (1.0, 1.5, 2.0, 3.0):
-        for thr in (0.5, 0.7, 0.8, 0.9, 0.95, 0.98):
-            row = [f"T={temp:.1f} thr={thr:.2f}"]
-            for s, rows in data.items():
-                n = top1 = conf_wrong = flagged = 0
-                for ll, truth, has_ink in rows:
-                    z = ll / temp
-                    z = np.exp(z - z.max())
-                    post = z / z.sum()
-                    best = int(post.argmax())
-                    f = post[best] < thr or not has_ink
-                    n += 1
-                    top1 += best == truth
-                    flagged += f
-                    conf_wrong += best != truth and not f
-                row.append(f"{s}: top1 {100 * top1 / n:.1f}% conf.err {100 * conf_wrong / n:.1f}% "
-                           f"flagged {100 * flagged / n:.1f}% (n={n})")
-            print(" | ".join(row), flush=True)
+    weights = (0.0, 0.25, 0.5, 0.75, 1.0) if a.prior else (commonness.PRIOR_PER_RANK,)
+    unknowns = (4, 8) if a.prior else (commonness.UNKNOWN_RANK,)
+    grid = [(w, u, temp, thr) for w in weights for u in unknowns for temp in (1.0, 1.5, 2.0, 3.0)
+            for thr in (0.5, 0.7, 0.8, 0.9, 0.95, 0.98)]
+    for weight, unknown, temp, thr in grid:
+        row = [f"prior={weight:.2f} unknown={unknown} T={temp:.1f} thr={thr:.2f}"]
+        for s, rows in data.items():
+            n = top1 = conf_wrong = flagged = 0
+            for ll, truth, has_ink, ranks in rows:
+                z = ll / temp - weight * np.where(ranks < 0, unknown, ranks)
+                z = np.exp(z - z.max())
+                post = z / z.sum()
+                best = int(post.argmax())
+                f = post[best] < thr or not has_ink
+                n += 1
+                top1 += best == truth
+                flagged += f
+                conf_wrong += best != truth and not f
+            row.append(f"{s}: top1 {100 * top1 / n:.1f}% conf.err {100 * conf_wrong / n:.1f}% "
+                       f"flagged {100 * flagged / n:.1f}% (n={n})")
+        print(" | ".join(row), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 """read_words: handwritten word crops -> readings, against a lexicon or free.
 
 With a lexicon, each candidate's exact CTC likelihood under the image
-(``ctc.log_likelihoods``) becomes a posterior by a softmax over the lexicon (uniform
-prior, temperature ``TEMPERATURE``): ``.alternatives`` best first (up to TOP_K),
+(``ctc.log_likelihoods``) becomes a posterior by a softmax over the lexicon
+(temperature ``TEMPERATURE``, times the prior of how common each word is,
+``commonness.log_prior``: English only, uniform for other languages):
+``.alternatives`` best first (up to TOP_K),
 ``.confidence`` the top posterior, ``.flagged`` when it is below FLAG_BELOW or the
 runner-up is within FLAG_MARGIN of it (a Boggle lexicon is dense: seat, sat, seats),
 or when the free reading finds no letter at all (a blank crop: the lexicon is a
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import ctc, recogniser
+from . import commonness, ctc, recogniser
 
 #: How many alternatives a reading keeps.
 TOP_K = 5
@@ -105,18 +107,21 @@ def board_lexicon(board_words: Iterable[str], dictionary: Container[str]) -> lis
     return board + sorted(near)
 
 
-def _softmax(scores: np.ndarray) -> np.ndarray:
+def _softmax(scores: np.ndarray, prior: np.ndarray | None = None) -> np.ndarray:
+    """Posterior from log-likelihoods (softened by TEMPERATURE) and an optional log prior."""
     z = scores / TEMPERATURE
+    if prior is not None:
+        z = z + prior
     z = z - z.max()
     e = np.exp(z)
     return np.asarray(e / e.sum())
 
 
-def _decide(words: Sequence[str], scores: np.ndarray, free: str) -> WordReading:
-    """The reading from candidates and their log-likelihoods."""
+def _decide(words: Sequence[str], scores: np.ndarray, free: str, prior: np.ndarray | None = None) -> WordReading:
+    """The reading from candidates, their log-likelihoods and (optionally) log priors."""
     if not len(words) or not np.isfinite(scores).any() or scores.max() <= ctc.NEG_INF / 2:
         return WordReading("", 0.0, (), True, free)
-    post = _softmax(scores)
+    post = _softmax(scores, prior)
     order = np.argsort(-post, kind="stable")[:TOP_K]
     alts = tuple((words[i], float(post[i])) for i in order)
     top = alts[0][1]
@@ -133,10 +138,13 @@ def lexicon_scores(views: Sequence[np.ndarray], encoded: tuple[np.ndarray, np.nd
 
 
 def read_views(views: Sequence[np.ndarray], lexicon: Sequence[str] | None,
-               encoded: tuple[np.ndarray, np.ndarray] | None = None) -> WordReading:
+               encoded: tuple[np.ndarray, np.ndarray] | None = None,
+               prior: np.ndarray | None = None) -> WordReading:
     """One reading from one crop's frame probabilities at each of STRETCHES (the first
     is stretch 1, for the free reading); ``lexicon`` already cleaned
-    (``clean_lexicon``), ``encoded`` its ``ctc.encode`` when the caller has it."""
+    (``clean_lexicon``), ``encoded`` its ``ctc.encode`` when the caller has it,
+    ``prior`` its log prior (``commonness.log_prior``; None: uniform). The free
+    reading (no lexicon) uses no prior: it shows what is written."""
     free, _ = ctc.greedy(views[0])
     if lexicon is None:
         if not free:
@@ -149,7 +157,7 @@ def read_views(views: Sequence[np.ndarray], lexicon: Sequence[str] | None,
         return WordReading(free, conf, alts[:TOP_K], conf < FLAG_BELOW, free)
     if not lexicon:
         return WordReading("", 0.0, (), True, free)
-    return _decide(lexicon, lexicon_scores(views, encoded or ctc.encode(lexicon)), free)
+    return _decide(lexicon, lexicon_scores(views, encoded or ctc.encode(lexicon)), free, prior)
 
 
 def crop_views(images: Sequence[np.ndarray]) -> list[list[np.ndarray]]:
@@ -158,13 +166,17 @@ def crop_views(images: Sequence[np.ndarray]) -> list[list[np.ndarray]]:
     return [[v[i] for v in per_stretch] for i in range(len(images))]
 
 
-def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = None) -> list[WordReading]:
+def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = None, *,
+               lang: str = "en") -> list[WordReading]:
     """One reading per image (BGR uint8 (H, W, 3); grey (H, W) and BGRA accepted),
     each a single written word. ``lexicon``: the words it may be (e.g.
-    ``board_lexicon``); None reads freely."""
+    ``board_lexicon``); None reads freely. ``lang``: the lexicon's language, for the
+    prior of how common each word is (``commonness``; uniform for a language without
+    a table)."""
     images = list(images)
     if not images:
         return []
     lex = clean_lexicon(lexicon) if lexicon is not None else None
     encoded = ctc.encode(lex) if lex else None
-    return [read_views(views, lex, encoded) for views in crop_views(images)]
+    prior = commonness.log_prior(lex, lang) if lex else None
+    return [read_views(views, lex, encoded, prior) for views in crop_views(images)]

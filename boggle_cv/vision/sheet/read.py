@@ -18,6 +18,7 @@ Debug images go to the caller's DebugSink: "s1_paper", "s2_flat", "s3_words".
 """
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import replace
 from types import SimpleNamespace
@@ -42,9 +43,10 @@ MAX_INK_SHARE = 0.1  # more of the paper dark than this: not a sheet of writing
 NO_WRITING_HINT = "give a photo of a player's sheet, the words written on it dark enough to see"
 
 
-def _default_reader() -> WordReader:
+def _default_reader(lang: str) -> WordReader:
+    """handwriting.read_words with the sheet's language (its prior of common words)."""
     from ..handwriting import read_words
-    reader: WordReader = read_words
+    reader: WordReader = functools.partial(read_words, lang=lang)
     return reader
 
 
@@ -92,7 +94,7 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
         return SheetReading((), corners, turn, timings)
     t0 = time.perf_counter()
     crops = [crop_word(paper.flat, ink, b) for b in boxes]
-    read = reader if reader is not None else _default_reader()
+    read = reader if reader is not None else _default_reader(lang)
     words_in = list(lexicon) if lexicon is not None else None
     back: dict[str, str] = {}
     if words_in and lang == "de":

@@ -1,0 +1,93 @@
+"""The prior of common words in the lexicon reading (vision/handwriting/commonness.py)."""
+from __future__ import annotations
+
+import gzip
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from boggle_cv.vision.handwriting import commonness, ctc, reading
+
+
+def test_table_ranks_common_words_before_rare_ones():
+    table = commonness.ranks()
+    assert table["the"] == 0 and table["time"] == 0 and table["happy"] == 0
+    assert table["haply"] > table["happy"] and table["tine"] > table["time"]
+    assert table["billon"] > table["billion"]
+    assert set(table.values()) == set(range(len(commonness.SIZES)))
+    assert all(w.isascii() and w.isalpha() and w == w.lower() for w in list(table)[::997])
+
+
+def test_shipped_table_is_one_sorted_line_per_size_with_a_reproducible_header():
+    data = (resources.files("boggle_cv") / "data" / commonness.LEVELS_FILE).read_bytes()
+    assert data[4:8] == b"\0\0\0\0"  # gzip mtime 0: a rebuild gives the same bytes
+    lines = gzip.decompress(data).decode("ascii").splitlines()
+    assert [int(line.split()[0]) for line in lines] == list(commonness.SIZES)
+    for line in lines:
+        words = line.split()[1:]
+        assert words == sorted(words) and words
+
+
+def test_table_words_are_default_dictionary_words():
+    from boggle_cv.dictionary import load_default
+    dictionary = load_default()
+    sample = sorted(commonness.ranks())[::501]
+    assert sample and all(w in dictionary for w in sample)
+
+
+def test_log_prior_per_rank_unknown_in_the_middle_and_none_for_other_languages():
+    got = commonness.log_prior(["the", "haply", "zzzqx"])
+    table = commonness.ranks()
+    want = -commonness.PRIOR_PER_RANK * np.array([0, table["haply"], commonness.UNKNOWN_RANK])
+    np.testing.assert_allclose(got, want)
+    np.testing.assert_array_equal(commonness.log_prior(["the", "haply"], "de"), [0.0, 0.0])
+    assert commonness.log_prior([]).shape == (0,)
+
+
+def _views_for(word: str, frames: int = 12, other: float = 0.01) -> list[np.ndarray]:
+    """(T, 27) frame probabilities spelling `word` (blank, letter, blank, ...); a
+    letter written "m|n" is either, at equal odds; every other class has `other`."""
+    probs = np.full((frames, 27), other, np.float32)
+    probs[:, 0] = 0.5
+    letters = word.replace("m|n", "#")
+    for i, ch in enumerate(letters):
+        probs[2 * i + 1, :] = other
+        for c in ("mn" if ch == "#" else ch):
+            probs[2 * i + 1, ord(c) - 96] = 0.9 / (2 if ch == "#" else 1)
+    return [probs / probs.sum(axis=1, keepdims=True)]
+
+
+def test_prior_breaks_a_near_tie_towards_the_common_word_and_stays_flagged():
+    views = _views_for("tim|ne")  # the ink cannot tell m from n
+    lexicon = ["tine", "time"]
+    enc = ctc.encode(lexicon)
+    scores = reading.lexicon_scores(views, enc)
+    assert scores[0] == pytest.approx(scores[1])  # the ink cannot tell them apart
+    prior = commonness.log_prior(lexicon)
+    r = reading.read_views(views, lexicon, enc, prior)
+    assert r.word == "time" and r.flagged  # the better bet, still asked
+    uniform = reading.read_views(views, lexicon, enc)
+    assert uniform.confidence == pytest.approx(0.5)
+
+
+def test_clear_ink_beats_the_prior():
+    """haply is 6 levels rarer than happy (3 nats of prior at 0.5 a level): a letter
+    the network is sure of (0.9 against 0.0001) outweighs it, a letter at 90:1 does not."""
+    views = _views_for("haply", other=0.0001)
+    lexicon = ["happy", "haply"]
+    r = reading.read_views(views, lexicon, None, commonness.log_prior(lexicon))
+    assert r.word == "haply"
+    unsure = reading.read_views(_views_for("haply"), lexicon, None, commonness.log_prior(lexicon))
+    assert unsure.word == "happy" and unsure.flagged
+
+
+def test_read_words_applies_the_prior_of_its_language(monkeypatch):
+    monkeypatch.setattr(reading, "crop_views", lambda images: [_views_for("tim|ne") for _ in images])
+    image = np.full((48, 100, 3), 255, np.uint8)
+    en = reading.read_words([image], ["tine", "time"])[0]
+    de = reading.read_words([image], ["tine", "time"], lang="de")[0]
+    assert en.word == "time" and en.confidence > de.confidence
+    assert de.confidence == pytest.approx(0.5)
+    free = reading.read_words([image])[0]  # the free reading shows the ink, no prior
+    assert free.word in ("time", "tine")
