@@ -18,6 +18,8 @@ run by cv2.dnn), the new head, each with its .sha256, and the charset file.
 
 usage: python -m boggle_cv.train.word_finetune ../shared/handwriting-public --out DIR \\
            [--copies 3] [--steps 3000] [--lr 3e-4] [--head-lr 1e-3] [--cache FILE]
+           [--renders N --render-copies 1]  (N words drawn in handwriting fonts too:
+           train.word_renders; the fonts are installed at training time only)
 """
 from __future__ import annotations
 
@@ -37,7 +39,9 @@ from boggle_cv.vision.handwriting import preprocess
 from boggle_cv.vision.handwriting.reading import fold_candidate
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The backbone's output (N, 480, 1, T): everything after it is fine-tuned.
+#: The backbone's output (N, 480, 1, T): everything after it is fine-tuned (the
+#: default; ``--boundary`` picks an earlier node, e.g. "Add.157" (N, 480, 3, 2T): the
+#: backbone's last two blocks trained too).
 BOUNDARY = "p2o.pd_op.pool2d.2.0"
 #: The input of the recogniser's final softmax (its kept classes' logits).
 LOGITS = "Add.223"
@@ -48,34 +52,37 @@ def sha_file(path: Path) -> None:
     path.with_name(path.name + ".sha256").write_text(f"{digest}  {path.name}\n")
 
 
-def backbone_net(model: Path) -> cv2.dnn.Net:
-    """The recogniser with BOUNDARY as an extra output, for cv2.dnn."""
+def backbone_net(model: Path, boundary: str = BOUNDARY) -> cv2.dnn.Net:
+    """The recogniser with `boundary` (a 4-D node) as an extra output, for cv2.dnn."""
     import onnx
     from onnx import helper
     m = onnx.load(str(model))
-    m.graph.output.append(helper.make_tensor_value_info(BOUNDARY, onnx.TensorProto.FLOAT, ["N", 480, 1, "T"]))
+    m.graph.output.append(helper.make_tensor_value_info(boundary, onnx.TensorProto.FLOAT, ["N", "C", "H", "T"]))
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         onnx.save(m, f"{d}/backbone.onnx")
         return cv2.dnn.readNet(f"{d}/backbone.onnx")
 
 
-def backbone_cache(folder: Path, items: list[dict], model: Path, copies: int,
-                   stretch: tuple[float, float], seed: int) -> list[tuple[np.ndarray, str]]:
-    """(backbone output (480, T) float16, word) per crop and distortion."""
+Cached = tuple[np.ndarray, str, int]
+
+
+def backbone_cache(words_in: list[tuple[np.ndarray, str]], model: Path, copies: int,
+                   stretch: tuple[float, float], seed: int, boundary: str = BOUNDARY) -> list[Cached]:
+    """(the boundary's output (C, H, T') float16, word, output frames T) per (image,
+    folded word) and distortion (the image as it is, then `copies` distorted at a
+    random stretch)."""
     rng = np.random.default_rng(seed)
-    net = backbone_net(model)
+    net = backbone_net(model, boundary)
     crops, words = [], []
-    for x in items:
-        im = load(folder / x["file"])
-        w = fold_candidate(x["transcription"])
+    for im, w in words_in:
         for c in range(copies + 1):
             v = im if c == 0 else distort(im, rng)
             s = 1.0 if c == 0 else rng.uniform(*stretch)
             crops.append(preprocess.resized(preprocess.normalise(v), s))
             words.append(w)
     frames = [-(-c.shape[1] // preprocess.FRAME_PX) for c in crops]
-    out: list[tuple[np.ndarray, str]] = []
+    out: list[Cached] = []
     t0 = time.time()
     for f in sorted(set(frames)):
         idx = [i for i in range(len(crops)) if frames[i] == f]
@@ -83,9 +90,9 @@ def backbone_cache(folder: Path, items: list[dict], model: Path, copies: int,
             part = idx[k:k + 32]
             blob, _ = preprocess.batch_blob([crops[i] for i in part])
             net.setInput(blob)
-            feats = net.forward(BOUNDARY)
+            feats = net.forward(boundary)
             for j, i in enumerate(part):
-                out.append((feats[j, :, 0, :].astype(np.float16), words[i]))
+                out.append((feats[j].astype(np.float16), words[i], f))
         print(f"  {len(out)}/{len(crops)} crops through the backbone, {time.time() - t0:.0f} s", flush=True)
     return out
 
@@ -102,6 +109,10 @@ def main() -> None:
     ap.add_argument("--copies", type=int, default=3)
     ap.add_argument("--stretch", type=float, nargs=2, default=(0.9, 1.4))
     ap.add_argument("--cache", type=Path, default=None, help="pickle of backbone outputs to reuse")
+    ap.add_argument("--renders", type=int, default=0,
+                    help="also this many words drawn in handwriting fonts (train.word_renders)")
+    ap.add_argument("--render-copies", type=int, default=1, help="distortions of each render")
+    ap.add_argument("--boundary", default=BOUNDARY, help="the node whose output is cached (trained after it)")
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--head-lr", type=float, default=1e-3)
@@ -120,16 +131,23 @@ def main() -> None:
     if a.cache and a.cache.is_file():
         data = pickle.loads(a.cache.read_bytes())
     else:
-        data = backbone_cache(a.folder, items, a.models / "word_reader.onnx", a.copies, tuple(a.stretch), a.seed)
+        real = [(load(a.folder / x["file"]), fold_candidate(x["transcription"])) for x in items]
+        data = backbone_cache(real, a.models / "word_reader.onnx", a.copies, tuple(a.stretch), a.seed, a.boundary)
+        if a.renders:
+            from boggle_cv.train.word_renders import renders
+            drawn = renders(a.renders, a.seed)
+            data += backbone_cache(drawn, a.models / "word_reader.onnx", a.render_copies, tuple(a.stretch),
+                                   a.seed + 1, a.boundary)
+            print(f"{len(drawn)} words drawn in handwriting fonts", flush=True)
         if a.cache:
             a.cache.write_bytes(pickle.dumps(data))
-    data = [d for d in data if len(d[1]) <= d[0].shape[1]]
+    data = [d for d in data if len(d[1]) <= d[2]]
     by_t: dict[int, list[int]] = {}
-    for i, (f, _) in enumerate(data):
-        by_t.setdefault(f.shape[1], []).append(i)
+    for i, (_, _, frames) in enumerate(data):
+        by_t.setdefault(frames, []).append(i)
 
     net = OnnxModule(a.models / "word_reader.onnx")
-    start = net.index_of(BOUNDARY) + 1
+    start = net.index_of(a.boundary) + 1
     print(f"{net.freeze_before(start)} recogniser values trained", flush=True)
     spec = json.loads((a.models / "word_reader_charset.json").read_text(encoding="utf-8"))
     fold = torch.zeros(len(spec["fold"]), 27)
@@ -163,9 +181,9 @@ def main() -> None:
         t = widths[rng.choice(len(widths), p=weights)]
         pool = by_t[t]
         idx = rng.choice(pool, size=min(a.batch, len(pool)), replace=False)
-        x = torch.from_numpy(np.stack([data[i][0] for i in idx]).astype(np.float32))[:, :, None, :]
+        x = torch.from_numpy(np.stack([data[i][0] for i in idx]).astype(np.float32))
         labels = [data[i][1] for i in idx]
-        out = net(x, [LOGITS, "features"], start=start, start_name=BOUNDARY)
+        out = net(x, [LOGITS, "features"], start=start, start_name=a.boundary)
         probs = torch.softmax(out[LOGITS], -1) @ fold  # (n, T, 27)
         logp = torch.log(probs.clamp_min(1e-8))
         feats = out["features"]
