@@ -18,11 +18,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..room.sheets import MAX_IMAGE_BYTES
 from ..vision.stages import ImageU8
-
-#: What a stored word image may be, recognised by its first bytes (the GET endpoint's
-#: content type): WebP, PNG, JPEG.
-MEDIA_TYPES = {b"RIFF": "image/webp", b"\x89PNG": "image/png", b"\xff\xd8\xff": "image/jpeg"}
 
 
 @dataclass(frozen=True)
@@ -37,12 +34,7 @@ class WordImageConfig:
     quality: int = 60
     min_quality: int = 20
     step: int = 20
-    max_bytes: int = 4096
-
-
-def media_type(data: bytes) -> str | None:
-    """The image's content type from its first bytes; None for anything else."""
-    return next((t for magic, t in MEDIA_TYPES.items() if data.startswith(magic)), None)
+    max_bytes: int = MAX_IMAGE_BYTES
 
 
 def _flatten(photo: ImageU8, box: Sequence[Sequence[float]], margin: float) -> np.ndarray | None:

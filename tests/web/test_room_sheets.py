@@ -109,7 +109,7 @@ def test_the_sheet_adds_its_words_after_what_was_typed(client, app):
     doc = res.json()
     assert doc["sheet"] == {"added": ["rest", "pest", "last"], "already": ["rest", "slate"], "crossed_out": ["zzz"],
                             "doubtful": ["pest"], "unreadable": 1, "round": 1, "read": 7, "turn": 0,
-                            "lexicon": "free"}
+                            "lexicon": "free", "images": 0}
     ann = me(doc["room"], "Ann")
     # nothing typed is lost, nothing twice ("Last" is "last"), the crossed-out word left out
     assert ann["words"] == ["slate", "zone", "rest", "pest", "last"] and ann["revision"] == 2
