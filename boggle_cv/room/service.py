@@ -390,19 +390,18 @@ class RoomService:
     def word_image(self, code: str, player_id: str, image_id: str, token: str | None) -> bytes:
         """The image of one word's handwriting (GET .../players/{id}/images/{image_id}):
         for a member of the room, of a player of the room, an image of that player's
-        list in the current round; the player's own (or the host's) before the lists
-        lock, anyone's in the room after (as the words themselves: room.view)."""
+        list in the current round; the player's own before the lists lock, every
+        member's (the host's too) after, as the words themselves (room.view)."""
         room = self.room(code)
-        host, viewer = self._who(room, token)
+        _host, viewer = self._who(room, token)
         target = self._player(room, player_id)
         r = room.round
+        if not ((viewer is not None and viewer.id == target.id) or r.phase in (Phase.locked, Phase.scored)):
+            raise NotAllowed(f"{target.name}'s words are shown once the lists are locked", code="image.hidden",
+                             params={"name": target.name})
         if image_id not in r.images.get(target.id, {}).values():
             raise RoomNotFound("no such handwriting in this round", "it was removed with its word",
                                code="image.not_found")
-        if not (host or (viewer is not None and viewer.id == target.id)
-                or r.phase in (Phase.locked, Phase.scored)):
-            raise NotAllowed(f"{target.name}'s words are shown once the lists are locked", code="image.hidden",
-                             params={"name": target.name})
         data = self.db.word_image(room.code, image_id, target.id)
         if data is None:
             raise RoomNotFound("no such handwriting in this round", "it was removed with its word",
