@@ -9,7 +9,10 @@ word not crossed out is cut (the box plus its margin, grey, paper evened out, at
 48 x 320 px) and encoded as PNG (grey as cut, and evened), JPEG and WebP at a few
 qualities. Prints, per encoding, the bytes of a word (median, 95th percentile, max) and
 of a sheet (median, max), then the room's encoding (word_image, with its byte cap) and
-the milliseconds it takes a word. Last line: "word_image: W words, median M B, ...".
+the milliseconds it takes a word, and what a room's view (GET /api/rooms/CODE, fetched
+by every phone at every change) would weigh with one player per photo, its words read,
+the lists locked: without images, with the image ids it carries, and with the images
+inlined (base64) instead. Last line: "view: ...".
 """
 from __future__ import annotations
 
@@ -59,10 +62,12 @@ def main() -> int:
     sheets: dict[str, list[int]] = {k: [] for k in sizes}
     ms: list[float] = []
     missing = 0
+    lists: list[list[tuple[str, bytes | None]]] = []
     for path in photos(a.photos):
         image = load_image(path)
         words = [w for w in read_sheet(image).words if not w.crossed_out]
         per: dict[str, int] = {k: 0 for k in sizes}
+        lists.append([])
         for w in words:
             flat = _flatten(image, w.box, config.margin)
             if flat is None:
@@ -75,6 +80,7 @@ def main() -> int:
             t0 = time.perf_counter()
             data = word_image(image, w.box, config)
             ms.append(1000 * (time.perf_counter() - t0))
+            lists[-1].append((w.word, data))
             if data is None:
                 missing += 1
                 continue
@@ -90,7 +96,31 @@ def main() -> int:
     xs = sizes["word_image"]
     print(f"word_image: {len(xs)} words, median {statistics.median(xs):.0f} B, p95 {p95(xs)}, max {max(xs)}, "
           f"over the cap {missing}, {statistics.median(ms):.1f} ms a word (median)")
+    print(view_sizes(lists))
     return 0
+
+
+def view_sizes(lists: list[list[tuple[str, bytes | None]]]) -> str:
+    """A locked room with one player per list: its view's JSON bytes without images,
+    with their ids (as served), and with the images inlined as base64."""
+    import base64
+    import json
+
+    from boggle_cv.room.model import Phase, Player, Room, Round, new_image_id
+    from boggle_cv.room.view import room_view
+    room = Room("ABCDEFG", "g", "x", 0.0)
+    room.round = Round(1, Phase.locked)
+    for i, items in enumerate(lists):
+        p = Player(f"p{i}abcdef", f"P{i}", "d", 0.0)
+        room.players.append(p)
+        room.round.lists[p.id] = [w for w, _ in items if w]
+    bare = len(json.dumps(room_view(room, True, None, 0.0)))
+    for p, items in zip(room.players, lists):
+        room.round.images[p.id] = {w: new_image_id() for w, data in items if w and data}
+    ids = len(json.dumps(room_view(room, True, None, 0.0)))
+    inline = bare + sum(len(json.dumps({w: base64.b64encode(d).decode()})) for items in lists for w, d in items if w and d)
+    return (f"view: {len(lists)} players, {sum(len(x) for x in lists)} words: {bare} B without images, {ids} B with "
+            f"their ids, {inline} B with the images inlined")
 
 
 if __name__ == "__main__":
