@@ -10,7 +10,7 @@ a host and three players on four phones.
 - The host locks and photographs Cy's sheet for him: the host settles Cy's doubtful
   words beside their handwriting; once locked Bob taps one of Ann's words and sees it.
 
-Screenshots in the test's tmp folder (docs/images/web_sheet_images*.png with
+Screenshots in the test's tmp folder (docs/images/web_sheet_crops*.png with
 BOGGLE_CV_DOCS_SCREENSHOT=1: the words box and the host's list, cut to the element).
 Skips without chromium or Playwright.
 """
@@ -136,7 +136,7 @@ def test_the_handwriting_beside_each_word(phones, reading, tmp_path):
     others = [w for w in expected if w not in marks]
     wait_until(ann, f"() => document.querySelectorAll(\"{folded} button.sheet-word\").length === {len(others)}")
     assert ann.get_attribute(f"{folded} button.sheet-word[data-word='{first}']", "aria-expanded") == "true"
-    element_shot(ann, ".wordbox", tmp_path, "web_sheet_images")
+    element_shot(ann, ".wordbox", tmp_path, "web_sheet_crops")
 
     # Bob sees a count, not Ann's words nor their ink
     bob.wait_for_selector(f"#players li[data-player='{ann_id}'] .count:has-text('{len(expected)} words')")
@@ -175,7 +175,7 @@ def test_the_handwriting_beside_each_word(phones, reading, tmp_path):
         cy_words, cy_marks = settle(cy_words, cy_marks, w, w)
     wait_until(host, all_loaded(host_panel, len(cy_marks)))
     host.click(f"#players .sheet-words[data-owner='{cy_id}'] summary")
-    element_shot(host, f"#players li[data-player='{cy_id}']", tmp_path, "web_sheet_images_host")
+    element_shot(host, f"#players li[data-player='{cy_id}']", tmp_path, "web_sheet_crops_host")
     # Cy's phone: his box shows his doubtful words with their ink too
     wait_until(cy, all_loaded(f".doubtful-words[data-owner='{cy_id}']", len(cy_marks)))
 
