@@ -8,7 +8,8 @@ a host and three players on four phones.
   replaced by an alternative keeps its ink (it moves to the folded words).
 - Bob sees neither Ann's words nor their ink while the round plays.
 - The host locks and photographs Cy's sheet for him: the host settles Cy's doubtful
-  words beside their handwriting; once locked Bob taps one of Ann's words and sees it.
+  words beside their handwriting; once locked Bob taps one of Ann's words and sees it;
+  once scored, in the report too.
 
 Screenshots in the test's tmp folder (docs/images/web_sheet_crops*.png with
 BOGGLE_CV_DOCS_SCREENSHOT=1: the words box and the host's list, cut to the element).
@@ -31,11 +32,12 @@ from boggle_cv.room.sheets import add_sheet, settle  # noqa: E402
 from .conftest import SAMPLES  # noqa: E402
 from .phones import (CHROMIUM, DOCS_IMAGES, WIDTH, Phones, browser_site, make_app, phones_on, scroll_width,  # noqa: E402
                      wait_until)
-from .test_e2e_table import host_click, join, new_room, saved  # noqa: E402
+from .test_e2e_table import host_click, join, new_room, saved, typed_board  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
 
 SHEET = SAMPLES / "sheets" / "sheet-4x4-a.jpg"
+BOARD = "DRML/HCNL/XEHD/YTOC"  # sample-4x4-a's board: the sheet's words are on it
 MSG = "[data-role=sheet-msg]"
 READ_S = 90_000  # a sheet read on a busy 2-core machine (about 2 s alone)
 
@@ -85,7 +87,7 @@ def element_shot(page: Any, selector: str, tmp: Path, name: str) -> None:
         page.locator(selector).screenshot(path=str(path), scale="css")
     finally:
         page.evaluate("() => { document.querySelector('header').style.position = ''; }")
-    if os.environ.get("BOGGLE_CV_DOCS_SCREENSHOT") == "1":
+    if os.environ.get("BOGGLE_CV_DOCS_SCREENSHOT") == "1" and name.startswith("web_"):
         from PIL import Image
         DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
         with Image.open(path) as im:  # 64 colours: a third of the bytes, the same to the eye
@@ -186,3 +188,18 @@ def test_the_handwriting_beside_each_word(phones, reading, tmp_path):
     bob.click(f"{bob_folded} button.sheet-word[data-word='{first}']")
     wait_until(bob, all_loaded(f"{bob_folded} li[data-word='{first}']", 1))
     assert scroll_width(bob) <= WIDTH
+
+    # scored: in the report a word from a sheet shows its handwriting while it is tapped
+    typed_board(host, BOARD)
+    host.click("#score")
+    host.wait_for_selector("#round-msg.error:has-text('not confirmed yet')")
+    host.click("#score")
+    bob.wait_for_selector("#room[data-phase=scored] #winner")
+    chip = f"#report .pw[data-player='Ann'] button.chip[data-word='{first}']"
+    assert bob.get_attribute(chip, "data-ink") == "1"
+    assert bob.locator("#report .pw[data-player='Bob'] button.chip[data-ink]").count() == 0  # typed, no ink
+    bob.click(chip)
+    wait_until(bob, all_loaded(f"#report .pw[data-player='Ann'] li.with-ink:has(button[aria-pressed=true])", 1))
+    element_shot(bob, "#report .pw[data-player='Ann']", tmp_path, "report_ink")  # tmp only: not in the docs
+    bob.click(chip)
+    wait_until(bob, f"() => !document.querySelector(\"#report .ink-box:not([hidden])\")")

@@ -319,8 +319,13 @@ export class Room {
   }
 
   drawReport(report) {
+    const players = new Map((this.view ? this.view.players : []).map((p) => [p.name, p]));
     renderReport($("#report"), report, {
       onWord: (w, button) => this.pickWord(w, button),
+      inkOf: (name) => {  // the words a sheet added keep their handwriting until the next round
+        const p = players.get(name);
+        return p && p.images ? inkOf(this.code, p.id, this.token(), p.images) : null;
+      },
       showAll: this.showAllMissed,
       onShowAll: () => { this.showAllMissed = true; this.reportKey = null; this.drawReport(report); },
       open: this.openLists,
