@@ -34,7 +34,7 @@ ErrorCode = Literal[
     "board.missing", "board.none_to_correct", "board.cell_outside", "board.challenge_missing", "board.text",
     # lists and sheets
     "list.too_long", "list.stale", "sheet.round_moved", "sheet.round_scored", "sheet.no_writing",
-    "word.not_doubtful",
+    "word.not_doubtful", "image.not_found", "image.hidden",
     # photos and bodies
     "photo.unreadable", "photo.too_many_pixels", "photo.no_board", "photo.none", "photo.not_image",
     "photo.heic", "photo.missing", "photo.too_large", "body.too_large", "body.timeout",
@@ -83,6 +83,8 @@ CODES: dict[ErrorCode, tuple[str, ...]] = {
     "sheet.round_scored": ("sent",),
     "sheet.no_writing": (),
     "word.not_doubtful": ("word",),
+    "image.not_found": (),
+    "image.hidden": ("name",),
     "photo.unreadable": (),
     "photo.too_many_pixels": ("megapixels",),
     "photo.no_board": (),

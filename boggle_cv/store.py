@@ -29,14 +29,14 @@ from typing import Any, Iterable
 
 from .errors import StorageError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 BUSY_TIMEOUT_S = 5.0
 APP_DIR = "boggle-cv"
 DB_NAME = "games.sqlite3"
 
-#: The tables of a boggle-cv database; `meta` holds ('schema_version', N). `rooms` and
-#: `room_photos` keep the rooms of `boggle-cv serve` (boggle_cv.room.db).
-TABLES = ("meta", "games", "rounds", "round_players", "rooms", "room_photos")
+#: The tables of a boggle-cv database; `meta` holds ('schema_version', N). `rooms`,
+#: `room_photos` and `room_word_images` keep the rooms of `boggle-cv serve` (boggle_cv.room.db).
+TABLES = ("meta", "games", "rounds", "round_players", "rooms", "room_photos", "room_word_images")
 
 _GAME_TABLES: tuple[str, ...] = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -82,14 +82,26 @@ _ROOM_TABLES: tuple[str, ...] = (
 #: Schema 3: each round's edition (boggle_cv.editions code; rounds stored before
 #: editions existed were English, so the old rows read 'en').
 _ROUND_LANG: tuple[str, ...] = ("ALTER TABLE rounds ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'",)
+#: Schema 4: the handwriting of each word a sheet photo added to a room's list (one
+#: small image a word, by a random id; boggle_cv.room.db, docs/web.md "Handwriting").
+_ROOM_WORD_IMAGES: tuple[str, ...] = (
+    """CREATE TABLE IF NOT EXISTS room_word_images (
+    id TEXT PRIMARY KEY,
+    code TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    image BLOB NOT NULL
+)""",
+    "CREATE INDEX IF NOT EXISTS room_word_images_room ON room_word_images(code, round, player)",
+)
 #: Every table of a database (CREATE ... IF NOT EXISTS: safe to run again).
 _TABLES = _GAME_TABLES + _ROOM_TABLES
-#: What makes a new database, in order: the tables, then the columns added since.
-_SCHEMA = _TABLES + _ROUND_LANG
+#: What makes a new database, in order: the tables, then the columns and tables added since.
+_SCHEMA = _TABLES + _ROUND_LANG + _ROOM_WORD_IMAGES
 
 #: version N -> the statements that bring a version-N database to N + 1; run only
 #: by writes, in the same transaction as the round.
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _ROOM_TABLES, 2: _ROUND_LANG}
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _ROOM_TABLES, 2: _ROUND_LANG, 3: _ROOM_WORD_IMAGES}
 
 _MOVE_HINT = "choose another file with --db (or $BOGGLE_CV_DB)"
 

@@ -2,7 +2,9 @@
 server resumes every room and its current round.
 
 Each room is one JSON document (room.model.Room) in table ``rooms``; a round's
-photo preview is a BLOB in ``room_photos`` (the tables are part of the games
+photo preview is a BLOB in ``room_photos``, the handwriting of each word a sheet
+photo added (a small WebP, by a random id that the room's document names) a BLOB in
+``room_word_images`` (the tables are part of the games
 database's schema, boggle_cv.store, which opens, creates and migrates the file). Every change is one transaction that
 reads the room, applies the change and writes it back with its version bumped
 (``BEGIN IMMEDIATE``: two servers or threads never interleave a change). Scoring
@@ -11,7 +13,7 @@ round is stored exactly once however often the host taps "score" or a crash
 interrupts.
 
 Rooms expire: a room without a change for the server's idle time is deleted with its
-photos whenever a room is created (inside that transaction, before the live rooms
+photos and word images whenever a room is created (inside that transaction, before the live rooms
 are counted against the cap); the rounds it scored stay in the games tables.
 """
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
@@ -152,10 +154,43 @@ class RoomDB:
             return (int(row[0]), bytes(row[1])) if row else None
         return self._run("read a photo", read, write=False)
 
+    # ---- word images (the handwriting of the words a sheet added: room.service) ----------------
+    @staticmethod
+    def put_word_image(conn: sqlite3.Connection, image_id: str, code: str, round_number: int, player: str,
+                       data: bytes) -> None:
+        """Store one word's image (inside an update's transaction)."""
+        conn.execute("INSERT INTO room_word_images(id, code, round, player, image) VALUES (?, ?, ?, ?, ?)",
+                     (image_id, code, round_number, player, data))
+
+    @staticmethod
+    def word_image_bytes(conn: sqlite3.Connection, code: str, round_number: int, player: str) -> int:
+        """The bytes of the images one player holds in one round (inside a transaction)."""
+        row = conn.execute("SELECT COALESCE(SUM(LENGTH(image)), 0) FROM room_word_images "
+                           "WHERE code = ? AND round = ? AND player = ?", (code, round_number, player)).fetchone()
+        return int(row[0]) if row else 0
+
+    @staticmethod
+    def drop_word_images(conn: sqlite3.Connection, code: str, ids: Iterable[str] = (),
+                         before_round: int | None = None) -> None:
+        """Delete images of room `code` (inside an update's transaction): those of `ids`,
+        and (before_round) every image of a round before that one."""
+        conn.executemany("DELETE FROM room_word_images WHERE id = ? AND code = ?", [(i, code) for i in ids])
+        if before_round is not None:
+            conn.execute("DELETE FROM room_word_images WHERE code = ? AND round < ?", (code, before_round))
+
+    def word_image(self, code: str, image_id: str, player: str) -> bytes | None:
+        def read(conn: sqlite3.Connection) -> bytes | None:
+            row = conn.execute("SELECT image FROM room_word_images WHERE id = ? AND code = ? AND player = ?",
+                               (image_id, code, player)).fetchone()
+            return bytes(row[0]) if row else None
+        return self._run("read a word's image", read, write=False)
+
 
 def _sweep(conn: sqlite3.Connection, before: float) -> int:
-    """Delete the rooms last changed before `before` (Unix seconds) and their photos."""
+    """Delete the rooms last changed before `before` (Unix seconds), their photos and word images."""
     conn.execute("DELETE FROM room_photos WHERE code IN (SELECT code FROM rooms WHERE updated_at < ?)", (before,))
+    conn.execute("DELETE FROM room_word_images WHERE code IN (SELECT code FROM rooms WHERE updated_at < ?)",
+                 (before,))
     return int(conn.execute("DELETE FROM rooms WHERE updated_at < ?", (before,)).rowcount)
 
 

@@ -70,6 +70,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_image_id() -> str:
+    """A word image's id: 96 random bits, URL-safe text (16 characters)."""
+    return secrets.token_urlsafe(12)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -159,7 +164,9 @@ class Round:
     referee's document once scored; game_round: its number in the games database;
     doubtful: player id -> {word of that list: its alternatives [(word, p), ...] best
     first}, the words a sheet photo read with doubt and nobody has confirmed or fixed
-    yet (room.sheets)."""
+    yet (room.sheets); images: player id -> {word of that list: the id of its
+    handwriting's image}, for the words a sheet photo added (the image itself is in
+    the database's ``room_word_images``: room.db; docs/web.md, "Handwriting")."""
 
     number: int
     phase: Phase = Phase.waiting
@@ -175,6 +182,7 @@ class Round:
     revisions: dict[str, int] = field(default_factory=dict)
     settings: Settings | None = None
     doubtful: dict[str, dict[str, list[tuple[str, float]]]] = field(default_factory=dict)
+    images: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.phase = Phase(self.phase)  # Round(1, "playing") works as before
@@ -195,7 +203,8 @@ class Round:
                 "report": self.report, "game_round": self.game_round, "revisions": self.revisions,
                 "settings": self.settings.to_dict() if self.settings is not None else None,
                 "doubtful": {pid: {w: [[a, p] for a, p in alts] for w, alts in marks.items()}
-                             for pid, marks in self.doubtful.items() if marks}}
+                             for pid, marks in self.doubtful.items() if marks},
+                "images": {pid: dict(refs) for pid, refs in self.images.items() if refs}}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Round:
@@ -206,7 +215,8 @@ class Round:
                    {k: int(v) for k, v in (d.get("revisions") or {}).items()},
                    Settings.from_dict(snap) if snap is not None else None,
                    {str(pid): {str(w): [(str(a), float(p)) for a, p in alts] for w, alts in marks.items()}
-                    for pid, marks in (d.get("doubtful") or {}).items()})
+                    for pid, marks in (d.get("doubtful") or {}).items()},
+                   {str(pid): {str(w): str(i) for w, i in refs.items()} for pid, refs in (d.get("images") or {}).items()})
 
 
 @dataclass

@@ -31,8 +31,8 @@ from ..wordlists import MAX_NAME, MAX_TOKEN
 from .db import RoomDB
 from .dictionaries import Dictionaries
 from . import sheets
-from .model import (BoardState, Correction, Phase, Player, Room, Round, Settings, new_code, new_token,
-                    normalise_code, token_hash, token_matches)
+from .model import (BoardState, Correction, Phase, Player, Room, Round, Settings, new_code, new_image_id,
+                    new_token, normalise_code, token_hash, token_matches)
 from .view import current_board, room_view, round_marks, round_settings
 
 
@@ -152,6 +152,7 @@ class RoomService:
             room.round.lists.pop(player.id, None)
             room.round.revisions.pop(player.id, None)
             room.round.doubtful.pop(player.id, None)
+            self._images(conn, room, player.id, {})
             room.last_change = {"what": "remove", "by": "host", "player": player.name, "at": self.clock()}
         return self._update(code, change)[0]
 
@@ -196,11 +197,13 @@ class RoomService:
             if wait:
                 if r.phase is not Phase.waiting:
                     room.round = Round(r.number + 1)
+                    self.db.drop_word_images(conn, room.code, before_round=room.round.number)
                 room.last_change = {"what": "wait", "by": "host", "round": room.round.number, "at": now}
                 return
             secs = room.settings.seconds if isinstance(seconds, RoomTimer) else self._seconds(seconds)
             if r.phase is not Phase.waiting:
                 room.round = r = Round(r.number + 1)
+                self.db.drop_word_images(conn, room.code, before_round=r.number)
             r.move(Phase.playing)
             r.seconds, r.started_at, r.deadline = secs, now, now + secs if secs else None
             r.settings = dataclasses.replace(room.settings, seconds=secs)
@@ -273,6 +276,7 @@ class RoomService:
             r.lists[player.id] = [str(w)[:MAX_TOKEN] for w in words]
             r.revisions[player.id] = revision + 1
             self._marks(r, player.id, sheets.prune(r.lists[player.id], r.doubtful.get(player.id, {})))
+            self._images(conn, room, player.id, sheets.keep_images(r.lists[player.id], r.images.get(player.id, {})))
             room.last_change = {"what": "words", "by": player.name, "player_id": player.id,
                                 "revision": revision + 1, "at": now}
         return self._update(code, change)[0]
@@ -288,13 +292,17 @@ class RoomService:
         return room.round.number, current_board(room.round.board), round_settings(room).lang
 
     def add_sheet(self, code: str, player_id: str, token: str | None, number: int,
-                  read: Sequence[dict[str, Any]]) -> tuple[Room, sheets.SheetAdded]:
+                  read: Sequence[dict[str, Any]], images: Sequence[bytes | None] = ()
+                  ) -> tuple[Room, sheets.SheetAdded, int]:
         """A sheet's words (SheetWord.to_dict each, writing order) added to that player's
         list in round `number` (room.sheets.add_sheet: nothing replaced, no word twice,
         crossed-out words left out, doubtful ones marked): a save like any other (the
-        revision bumps, every phone hears of it). RoundChanged (409, nothing stored) when
-        the round is no longer `number` or was scored while the sheet was read."""
-        def change(room: Room, conn: sqlite3.Connection) -> sheets.SheetAdded:
+        revision bumps, every phone hears of it). images: the handwriting of each word
+        read (its image, or None), kept for each word added, in the same transaction,
+        within the caps of room.sheets. RoundChanged (409, nothing stored) when the round
+        is no longer `number` or was scored while the sheet was read. (room, what was
+        done, how many images were kept)."""
+        def change(room: Room, conn: sqlite3.Connection) -> tuple[sheets.SheetAdded, int]:
             player, who = self._own_or_host(room, player_id, token)
             self._sheet_open(room, number)
             r, now = room.round, self.clock()
@@ -304,14 +312,37 @@ class RoomService:
                                    f"{self.limits.max_words}", code="list.too_long",
                                    params={"max": self.limits.max_words})
             revision = r.revision(player.id)
+            kept = 0
             if done.added:
                 r.lists[player.id] = words
                 r.revisions[player.id] = revision = revision + 1
                 self._marks(r, player.id, marks)
+                kept = self._keep_images(conn, room, player.id, done, images)
             room.last_change = {"what": "sheet", "by": who, "player_id": player.id, "revision": revision,
                                 "added": len(done.added), "doubtful": len(done.doubtful), "at": now}
-            return done
-        return self._update(code, change)
+            return done, kept
+        room, (done, kept) = self._update(code, change)
+        return room, done, kept
+
+    def _keep_images(self, conn: sqlite3.Connection, room: Room, player_id: str, done: sheets.SheetAdded,
+                     images: Sequence[bytes | None]) -> int:
+        """Store the image of each word added (done.sources: where it is in `images`)
+        while it is an image within MAX_IMAGE_BYTES and the player's images of the round
+        stay within MAX_PLAYER_IMAGE_BYTES; how many were stored."""
+        r = room.round
+        refs = dict(r.images.get(player_id, {}))
+        held = self.db.word_image_bytes(conn, room.code, r.number, player_id)
+        kept = 0
+        for word, at in zip(done.added, done.sources):
+            data = images[at] if at < len(images) else None
+            if (not data or len(data) > sheets.MAX_IMAGE_BYTES or sheets.media_type(data) is None
+                    or held + len(data) > sheets.MAX_PLAYER_IMAGE_BYTES):
+                continue
+            image_id = new_image_id()
+            self.db.put_word_image(conn, image_id, room.code, r.number, player_id, bytes(data))
+            refs[word], held, kept = image_id, held + len(data), kept + 1
+        self._images(conn, room, player_id, refs)
+        return kept
 
     def settle_word(self, code: str, player_id: str, token: str | None, word: str, choice: str | None) -> Room:
         """A doubtful word of that player's list confirmed (choice == word), replaced by
@@ -332,6 +363,7 @@ class RoomService:
             revision = r.revision(player.id) + 1
             r.lists[player.id], r.revisions[player.id] = words, revision
             self._marks(r, player.id, marks)
+            self._images(conn, room, player.id, sheets.settled_images(r.images.get(player.id, {}), words, word, choice))
             room.last_change = {"what": "words", "by": who, "player_id": player.id, "revision": revision,
                                 "settled": word, "choice": choice, "at": self.clock()}
         return self._update(code, change)[0]
@@ -342,6 +374,39 @@ class RoomService:
             r.doubtful[player_id] = marks
         else:
             r.doubtful.pop(player_id, None)
+
+    def _images(self, conn: sqlite3.Connection, room: Room, player_id: str, refs: sheets.Images) -> None:
+        """That player's word images are now `refs`; the images it no longer names are
+        deleted (same transaction)."""
+        r = room.round
+        gone = set(r.images.get(player_id, {}).values()) - set(refs.values())
+        if refs:
+            r.images[player_id] = refs
+        else:
+            r.images.pop(player_id, None)
+        if gone:
+            self.db.drop_word_images(conn, room.code, sorted(gone))
+
+    def word_image(self, code: str, player_id: str, image_id: str, token: str | None) -> bytes:
+        """The image of one word's handwriting (GET .../players/{id}/images/{image_id}):
+        for a member of the room, of a player of the room, an image of that player's
+        list in the current round; the player's own before the lists lock, every
+        member's (the host's too) after, as the words themselves (room.view)."""
+        room = self.room(code)
+        _host, viewer = self._who(room, token)
+        target = self._player(room, player_id)
+        r = room.round
+        if not ((viewer is not None and viewer.id == target.id) or r.phase in (Phase.locked, Phase.scored)):
+            raise NotAllowed(f"{target.name}'s words are shown once the lists are locked", code="image.hidden",
+                             params={"name": target.name})
+        if image_id not in r.images.get(target.id, {}).values():
+            raise RoomNotFound("no such handwriting in this round", "it was removed with its word",
+                               code="image.not_found")
+        data = self.db.word_image(room.code, image_id, target.id)
+        if data is None:
+            raise RoomNotFound("no such handwriting in this round", "it was removed with its word",
+                               code="image.not_found")
+        return data
 
     def _sheet_open(self, room: Room, number: int | None) -> None:
         r = room.round

@@ -9,7 +9,12 @@ service.settle_word) calls them inside the room's transaction. The rules:
     twice from one sheet; a word its writer crossed out is not added;
   * a doubtful (flagged) word is added and marked with its alternatives until the
     player (or the host) confirms it, picks an alternative, types it or drops it;
-  * a mark whose word leaves the list (typed away) goes with it (`prune`).
+  * a mark whose word leaves the list (typed away) goes with it (`prune`);
+  * the handwriting of each word added (an image id, `Images`) stays with its word:
+    a doubtful word replaced by another hands its image on to it (`settled_images`),
+    an image whose word leaves the list goes (`keep_images`). An image is at most
+    MAX_IMAGE_BYTES, a player's images in one round at most MAX_PLAYER_IMAGE_BYTES
+    (the words past that cap are added without one).
 """
 from __future__ import annotations
 
@@ -25,6 +30,21 @@ MAX_ALTERNATIVES = 3
 _DECIMALS = 3
 
 Marks = dict[str, list[tuple[str, float]]]
+#: word of a list -> the id of its handwriting's image (room.db's room_word_images).
+Images = dict[str, str]
+
+#: One word's image, and all of one player's in one round (bytes): a word's WebP is
+#: 654 B median, 1,220 B at most, a 28-word sheet 15 KB (scripts/measure_word_images.py
+#: on the sample and 10 composed sheets); past the round's cap words come without one.
+MAX_IMAGE_BYTES = 4096
+MAX_PLAYER_IMAGE_BYTES = 128 * 1024
+#: What a stored word image may be, by its first bytes (its content type when served).
+MEDIA_TYPES = {b"RIFF": "image/webp", b"\x89PNG": "image/png", b"\xff\xd8\xff": "image/jpeg"}
+
+
+def media_type(data: bytes) -> str | None:
+    """A word image's content type from its first bytes; None for anything else."""
+    return next((t for magic, t in MEDIA_TYPES.items() if data.startswith(magic)), None)
 
 
 def word_key(word: str) -> str:
@@ -37,13 +57,15 @@ def word_key(word: str) -> str:
 class SheetAdded:
     """What one sheet did to a list: the words added (in writing order), those
     already there, those crossed out on the sheet (not added), the doubtful ones
-    added (marked) and how many could not be read at all."""
+    added (marked) and how many could not be read at all; sources: for each word
+    added, its index in the sheet's reading (where its image is)."""
 
     added: list[str] = field(default_factory=list)
     already: list[str] = field(default_factory=list)
     crossed_out: list[str] = field(default_factory=list)
     doubtful: list[str] = field(default_factory=list)
     unreadable: int = 0
+    sources: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"added": self.added, "already": self.already, "crossed_out": self.crossed_out,
@@ -71,7 +93,7 @@ def add_sheet(words: list[str], marks: Marks, read: Iterable[Mapping[str, Any]])
     a word with no lexicon reading falls back on its free reading."""
     out, new_marks, done = list(words), dict(marks), SheetAdded()
     have = {word_key(w) for w in out}
-    for item in read:
+    for at, item in enumerate(read):
         text = str(item.get("word") or item.get("free") or "").strip().lower()[:MAX_TOKEN]
         if not text:
             done.unreadable += 1
@@ -85,6 +107,7 @@ def add_sheet(words: list[str], marks: Marks, read: Iterable[Mapping[str, Any]])
         have.add(word_key(text))
         out.append(text)
         done.added.append(text)
+        done.sources.append(at)
         if item.get("flagged"):
             new_marks[text] = _alternatives(text, item.get("alternatives") or ())
             done.doubtful.append(text)
@@ -118,3 +141,21 @@ def settle(words: list[str], marks: Marks, word: str, choice: str | None) -> tup
     elif choice is not None and not any(word_key(w) == word_key(choice) for w in out):
         out.append(choice)
     return out, prune(out, left)
+
+
+def keep_images(words: Sequence[str], images: Images) -> Images:
+    """The images whose word is still in the list (in any case or width)."""
+    have = {word_key(w) for w in words}
+    return {w: i for w, i in images.items() if word_key(w) in have}
+
+
+def settled_images(images: Images, words: Sequence[str], word: str, choice: str | None) -> Images:
+    """The images once `word` was settled as `choice` (settle) and the list is `words`:
+    the handwriting of a word replaced by another is that word's now (unless it has
+    its own), and an image whose word left the list goes."""
+    out = dict(images)
+    mine = next((w for w in out if word_key(w) == word_key(word)), None)
+    if mine is not None and choice is not None and word_key(choice) != word_key(word):
+        if not any(word_key(w) == word_key(choice) for w in out):
+            out[choice] = out.pop(mine)
+    return keep_images(words, out)

@@ -4,7 +4,9 @@ Never in a view: tokens or their hashes. Other players' words appear only once t
 round's lists are locked (before that, only how many words each has, the list's
 revision: how many saves this round, and `doubtful_count`: how many of its words a
 sheet photo read with doubt; the doubtful words themselves, with their alternatives,
-go with the words); the report only once the round is scored. The
+and `images`, word -> the id of its handwriting's image for the words a sheet added,
+go with the words: the images are fetched one by one, never inlined); the report
+only once the round is scored. The
 round shows the settings it is played with (`round_settings`) and the red marks that
 count (`round_marks`: chosen on the page, else seen in the photo). Board cells are
 (row, col) from 0 in the reported board's orientation ("r2c3" labels from 1 where
@@ -122,7 +124,8 @@ def room_view(room: Room, host: bool, player: Player | None, now: float) -> dict
         shown = mine or open_lists
         players.append({"id": p.id, "name": p.name, "word_count": len(words), "revision": r.revision(p.id),
                         "words": words if shown else None, "doubtful_count": len(marks),
-                        "doubtful": {w: [[a, q] for a, q in alts] for w, alts in marks.items()} if shown else None})
+                        "doubtful": {w: [[a, q] for a, q in alts] for w, alts in marks.items()} if shown else None,
+                        "images": dict(r.images.get(p.id, {})) if shown else None})
     return {
         "code": room.code, "game": room.game, "version": room.version, "server_time": now,
         "you": {"host": host, "player_id": player.id if player else None, "name": player.name if player else None},

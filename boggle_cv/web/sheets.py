@@ -6,21 +6,27 @@ multipart field `photo`, received and queued like the tray's photo: uploads.Body
 is read in the server's photo readers (state.WebState.read_sheet) against the lexicon
 of the round's board when there is one (`Lexicons`), freely otherwise; its words are
 then added to the list (service.add_sheet) in the round it was sent for, or not at
-all. POST .../players/{id}/doubtful settles one doubtful word (service.settle_word).
+all, with the handwriting of each word added (the reader's "images": a small WebP a
+word, stored with the room: service.add_sheet). POST .../players/{id}/doubtful
+settles one doubtful word (service.settle_word). GET .../players/{id}/images/{image_id}
+serves one word's handwriting (service.word_image): its URL never changes, so the
+phone's cache keeps it.
 """
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from typing import Any
 
 import anyio
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 from ..board import Board
-from ..errors import RoundChanged, UsageError
+from ..errors import RoomNotFound, RoundChanged, UsageError
 from ..room.dictionaries import Dictionaries
+from ..room.sheets import media_type
 from .api import _json_body
 from .requests import SettleWord
 from .rooms import _call, _service, _token, _view
@@ -77,10 +83,26 @@ async def post_sheet(request: Request) -> JSONResponse:
     lexicon = await anyio.to_thread.run_sync(lexicons.get, board, lang) if board is not None else None
     reading = await request.app.state.web.read_sheet(data, lexicon)  # the server's photo readers
     read: list[dict[str, Any]] = reading.get("words") or []
-    room, done = await _call(request, svc.add_sheet, code, pid, token, number, read)
+    images: list[bytes | None] = reading.get("images") or []
+    room, done, kept = await _call(request, svc.add_sheet, code, pid, token, number, read, images)
     sheet = {**done.to_dict(), "round": number, "read": len(read), "turn": reading.get("turn", 0),
-             "lexicon": "board" if lexicon is not None else "free"}
+             "lexicon": "board" if lexicon is not None else "free", "images": kept}
     return await _view(request, room, token, extra={"sheet": sheet})
+
+
+_IMAGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+async def word_image(request: Request) -> Response:
+    """One word's handwriting (a member's token; see service.word_image): immutable."""
+    p, token = request.path_params, _token(request)
+    image_id = str(p["image_id"])
+    if not _IMAGE_ID.fullmatch(image_id):
+        raise RoomNotFound("no such handwriting in this round", "it was removed with its word",
+                           code="image.not_found")
+    data: bytes = await _call(request, _service(request).word_image, p["code"], p["player_id"], image_id, token)
+    return Response(data, media_type=media_type(data) or "application/octet-stream",
+                    headers={"Cache-Control": "private, max-age=31536000, immutable"})
 
 
 async def settle(request: Request) -> JSONResponse:

@@ -99,11 +99,15 @@ def read_photo_bytes(scanner: Callable[[], Any], data: bytes, size: int | None, 
 def read_sheet_bytes(data: bytes, lexicon: list[str] | None) -> dict[str, Any]:
     """Decode a sheet photo (bounded: imageio) and read its words (vision.sheet.read_sheet)
     against `lexicon` (None: free reading): SheetReading.to_dict() (corners, turn, words
-    in writing order). Raises ImageReadError, NoWritingError, EngineMissingError."""
+    in writing order) and "images": each word's handwriting as a small WebP, or None
+    (web.word_images: a few hundred bytes a word). Raises ImageReadError,
+    NoWritingError, EngineMissingError."""
     from ..vision.imageio import load_image_bytes
     from ..vision.sheet import read_sheet
+    from .word_images import word_images
     image = load_image_bytes(data, "the uploaded sheet")
     doc: dict[str, Any] = read_sheet(image, lexicon).to_dict()
+    doc["images"] = word_images(image, doc["words"])
     return doc
 
 

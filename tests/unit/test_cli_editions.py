@@ -111,7 +111,7 @@ def test_an_older_database_gains_the_edition_column_on_write_only(tmp_path):
     assert store.save_round(db, "g", "ABC/DEF/GHI", {"ann": 2}, {"ann": []}, {}, lang="nl") == 2
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT lang FROM rounds ORDER BY id").fetchall() == [("en",), ("nl",)]
-    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("3",)
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(store.SCHEMA_VERSION),)
     conn.close()
     assert store.standings(db, "g").players[0].total == 5
 

@@ -109,7 +109,7 @@ def test_the_sheet_adds_its_words_after_what_was_typed(client, app):
     doc = res.json()
     assert doc["sheet"] == {"added": ["rest", "pest", "last"], "already": ["rest", "slate"], "crossed_out": ["zzz"],
                             "doubtful": ["pest"], "unreadable": 1, "round": 1, "read": 7, "turn": 0,
-                            "lexicon": "free"}
+                            "lexicon": "free", "images": 0}
     ann = me(doc["room"], "Ann")
     # nothing typed is lost, nothing twice ("Last" is "last"), the crossed-out word left out
     assert ann["words"] == ["slate", "zone", "rest", "pest", "last"] and ann["revision"] == 2
@@ -300,6 +300,11 @@ def test_the_sample_sheet_read_for_real(client):
     sheet = res.json()["sheet"]
     assert sheet["added"] == truth() and sheet["crossed_out"] == ["dose"] and sheet["lexicon"] == "board"
     assert me(res.json()["room"], "Ann")["words"] == truth()
+    # each word's handwriting kept, cut from the photo: a small WebP each (test_room_sheet_images)
+    images = me(res.json()["room"], "Ann")["images"]
+    assert sheet["images"] == len(truth()) and set(images) == set(truth())
+    got = t.as_player("Ann", "GET", f"/players/{t.players['Ann'][0]}/images/{images[truth()[0]]}")
+    assert got.status_code == 200 and got.headers["content-type"] == "image/webp" and len(got.content) <= 4096
     # the tray's photo given as a sheet: no writing, nothing stored
     tray = send(t, "Ann", "Ann", SAMPLE.read_bytes())
     assert tray.status_code == 422 and tray.json()["kind"] == "NoWritingError"
@@ -328,6 +333,7 @@ def test_the_photo_readers_read_a_sheet_in_a_worker_process(dictionary):
     try:
         doc = anyio.run(pool.run, read_sheet_bytes, JPEG, lexicon)
         assert [w["word"] for w in doc["words"] if not w["crossed_out"]] == truth()
+        assert [bool(i) for i in doc["images"]] == [not w["crossed_out"] for w in doc["words"]]
         with pytest.raises(NoWritingError) as err:
             anyio.run(pool.run, read_sheet_bytes, SAMPLE.read_bytes(), None)
         assert err.value.hint

@@ -36,20 +36,33 @@ export function winnerLine(report) {
   return tn("Tie: {names} with {n} point each.", "Tie: {names} with {n} points each.", best, { names: listNames(winners) });
 }
 
-function chip(w, onWord, extra) {
+/**
+ * One word as a button; ink (sheet.js inkOf: the player's handwriting, or null): a word
+ * that came from a sheet shows its handwriting beside it while it is tapped.
+ */
+function chip(w, onWord, extra, ink = null) {
   const why = w.status ? statusText(w) : "";
   const points = w.status === undefined || w.status === "scored" ? w.points : 0;
   const label = `${w.word}, ${tn("{n} point", "{n} points", points)}` + (why ? `, ${why}` : "") + (w.common ? t(", a common word") : "") +
                 (w.written ? t(", written “{written}”", { written: w.written }) : "");
-  return h("li", {},
-    h("button", {
+  const written = ink && ink.has(w.written || w.word) ? w.written || w.word : null;
+  const button = h("button", {
       type: "button", class: `chip ${w.status || "missed"} ${w.common ? "common" : ""}`.trim(),
-      dataset: { word: w.word, status: w.status || "missed" }, "aria-label": label, "aria-pressed": "false",
-      onclick: (e) => onWord(w, e.currentTarget),
+      dataset: { word: w.word, status: w.status || "missed", ink: written ? "1" : null }, "aria-label": label,
+      "aria-pressed": "false", onclick: (e) => onWord(w, e.currentTarget),
     }, h("span", { class: "w" }, w.word),
        w.written ? h("span", { class: "written", title: t("as written") }, ` (${w.written})`) : null,
        points ? h("span", { class: "pts" }, `+${points}`) : null,
-       why ? h("span", { class: "why" }, why) : null, extra || null));
+       why ? h("span", { class: "why" }, why) : null, extra || null);
+  if (!written) return h("li", {}, button);
+  const box = h("span", { class: "ink-box", hidden: true });
+  button.addEventListener("click", () => {  // after onWord, which sets aria-pressed
+    for (const other of document.querySelectorAll("#report .ink-box")) if (other !== box) other.hidden = true;
+    const on = button.getAttribute("aria-pressed") === "true";
+    if (on && !box.firstChild) box.append(ink(written));
+    box.hidden = !on;
+  });
+  return h("li", { class: "with-ink" }, button, box);
 }
 
 /** "12 words that do not count: 7 not in the dictionary, 5 not on the board". */
@@ -61,16 +74,16 @@ function invalidSummary(bad) {
 }
 
 /** One player's words: those that score or were crossed off, then the others behind a count. */
-function playerWords(p, onWord, open) {
+function playerWords(p, onWord, open, ink) {
   const good = p.words.filter((w) => !INVALID.has(w.status)), bad = p.words.filter((w) => INVALID.has(w.status));
   return h("div", { class: "pw", dataset: { player: p.name } },
     h("h4", {}, `${p.name} · ${tn("{n} point", "{n} points", p.score)}`),
-    good.length ? h("ul", { class: "words" }, good.map((w) => chip(w, onWord)))
+    good.length ? h("ul", { class: "words" }, good.map((w) => chip(w, onWord, null, ink)))
                 : bad.length ? null : h("p", { class: "help" }, t("No words.")),
     bad.length ? h("details", {
       class: "invalid", dataset: { player: p.name }, open: open.has(p.name),
       ontoggle: (e) => { if (e.currentTarget.open) open.add(p.name); else open.delete(p.name); },
-    }, h("summary", {}, invalidSummary(bad)), h("ul", { class: "words" }, bad.map((w) => chip(w, onWord)))) : null);
+    }, h("summary", {}, invalidSummary(bad)), h("ul", { class: "words" }, bad.map((w) => chip(w, onWord, null, ink)))) : null);
 }
 
 /**
@@ -79,7 +92,8 @@ function playerWords(p, onWord, open) {
  * words everyone missed.
  * opts: {onWord(word doc, button): a word was tapped; showAll: every missed word (else
  * the best MISSED_SHOWN); onShowAll(): that button; open: Set of player names whose
- * words that do not count are open (kept across redraws)}.
+ * words that do not count are open (kept across redraws); inkOf(player name): that
+ * player's handwriting (sheet.js inkOf) or null}.
  */
 export function renderReport(box, report, opts) {
   const { onWord, showAll, onShowAll } = opts, open = opts.open || new Set();
@@ -91,7 +105,7 @@ export function renderReport(box, report, opts) {
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Score")),
                           h("th", { scope: "col" }, t("Words")))),
     h("tbody", {}, rows));
-  const lists = report.players.map((p) => playerWords(p, onWord, open));
+  const lists = report.players.map((p) => playerWords(p, onWord, open, opts.inkOf ? opts.inkOf(p.name) : null));
   const missed = report.missed || [];
   const shown = showAll ? missed : missed.slice(0, MISSED_SHOWN);
   const missedPoints = missed.reduce((s, w) => s + w.points, 0);

@@ -9,7 +9,7 @@ import { Timer, formatSeconds } from "./timer.js";
 import { WordBox } from "./words.js";
 import { BoardPanel } from "./boardpanel.js";
 import { renderReport, renderStandings } from "./report.js";
-import { sendSheet, sheetSummary, settleWord, doubtfulPanel } from "./sheet.js";
+import { sendSheet, sheetSummary, settleWord, doubtfulPanel, inkOf, sheetWordsPanel } from "./sheet.js";
 import * as host from "./host.js";
 
 /** The editions' names (the room's edition: its dictionary and rules), translated where shown. */
@@ -231,7 +231,8 @@ export class Room {
       const words = view.you.player_id === p.id || p.words ? p.words : null;
       box.lastChange = view.last_change;
       box.sync(view.round.number, timeUp ? "locked" : view.round.phase, words, p.revision);
-      box.showSheet(view.round.number, view.round.phase, words === null ? null : p.doubtful || {});
+      box.showSheet(view.round.number, view.round.phase, words === null ? null : p.doubtful || {}, words || [],
+                    p.images || {});
     }
     $("#words-section").hidden = !mine.length || view.round.phase === "scored";
     $("#words-h").textContent = mine.length > 1 ? t("The players' words") : t("Your words");
@@ -239,15 +240,27 @@ export class Room {
 
   /**
    * Once locked, every list is open: under each player's name (the report follows);
-   * the host settles there the doubtful words of the players this phone does not hold.
+   * the host settles there the doubtful words of the players this phone does not
+   * hold, beside their handwriting, and anyone may tap a word that came from a
+   * sheet to see it as written.
    */
   renderLists(view) {
     if (!["locked"].includes(view.round.phase)) return;
+    if (!this.sheetStates || this.sheetStates.round !== view.round.number) {
+      this.sheetStates = { round: view.round.number, of: new Map() };  // player id -> what is unfolded
+    }
     for (const p of view.players) {
       const li = $(`#players li[data-player="${p.id}"]`);
       if (li && p.words) li.append(h("p", { class: "their-words" }, p.words.length ? p.words.join(" · ") : t("no words")));
-      if (li && view.you.host && p.doubtful && !(p.id in this.passes.players)) {
-        li.append(doubtfulPanel(p.doubtful, (word, choice, button) => this.hostSettle(p, word, choice, button), p.id));
+      if (!li || p.id in this.passes.players) continue;  // this phone's own lists: their box shows it all
+      const ink = inkOf(this.code, p.id, this.token(), p.images);
+      if (view.you.host && p.doubtful) {
+        li.append(doubtfulPanel(p.doubtful, (word, choice, button) => this.hostSettle(p, word, choice, button), p.id,
+                                ink));
+      }
+      if (p.words) {
+        if (!this.sheetStates.of.has(p.id)) this.sheetStates.of.set(p.id, { open: false, shown: new Set() });
+        li.append(sheetWordsPanel(p.words, view.you.host ? p.doubtful : {}, ink, p.id, this.sheetStates.of.get(p.id)));
       }
     }
   }
@@ -306,8 +319,13 @@ export class Room {
   }
 
   drawReport(report) {
+    const players = new Map((this.view ? this.view.players : []).map((p) => [p.name, p]));
     renderReport($("#report"), report, {
       onWord: (w, button) => this.pickWord(w, button),
+      inkOf: (name) => {  // the words a sheet added keep their handwriting until the next round
+        const p = players.get(name);
+        return p && p.images ? inkOf(this.code, p.id, this.token(), p.images) : null;
+      },
       showAll: this.showAllMissed,
       onShowAll: () => { this.showAllMissed = true; this.reportKey = null; this.drawReport(report); },
       open: this.openLists,

@@ -1,7 +1,9 @@
 // Paper lists (issue 22): a photo of a player's sheet sent to the room, what it added
-// said in one line, and the doubtful words it read, each with its alternatives one
-// tap away (the reading ✓ confirms it, another replaces it, ✕ drops it).
-import { request } from "./api.js";
+// said in one line, and the doubtful words it read, each beside its handwriting (the
+// room keeps a small image of each word a sheet added) with its alternatives one
+// tap away (the reading ✓ confirms it, another replaces it, ✕ drops it); every other
+// word from the sheet shows its handwriting on a tap.
+import { request, fetchImage } from "./api.js";
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 
@@ -51,13 +53,46 @@ export async function settleWord(code, id, token, word, choice) {
   return doc.room;
 }
 
+const key = (w) => String(w).normalize("NFKC").toLowerCase();
+const inkUrls = new Map();  // image id -> Promise of its blob: URL (an image's URL never changes)
+
+/** The image `id` of player `pid` as a blob: URL, fetched once per page with `token`. */
+function inkUrl(code, pid, id, token) {
+  let url = inkUrls.get(id);
+  if (!url) {
+    url = fetchImage(`/api/rooms/${encodeURIComponent(code)}/players/${encodeURIComponent(pid)}/images/${encodeURIComponent(id)}`, token);
+    inkUrls.set(id, url);
+    url.catch(() => inkUrls.delete(id));  // asked again next time
+  }
+  return url;
+}
+
+/**
+ * ink(word) -> an <img> of that word's handwriting (fetched then), or null when the
+ * sheet left none; ink.has(word) tells which without fetching. images: {word: image
+ * id} of player `pid` (a room view's `images`), read with `token`.
+ */
+export function inkOf(code, pid, token, images) {
+  const ids = new Map(Object.entries(images || {}).map(([w, id]) => [key(w), id]));
+  const ink = (word) => {
+    const id = ids.get(key(word));
+    if (!id) return null;
+    const img = h("img", { class: "ink", alt: t("“{word}” as written on the sheet", { word }), dataset: { image: id } });
+    inkUrl(code, pid, id, token).then((url) => { img.src = url; })
+      .catch(() => img.replaceWith(h("span", { class: "ink missing" }, t("(the handwriting cannot be shown)"))));
+    return img;
+  };
+  ink.has = (word) => ids.has(key(word));  // without fetching it
+  return ink;
+}
+
 /**
  * The doubtful words of one list (marks: {word: [[alternative, p], ...]}), each on
- * its line: the word marked "?", then its alternatives as buttons (the reading
- * first, with ✓) and ✕ "not a word". onChoose(word, choice, button) -> Promise.
- * An empty element (hidden) when there are none.
+ * its line: the word marked "?", its handwriting (ink(word), when there is one),
+ * then its alternatives as buttons (the reading first, with ✓) and ✕ "not a word".
+ * onChoose(word, choice, button) -> Promise. An empty element (hidden) when there are none.
  */
-export function doubtfulPanel(marks, onChoose, owner = "") {
+export function doubtfulPanel(marks, onChoose, owner = "", ink = null) {
   const words = Object.keys(marks || {});
   const box = h("div", { class: "doubtful-words", hidden: !words.length, dataset: { owner } });
   if (!words.length) return box;
@@ -74,8 +109,46 @@ export function doubtfulPanel(marks, onChoose, owner = "") {
     const drop = h("button", { type: "button", class: "alt drop", dataset: { choice: "" },
                                "aria-label": t("“{word}” is not a word: remove it", { word }),
                                onclick: (e) => onChoose(word, null, e.currentTarget) }, t("✕ not a word"));
+    const written = ink ? ink(word) : null;
     list.append(h("li", { dataset: { word } }, h("span", { class: "dword" }, word, h("span", { class: "q" }, "?")),
+                  written ? h("span", { class: "ink-box" }, written) : null,
                   h("span", { class: "alts" }, choices, drop)));
+  }
+  box.append(list);
+  return box;
+}
+
+/**
+ * The words of a list that came from a sheet (those with a handwriting image, in the
+ * list's order, the doubtful ones left out: their panel shows theirs), folded under
+ * one line; a tap on a word shows its handwriting beside it, another tap hides it.
+ * state {open, shown: Set of words}: what the player unfolded, kept by the caller
+ * across redraws (the panel updates it). An empty element (hidden) when no word
+ * came from a sheet.
+ */
+export function sheetWordsPanel(words, marks, ink, owner = "", state = { open: false, shown: new Set() }) {
+  const doubtful = new Set(Object.keys(marks || {}).map(key));
+  const from = (words || []).filter((w) => !doubtful.has(key(w)) && ink.has(w));
+  const box = h("details", { class: "sheet-words", hidden: !from.length, open: state.open && from.length > 0,
+                             dataset: { owner } });
+  if (!from.length) return box;
+  box.addEventListener("toggle", () => { state.open = box.open; });
+  box.append(h("summary", {}, tn("{n} word from the sheet: tap it to see it as written",
+                                 "{n} words from the sheet: tap one to see it as written", from.length)));
+  const list = h("ul", { class: "plain-list sheet-word-list" });
+  for (const word of from) {
+    const shown = h("span", { class: "ink-box", hidden: true });
+    const button = h("button", { type: "button", class: "chip sheet-word", "aria-expanded": "false", dataset: { word },
+                                 "aria-label": t("Show “{word}” as written", { word }) }, word);
+    const show = (on) => {
+      if (on && !shown.firstChild) shown.append(ink(word));
+      shown.hidden = !on;
+      button.setAttribute("aria-expanded", String(on));
+      if (on) state.shown.add(key(word)); else state.shown.delete(key(word));
+    };
+    button.addEventListener("click", () => show(shown.hidden));
+    if (state.shown.has(key(word))) show(true);
+    list.append(h("li", { dataset: { word } }, button, shown));
   }
   box.append(list);
   return box;

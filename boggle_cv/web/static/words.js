@@ -12,12 +12,13 @@
 //
 // A paper list goes in through "Photo of my sheet" (sheet.js): the server adds the
 // words it read to the list (a save like any other: the box takes it, or merges
-// it into unsaved edits) and the doubtful ones are listed under the box with their
-// alternatives, one tap away.
+// it into unsaved edits) and the doubtful ones are listed under the box beside their
+// handwriting, with their alternatives one tap away; the other words from the sheet
+// show their handwriting on a tap (folded under the box).
 import { request, draft, saveDraft } from "./api.js";
 import { h, say, guarded } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import { sendSheet, sheetSummary, settleWord, doubtfulPanel } from "./sheet.js";
+import { sendSheet, sheetSummary, settleWord, doubtfulPanel, inkOf, sheetWordsPanel } from "./sheet.js";
 
 export const SAVE_DELAY_MS = 600;
 const RETRY_MS = 2000;
@@ -92,11 +93,13 @@ export class WordBox {
     this.sheetMsg = h("p", { class: "msg", role: "status", hidden: true, dataset: { role: "sheet-msg" } });
     this.doubtful = h("div", { class: "doubtful-holder" });
     this.doubtfulKey = "";
+    this.fromSheet = h("div", { class: "sheet-words-holder" });
+    this.fromSheetState = { open: false, shown: new Set() };  // what the player unfolded there
     this.shared = false;     // a phone holding several players' boxes (the table's phone)
     this.round_ = 0;         // the round the view shows (the sheet is sent for it)
     this.node = h("div", { class: "wordbox", dataset: { player: player.id } },
                   h("div", { class: "row spread" }, this.label, this.status), this.area,
-                  this.sheetRow, this.sheetMsg, this.doubtful);
+                  this.sheetRow, this.sheetMsg, this.doubtful, this.fromSheet);
     this.rename(player.name);
   }
 
@@ -109,20 +112,26 @@ export class WordBox {
 
   /**
    * The sheet's part of a room view: the round number and phase (a sheet is taken
-   * while the round is playing or locked) and this list's doubtful words
-   * ({word: [[alternative, p], ...]}, null when the view does not hold them).
+   * while the round is playing or locked), this list's doubtful words ({word:
+   * [[alternative, p], ...]}, null when the view does not hold them), the words of
+   * the list and their handwriting's images ({word: image id}, the view's `images`).
    */
-  showSheet(number, phase, marks) {
-    if (number !== this.round_) say(this.sheetMsg, "");  // last round's sheet is old news
+  showSheet(number, phase, marks, words = [], images = {}) {
+    if (number !== this.round_) {  // last round's sheet is old news
+      say(this.sheetMsg, "");
+      this.fromSheetState = { open: false, shown: new Set() };
+    }
     this.round_ = number;
     this.sheetRow.hidden = !(phase === "playing" || phase === "locked");
     this.sheetInput.disabled = this.sheetRow.hidden;
     if (marks === null || marks === undefined) return;
-    const key = JSON.stringify(marks);
+    const key = JSON.stringify([marks, words, images]);
     if (key === this.doubtfulKey) return;
     this.doubtfulKey = key;
+    const ink = inkOf(this.code, this.id, this.token, images);
     this.doubtful.replaceChildren(doubtfulPanel(marks, (word, choice, button) => this.choose(word, choice, button),
-                                                this.id));
+                                                this.id, ink));
+    this.fromSheet.replaceChildren(sheetWordsPanel(words, marks, ink, this.id, this.fromSheetState));
   }
 
   /** The photo of this player's sheet: its words added to the list (never in its place). */
