@@ -81,7 +81,7 @@ async def post_sheet(request: Request) -> JSONResponse:
     data, _fmt = await read_photo(request)
     lexicons: Lexicons = request.app.state.lexicons
     lexicon = await anyio.to_thread.run_sync(lexicons.get, board, lang) if board is not None else None
-    reading = await request.app.state.web.read_sheet(data, lexicon)  # the server's photo readers
+    reading = await request.app.state.web.read_sheet(data, lexicon, lang)  # the server's photo readers
     read: list[dict[str, Any]] = reading.get("words") or []
     images: list[bytes | None] = reading.get("images") or []
     room, done, kept = await _call(request, svc.add_sheet, code, pid, token, number, read, images)

@@ -96,9 +96,10 @@ def read_photo_bytes(scanner: Callable[[], Any], data: bytes, size: int | None, 
     return StoredScan(preview, result), timings
 
 
-def read_sheet_bytes(data: bytes, lexicon: list[str] | None) -> dict[str, Any]:
+def read_sheet_bytes(data: bytes, lexicon: list[str] | None, lang: str = "en") -> dict[str, Any]:
     """Decode a sheet photo (bounded: imageio) and read its words (vision.sheet.read_sheet)
-    against `lexicon` (None: free reading): SheetReading.to_dict() (corners, turn, words
+    against `lexicon` (None: free reading) in the room's language `lang` (its prior of
+    common words, German written forms): SheetReading.to_dict() (corners, turn, words
     in writing order) and "images": each word's handwriting as a small WebP, or None
     (web.word_images: a few hundred bytes a word). Raises ImageReadError,
     NoWritingError, EngineMissingError."""
@@ -106,7 +107,7 @@ def read_sheet_bytes(data: bytes, lexicon: list[str] | None) -> dict[str, Any]:
     from ..vision.sheet import read_sheet
     from .word_images import word_images
     image = load_image_bytes(data, "the uploaded sheet")
-    doc: dict[str, Any] = read_sheet(image, lexicon).to_dict()
+    doc: dict[str, Any] = read_sheet(image, lexicon, lang=lang).to_dict()
     doc["images"] = word_images(image, doc["words"])
     return doc
 
@@ -244,7 +245,7 @@ class WebState:
     after a failure (e.g. the model was missing and has since been installed); photos
     are then read one at a time in a worker thread. With scan_workers > 0 the photos
     go to a ReadingPool of that many processes (the factory is not used).
-    sheet_reader(data, lexicon) -> SheetReading.to_dict(): how a sheet photo is read
+    sheet_reader(data, lexicon, lang) -> SheetReading.to_dict(): how a sheet photo is read
     in process (read_sheet_bytes; tests may give their own); the pool always reads
     with read_sheet_bytes.
     """
@@ -260,7 +261,7 @@ class WebState:
         self._lock = threading.Lock()
         self._one_at_a_time = anyio.Semaphore(1)
         self.pool: ReadingPool | None = None
-        self.sheet_reader: Callable[[bytes, list[str] | None], dict[str, Any]] = read_sheet_bytes
+        self.sheet_reader: Callable[[bytes, list[str] | None, str], dict[str, Any]] = read_sheet_bytes
         self._readers_started = False
         if config.scan_workers > 0:
             threads = max(1, (os.cpu_count() or 1) // config.scan_workers)
@@ -282,14 +283,14 @@ class WebState:
             return await anyio.to_thread.run_sync(
                 lambda: read_photo_bytes(self.scanner, data, size, c.preview_max_side, c.preview_quality))
 
-    async def read_sheet(self, data: bytes, lexicon: list[str] | None) -> dict[str, Any]:
+    async def read_sheet(self, data: bytes, lexicon: list[str] | None, lang: str = "en") -> dict[str, Any]:
         """Read one uploaded sheet photo (read_sheet_bytes) in the photo readers, as a
         tray photo is read: in a worker process, or one at a time in a thread."""
         if self.pool is not None:
-            doc: dict[str, Any] = await self.pool.run(read_sheet_bytes, data, lexicon)
+            doc: dict[str, Any] = await self.pool.run(read_sheet_bytes, data, lexicon, lang)
             return doc
         async with self._one_at_a_time:
-            result: dict[str, Any] = await anyio.to_thread.run_sync(self.sheet_reader, data, lexicon)
+            result: dict[str, Any] = await anyio.to_thread.run_sync(self.sheet_reader, data, lexicon, lang)
             return result
 
     def start_readers(self) -> None:

@@ -47,8 +47,8 @@ def webp(text: str) -> bytes:
 def read_with_images(words: list[dict[str, Any]], images: list[bytes | None]) -> Recorded:
     """A recorded reading whose words come with these images (the photo readers' "images")."""
     class WithImages(Recorded):
-        def __call__(self, data: bytes, lexicon: list[str] | None) -> dict[str, Any]:
-            return {**super().__call__(data, lexicon), "images": images}
+        def __call__(self, data: bytes, lexicon: list[str] | None, lang: str = "en") -> dict[str, Any]:
+            return {**super().__call__(data, lexicon, lang), "images": images}
     return WithImages(words)
 
 

@@ -41,16 +41,18 @@ def word(w: str, flagged: bool = False, alts: list[tuple[str, float]] | None = N
 
 class Recorded:
     """A sheet reader giving `words` (SheetWord.to_dict each) for any photo, and
-    keeping the lexicon each call was given; `before` runs first (in the reading's
+    keeping the lexicon and language each call was given; `before` runs first (in the reading's
     thread: the round may move on meanwhile); `error` is raised instead."""
 
     def __init__(self, words: list[dict[str, Any]], error: Exception | None = None,
                  before: Callable[[], None] | None = None) -> None:
         self.words, self.error, self.before = words, error, before
         self.lexicons: list[list[str] | None] = []
+        self.langs: list[str] = []
 
-    def __call__(self, data: bytes, lexicon: list[str] | None) -> dict[str, Any]:
+    def __call__(self, data: bytes, lexicon: list[str] | None, lang: str = "en") -> dict[str, Any]:
         self.lexicons.append(lexicon)
+        self.langs.append(lang)
         if self.before is not None:
             self.before()
         if self.error is not None:
@@ -358,3 +360,16 @@ def test_the_list_rules_on_their_own():
     assert settle(["tale", "sat"], marks, "seat", "sat") == (["tale", "sat"], {})
     with pytest.raises(KeyError):
         settle(words, {}, "seat", "seat")
+
+
+def test_the_sheet_is_read_in_the_rooms_language(client, app):
+    """A German room's sheet is read as German (written forms of ä/ö/ü/ß, no English
+    prior of common words); an English room's as English."""
+    rec = Recorded([word("rest")])
+    app.state.web.sheet_reader = rec
+    send(playing(client), "Ann", "Ann")
+    german = Table(client, ["Ann"], seconds=None)
+    assert german.as_host("PUT", "/settings", json={"lang": "de"}).status_code == 200
+    assert german.as_host("POST", "/rounds").status_code == 201
+    send(german, "Ann", "Ann")
+    assert rec.langs == ["en", "de"]
