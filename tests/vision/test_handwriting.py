@@ -145,3 +145,19 @@ def test_eval_script_protocol_on_drawn_words(tmp_path):
     last = out.strip().splitlines()[-1]
     assert last.startswith("handwriting: top1 100.0% top3 100.0% confident errors 0.0%"), last
     assert "n=3" in last
+
+
+def test_even_paper_takes_a_shadow_off_the_paper_and_keeps_the_ink():
+    from boggle_cv.vision.handwriting.preprocess import even_paper, normalise
+    grey = cv2.cvtColor(_word_image("shadow"), cv2.COLOR_BGR2GRAY)
+    ink = grey < 128
+    ramp = np.linspace(0.4, 1.0, grey.shape[1])[None, :]
+    shaded = (grey * ramp).astype(np.uint8)
+    even = even_paper(shaded)
+    paper = even[~cv2.dilate(ink.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)]
+    assert paper.min() > 200 and np.percentile(paper, 95) - np.percentile(paper, 5) < 25  # one grey
+    assert np.median(even[ink]) < 90  # the ink stays dark, even in the shade
+    # after the stretch, the shaded word is (nearly) the evenly lit one
+    a, b = normalise(_word_image("shadow")), normalise(cv2.cvtColor(shaded, cv2.COLOR_GRAY2BGR))
+    assert a.shape == b.shape and np.abs(a.astype(int) - b.astype(int)).mean() < 6
+

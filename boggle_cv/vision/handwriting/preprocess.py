@@ -53,11 +53,24 @@ def has_ink(bgr: np.ndarray) -> bool:
     return float(np.percentile(grey, 90)) - float(np.percentile(grey, 1)) >= MIN_CONTRAST
 
 
+def even_paper(grey: np.ndarray) -> np.ndarray:
+    """Light evened across the crop: each pixel divided by the paper's brightness
+    around it (a grey-level closing wider than a stroke, then smoothed), so a shadow
+    or a lamp's fall-off leaves the paper one grey; (H, W) uint8 -> (H, W) uint8."""
+    h, w = grey.shape
+    k = max(7, min(h, w) // 3) | 1
+    paper = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    paper = cv2.GaussianBlur(paper, (0, 0), k / 4).astype(np.float32)
+    level = float(np.percentile(paper, 90))
+    out = grey.astype(np.float32) * (level / np.maximum(paper, 1.0))
+    return np.asarray(np.clip(out, 0, 255), np.uint8)
+
+
 def normalise(bgr: np.ndarray, margin: float = 0.15) -> np.ndarray:
-    """Grey-level stretch (paper -> 255, ink -> 0) and trim to the ink's bounding box
-    plus ``margin`` of the ink's height; returns BGR uint8. A blank crop comes back
-    stretched but untrimmed."""
-    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    """Light evened (``even_paper``), grey-level stretch (paper -> 255, ink -> 0) and
+    trim to the ink's bounding box plus ``margin`` of the ink's height; returns BGR
+    uint8. A blank crop comes back stretched but untrimmed."""
+    grey = even_paper(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY))
     paper = float(np.percentile(grey, 90))
     ink = float(np.percentile(grey, 1))
     if paper - ink < MIN_CONTRAST:  # nothing written (or a flat crop): leave it
