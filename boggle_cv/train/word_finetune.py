@@ -34,7 +34,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from boggle_cv.train.word_head import distort, load, training_items
+from boggle_cv.train.word_head import distort, harsher, load, training_items
 from boggle_cv.vision.handwriting import preprocess
 from boggle_cv.vision.handwriting.reading import fold_candidate
 
@@ -68,16 +68,20 @@ Cached = tuple[np.ndarray, str, int]
 
 
 def backbone_cache(words_in: list[tuple[np.ndarray, str]], model: Path, copies: int,
-                   stretch: tuple[float, float], seed: int, boundary: str = BOUNDARY) -> list[Cached]:
+                   stretch: tuple[float, float], seed: int, boundary: str = BOUNDARY,
+                   harsh: float = 0.0) -> list[Cached]:
     """(the boundary's output (C, H, T') float16, word, output frames T) per (image,
     folded word) and distortion (the image as it is, then `copies` distorted at a
-    random stretch)."""
+    random stretch; a share `harsh` of those also through ``word_head.harsher``)."""
     rng = np.random.default_rng(seed)
+    hrng = np.random.default_rng(seed + 1000)  # its own stream: harsh=0 keeps the old crops
     net = backbone_net(model, boundary)
     crops, words = [], []
     for im, w in words_in:
         for c in range(copies + 1):
             v = im if c == 0 else distort(im, rng)
+            if c and harsh and hrng.random() < harsh:
+                v = harsher(v, hrng)
             s = 1.0 if c == 0 else rng.uniform(*stretch)
             crops.append(preprocess.resized(preprocess.normalise(v), s))
             words.append(w)
@@ -113,6 +117,8 @@ def main() -> None:
                     help="also this many words drawn in handwriting fonts (train.word_renders)")
     ap.add_argument("--render-copies", type=int, default=1, help="distortions of each render")
     ap.add_argument("--boundary", default=BOUNDARY, help="the node whose output is cached (trained after it)")
+    ap.add_argument("--harsh", type=float, default=0.0,
+                    help="share of the distorted copies also shadowed, shrunk, noisy, blurred or JPEG'd (word_head.harsher)")
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--head-lr", type=float, default=1e-3)
@@ -132,7 +138,8 @@ def main() -> None:
         data = pickle.loads(a.cache.read_bytes())
     else:
         real = [(load(a.folder / x["file"]), fold_candidate(x["transcription"])) for x in items]
-        data = backbone_cache(real, a.models / "word_reader.onnx", a.copies, tuple(a.stretch), a.seed, a.boundary)
+        data = backbone_cache(real, a.models / "word_reader.onnx", a.copies, tuple(a.stretch), a.seed, a.boundary,
+                              a.harsh)
         if a.renders:
             from boggle_cv.train.word_renders import renders
             drawn = renders(a.renders, a.seed)

@@ -90,6 +90,31 @@ def distort(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
 
 
+def harsher(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One more of what a phone does to a word (BGR uint8 in and out): a shadow across
+    it, a small photo upscaled (the word 14-28 px high), heavy sensor noise, a strong
+    blur or a low JPEG quality; picked at random, one at a time."""
+    grey = cv2.cvtColor(im, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape
+    k = rng.integers(0, 5)
+    if k == 0:
+        lo = rng.uniform(0.35, 0.8)
+        ramp = np.linspace(lo, 1.0, w) if rng.random() < 0.5 else np.linspace(1.0, lo, w)
+        grey = (grey * ramp[None, :]).astype(np.uint8)
+    elif k == 1:
+        target = rng.uniform(14, 28)
+        s = min(1.0, target / h)
+        small = cv2.resize(grey, (max(4, int(w * s)), max(4, int(h * s))), interpolation=cv2.INTER_AREA)
+        grey = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    elif k == 2:
+        grey = np.clip(grey + rng.normal(0, rng.uniform(10, 25), grey.shape), 0, 255).astype(np.uint8)
+    elif k == 3:
+        grey = cv2.GaussianBlur(grey, (0, 0), rng.uniform(1.2, 2.2))
+    else:
+        grey = cv2.imdecode(cv2.imencode(".jpg", grey, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(15, 40))])[1], 0)
+    return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
+
+
 def features(folder: Path, items: list[dict], copies: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, str]]:
     """(base probs (T, 27), features (T, 120), word) per crop and distortion."""
     rng = np.random.default_rng(seed)
