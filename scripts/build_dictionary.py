@@ -81,6 +81,18 @@ def collect(scowl: Path) -> tuple[dict[str, int], list[str]]:
     return level, used
 
 
+SCOWL_COPYRIGHT = Path("/usr/share/doc/scowl/copyright")
+LICENSE_HEAD = """default-dict.bin, default-dict.json and en-word-levels.txt.gz: the English word list of boggle-cv
+
+Source: Debian package scowl 2020.12.07-2 (SCOWL, Spell Checker Oriented Word Lists, Kevin Atkinson), files /usr/share/dict/scowl/<category>-words.<size>
+Made by boggle-cv's scripts/build_dictionary.py: the word files of the categories and sizes listed in default-dict.json, ASCII a-z words only, compiled to a word graph (default-dict.bin); each word's smallest SCOWL size (how common it is) in en-word-levels.txt.gz.
+
+SCOWL's copyright and permission notices follow, as /usr/share/doc/scowl/copyright of that package gives them:
+
+----------------------------------------------------------------------
+"""
+
+
 def save_levels(level: dict[str, int], path: Path) -> int:
     """Write word -> SCOWL size as gzip text, one line per size ("10 a able about ..."),
     words sorted; the same bytes for the same words (no name, mtime 0). Returns bytes."""
@@ -162,6 +174,9 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     save_compiled(args.out / DEFAULT_BIN, edges, count)
     levels_bytes = save_levels(level, args.out / LEVELS_FILE)
+    if SCOWL_COPYRIGHT.is_file():  # SCOWL's notice goes with every copy of its lists
+        (args.out / "default-dict.LICENSE").write_text(LICENSE_HEAD + SCOWL_COPYRIGHT.read_text(encoding="utf-8"),
+                                                      encoding="utf-8")
     meta = {
         "source": "SCOWL (Debian package scowl), http://wordlist.aspell.net/",
         "categories": list(CATEGORIES),

@@ -91,3 +91,9 @@ def test_read_words_applies_the_prior_of_its_language(monkeypatch):
     assert de.confidence == pytest.approx(0.5)
     free = reading.read_words([image])[0]  # the free reading shows the ink, no prior
     assert free.word in ("time", "tine")
+
+
+def test_scowl_notice_ships_beside_the_english_list_and_its_levels():
+    notice = (resources.files("boggle_cv") / "data" / "default-dict.LICENSE").read_text(encoding="utf-8")
+    assert "en-word-levels.txt.gz" in notice and "Copyright 2000-2011 by Kevin Atkinson" in notice
+    assert "Permission to use, copy, modify, distribute and sell" in notice
