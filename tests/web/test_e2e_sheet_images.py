@@ -29,17 +29,12 @@ pytest.importorskip("playwright.sync_api")
 
 from boggle_cv.room.sheets import add_sheet, settle  # noqa: E402
 
-from .conftest import SAMPLES  # noqa: E402
 from .phones import (CHROMIUM, DOCS_IMAGES, WIDTH, Phones, browser_site, make_app, phones_on, scroll_width,  # noqa: E402
                      wait_until)
+from .test_e2e_sheet import BOARD, MSG, READ_S, SHEET, reading  # noqa: E402,F401 (reading: a fixture)
 from .test_e2e_table import host_click, join, new_room, saved, typed_board  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
-
-SHEET = SAMPLES / "sheets" / "sheet-4x4-a.jpg"
-BOARD = "DRML/HCNL/XEHD/YTOC"  # sample-4x4-a's board: the sheet's words are on it
-MSG = "[data-role=sheet-msg]"
-READ_S = 90_000  # a sheet read on a busy 2-core machine (about 2 s alone)
 
 
 @pytest.fixture(scope="module")
@@ -54,14 +49,6 @@ def phones(site) -> Iterator[Phones]:
     live, browser = site
     with phones_on(browser, live.url) as p:
         yield p
-
-
-@pytest.fixture(scope="module")
-def reading() -> list[dict[str, Any]]:
-    """The sample sheet as the reader reads it without a board: SheetWord.to_dict each."""
-    from boggle_cv import read_sheet
-    words: list[dict[str, Any]] = read_sheet(SHEET).to_dict()["words"]
-    return words
 
 
 def inks(page: Any, scope: str) -> list[dict[str, Any]]:
