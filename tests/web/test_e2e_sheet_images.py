@@ -71,7 +71,14 @@ def element_shot(page: Any, selector: str, tmp: Path, name: str) -> None:
     path = tmp / f"{name}.png"
     page.evaluate("() => { document.querySelector('header').style.position = 'static'; }")  # not over the element
     try:
-        page.locator(selector).screenshot(path=str(path), scale="css")
+        for attempt in range(4):  # the live page may redraw the element under the shot (an update
+            try:                  # from another phone): take it again once the redraw is done
+                page.locator(selector).screenshot(path=str(path), scale="css")
+                break
+            except Exception as e:  # playwright's Error
+                if "not attached" not in str(e) or attempt == 3:
+                    raise
+                page.wait_for_timeout(250)
     finally:
         page.evaluate("() => { document.querySelector('header').style.position = ''; }")
     if os.environ.get("BOGGLE_CV_DOCS_SCREENSHOT") == "1" and name.startswith("web_"):
