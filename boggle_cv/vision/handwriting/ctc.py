@@ -6,6 +6,7 @@ Classes: 0 is the blank, 1..26 are a..z (``recogniser`` folds the model to these
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -80,3 +81,61 @@ def greedy(probs: np.ndarray) -> tuple[str, float]:
             text.append(LETTERS[b - 1])
         prev = int(b)
     return "".join(text), p
+
+
+def _logadd(a: float, b: float) -> float:
+    if a < b:
+        a, b = b, a
+    return a if b == -math.inf else a + math.log1p(math.exp(b - a))
+
+
+def beam_search(probs: np.ndarray, letters: np.ndarray, weight: float, bonus: float,
+                beam: int = 16, floor: float = 1e-3) -> str:
+    """The best a-z reading by CTC prefix beam search with a letter model.
+
+    probs: (T, 27) frame probabilities; letters: (27, 27, 27) log P(c | a, b) (index
+    0 = a word's start or end: ``charlm.table``), added times ``weight`` for each
+    letter and for the word's end; ``bonus`` is added per letter (the letter model
+    would otherwise prefer short readings). ``beam`` prefixes are kept each frame;
+    letters whose probability in a frame is under ``floor`` are not tried there.
+    With weight 0 and bonus 0 this is the most probable labelling (summed over its
+    paths), which the greedy reading approximates."""
+    t_frames = probs.shape[0]
+    if t_frames == 0:
+        return ""
+    logp = np.log(np.maximum(probs.astype(np.float64), 1e-30))
+    ninf = -math.inf
+    beams: dict[tuple[int, ...], tuple[float, float]] = {(): (0.0, ninf)}  # prefix -> (log P ends in blank, in a letter)
+    for t in range(t_frames):
+        row = logp[t]
+        tried = [c for c in range(1, 27) if probs[t, c] >= floor]
+        nxt: dict[tuple[int, ...], tuple[float, float]] = {}
+
+        def add(prefix: tuple[int, ...], pb: float, pnb: float) -> None:
+            ob, onb = nxt.get(prefix, (ninf, ninf))
+            nxt[prefix] = (_logadd(ob, pb), _logadd(onb, pnb))
+
+        for prefix, (pb, pnb) in beams.items():
+            total = _logadd(pb, pnb)
+            add(prefix, total + row[0], ninf)  # a blank
+            last = prefix[-1] if prefix else 0
+            if last:
+                add(prefix, ninf, pnb + row[last])  # the same letter held
+            a, b = (prefix[-2] if len(prefix) > 1 else 0), last
+            for c in tried:
+                lm = weight * float(letters[a, b, c]) + bonus
+                if c == last:
+                    add(prefix + (c,), ninf, pb + row[c] + lm)  # a doubled letter needs a blank between
+                else:
+                    add(prefix + (c,), ninf, total + row[c] + lm)
+        ranked = sorted(nxt.items(), key=lambda kv: -_logadd(*kv[1]))
+        beams = dict(ranked[:beam])
+
+    def final(item: tuple[tuple[int, ...], tuple[float, float]]) -> float:
+        prefix, (pb, pnb) = item
+        a = prefix[-2] if len(prefix) > 1 else 0
+        b = prefix[-1] if prefix else 0
+        return _logadd(pb, pnb) + weight * float(letters[a, b, 0])
+
+    best = max(beams.items(), key=final)[0]
+    return "".join(LETTERS[c - 1] for c in best)

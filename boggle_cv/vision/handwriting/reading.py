@@ -7,11 +7,13 @@ With a lexicon, each candidate's exact CTC likelihood under the image
 ``.alternatives`` best first (up to TOP_K),
 ``.confidence`` the top posterior, ``.flagged`` when it is below FLAG_BELOW or the
 runner-up is within FLAG_MARGIN of it (a Boggle lexicon is dense: seat, sat, seats),
-or when the free reading finds no letter at all (a blank crop: the lexicon is a
+or when the greedy reading finds no letter at all (a blank crop: the lexicon is a
 closed set, so its best word can be "certain" without any ink).
 Without one, the word is the best-path (greedy) reading, its confidence the CTC
 posterior of that string against its one-edit neighbours (how sure the network is of
-each letter). ``.free`` is always the greedy reading.
+each letter). ``.free`` is always the free reading: CTC prefix beam search with the
+letter model of ``charlm`` (LETTER_WEIGHT, LETTER_BONUS), so that a word off the
+lexicon is shown as written rather than as the network's noisiest path.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import commonness, ctc, recogniser
+from . import charlm, commonness, ctc, recogniser
 
 #: How many alternatives a reading keeps.
 TOP_K = 5
@@ -45,6 +47,13 @@ FLAG_MARGIN = 0.0
 #: adding 1.5 gave 76.7% against 74.8% for +50% time, adding a slant of +-0.25,
 #: thicker or thinner strokes, or 0.85 gave 74.8-75.7%, none kept.
 STRETCHES = (1.0,)
+#: The free reading's letter model: its weight and a bonus per letter (log units),
+#: chosen on the tune split (exact free readings, `charlm` table of the six editions'
+#: words): greedy DHSD 72.6% / Jeremy 35.2%; beam search alone 72.6 / 35.6; weight
+#: 0.3-0.5 with bonus 1-2 75.8-76.8 / 37.8-39.9 (0.5 and 1.0: 75.8 / 39.7); weight
+#: 1.2 loses (51.6-67.4 on DHSD). About 1 ms a word.
+LETTER_WEIGHT = 0.5
+LETTER_BONUS = 1.0
 #: Longest candidate considered (Boggle words; DHSD names are up to 10 letters + ß).
 MAX_LEN = 20
 
@@ -145,7 +154,8 @@ def read_views(views: Sequence[np.ndarray], lexicon: Sequence[str] | None,
     (``clean_lexicon``), ``encoded`` its ``ctc.encode`` when the caller has it,
     ``prior`` its log prior (``commonness.log_prior``; None: uniform). The free
     reading (no lexicon) uses no prior: it shows what is written."""
-    free, _ = ctc.greedy(views[0])
+    inked = bool(ctc.greedy(views[0])[0])
+    free = ctc.beam_search(views[0], charlm.table(), LETTER_WEIGHT, LETTER_BONUS) if inked else ""
     if lexicon is None:
         if not free:
             return WordReading("", 0.0, (), True, "")
