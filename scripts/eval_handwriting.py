@@ -17,6 +17,9 @@ neither (held-out = tune + test). Figures for the head belong on --split test.
 
 usage: PYTHONPATH=$PWD python scripts/eval_handwriting.py ../shared/handwriting-public \
            --set dhsd|jeremy-words [--split test] [--limit N] [--seed 1201] [--enable PATH]
+--dictionary also reads each crop with no lexicon against the whole English dictionary
+(read_words(images, dictionary=load_default("en")): a sheet read before the board is
+known) and reports its exact share and its confident errors (wrong, not flagged).
 Last line: "handwriting: top1 ... top3 ... confident errors ... flagged ... free ... n=... ms/word ..."
 """
 from __future__ import annotations
@@ -78,6 +81,8 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1201)
     ap.add_argument("--enable", type=Path, default=DEFAULT_ENABLE)
+    ap.add_argument("--dictionary", action="store_true",
+                    help="also read each crop against the whole English dictionary (no board: read_words(dictionary=...))")
     a = ap.parse_args()
     from boggle_cv import read_words
     from boggle_cv.train.word_head import split_of
@@ -94,7 +99,10 @@ def main() -> int:
         pairs = rng.sample(pairs, min(a.limit, len(pairs)))
     enable = [w.strip() for w in a.enable.open() if 3 <= len(w.strip()) <= 10]
     eset = set(enable)
-    n = top1 = top3 = confident_wrong = flagged = free = 0
+    n = top1 = top3 = confident_wrong = flagged = free = whole = whole_wrong = 0
+    if a.dictionary:
+        from boggle_cv.dictionary import load_default
+        english = load_default("en")
     t_read = 0.0
     for g in range(0, len(pairs), 40):
         group = pairs[g:g + 40]
@@ -104,7 +112,8 @@ def main() -> int:
         readings = read_words(images, lexicon=lexicon)
         plain = read_words(images)
         t_read += time.perf_counter() - t0
-        for (x, t), r, p in zip(group, readings, plain):
+        against = read_words(images, dictionary=english) if a.dictionary else plain
+        for (x, t), r, p, d in zip(group, readings, plain, against):
             n += 1
             alts = [w for w, _ in r.alternatives][:3]
             ok = r.word == t
@@ -113,6 +122,8 @@ def main() -> int:
             flagged += bool(r.flagged)
             confident_wrong += (not ok) and not r.flagged
             free += fold(p.word) == t
+            whole += d.word == t
+            whole_wrong += d.word != t and not d.flagged
     if not n:
         print("handwriting: no items")
         return 1
@@ -121,7 +132,8 @@ def main() -> int:
         return f"{100 * k / n:.1f}%"
 
     print(f"handwriting: top1 {pct(top1)} top3 {pct(top3)} confident errors {pct(confident_wrong)} "
-          f"flagged {pct(flagged)} free {pct(free)} n={n} ms/word {1000 * t_read / n / 2:.0f}")
+          f"flagged {pct(flagged)} free {pct(free)} n={n} ms/word {1000 * t_read / n / 2:.0f}"
+          + (f" dictionary {pct(whole)} (confident errors {pct(whole_wrong)})" if a.dictionary else ""))
     return 0
 
 

@@ -22,8 +22,11 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
         annotate: Annotated[Optional[Path], typer.Option("--annotate", help="Write the sheet photo with each word's box and reading drawn (PNG/JPEG).")] = None,
         lang: LangOption = Lang.en,
+        free: Annotated[bool, typer.Option("--free", help="Without a board: read each word as written, not against the dictionary.")] = False,
     ) -> None:
-        """Read the words of a player's handwritten sheet (exit 5 if none is written)."""
+        """Read the words of a player's handwritten sheet (exit 5 if none is written).
+        Without --board or --tray each word is read against the whole dictionary (the
+        edition's, or --dict), or as written with --free."""
         from .sheets import read_one_sheet, sheet_lexicon, sheet_text
         if board_text and tray:
             raise UsageError("give --board or --tray, not both")
@@ -37,11 +40,15 @@ def register(app: typer.Typer) -> None:
         elif tray is not None:
             from ..vision.pipeline import read_board
             board = read_board(tray, lang=lang.value).board
-        lexicon = None
-        if board is not None:
+        if board is not None and free:
+            raise UsageError("--free reads without a board: give it without --board and --tray")
+        lexicon = dictionary = None
+        if board is not None or not free:
             from .options import load_dictionary
-            lexicon = sheet_lexicon(board, load_dictionary(dict_path, lang.value), lang.value)
-        reading = read_one_sheet(photo, lexicon, lang.value)
+            dictionary = load_dictionary(dict_path, lang.value)
+        if board is not None and dictionary is not None:
+            lexicon = sheet_lexicon(board, dictionary, lang.value)
+        reading = read_one_sheet(photo, lexicon, lang.value, dictionary)
         if annotate is not None:
             from ..outputs import write_image_atomic
             from ..vision.imageio import load_image

@@ -79,11 +79,13 @@ def sheet_lexicon(board: Board, dictionary: Dictionary, lang: str = "en") -> lis
     return board_lexicon(words, dictionary)
 
 
-def read_one_sheet(photo: Path, lexicon: list[str] | None, lang: str = "en") -> SheetReading:
+def read_one_sheet(photo: Path, lexicon: list[str] | None, lang: str = "en",
+                   dictionary: Dictionary | None = None) -> SheetReading:
     """read_sheet on a photo file (ImageReadError exit 4, NoWritingError exit 5); lang
-    "de" also matches the lexicon's words as written with ä, ö, ü, ß."""
+    "de" also matches the lexicon's words as written with ä, ö, ü, ß; with no lexicon,
+    the words are read against `dictionary` when given, else freely."""
     from ..vision.sheet import read_sheet
-    return read_sheet(photo, lexicon, lang=lang)
+    return read_sheet(photo, lexicon, lang=lang, dictionary=dictionary)
 
 
 def ask_words(name: str, reading: SheetReading) -> list[str]:

@@ -86,7 +86,7 @@ async def post_sheet(request: Request) -> JSONResponse:
     images: list[bytes | None] = reading.get("images") or []
     room, done, kept = await _call(request, svc.add_sheet, code, pid, token, number, read, images)
     sheet = {**done.to_dict(), "round": number, "read": len(read), "turn": reading.get("turn", 0),
-             "lexicon": "board" if lexicon is not None else "free", "images": kept}
+             "lexicon": "board" if lexicon is not None else "dictionary", "images": kept}
     return await _view(request, room, token, extra={"sheet": sheet})
 
 

@@ -98,7 +98,8 @@ def read_photo_bytes(scanner: Callable[[], Any], data: bytes, size: int | None, 
 
 def read_sheet_bytes(data: bytes, lexicon: list[str] | None, lang: str = "en") -> dict[str, Any]:
     """Decode a sheet photo (bounded: imageio) and read its words (vision.sheet.read_sheet)
-    against `lexicon` (None: free reading) in the room's language `lang` (its prior of
+    against `lexicon` (None: no board yet, against the edition's whole dictionary,
+    handwriting.read_words(dictionary=...)) in the room's language `lang` (its prior of
     common words, German written forms): SheetReading.to_dict() (corners, turn, words
     in writing order) and "images": each word's handwriting as a small WebP, or None
     (web.word_images: a few hundred bytes a word). Raises ImageReadError,
@@ -107,7 +108,11 @@ def read_sheet_bytes(data: bytes, lexicon: list[str] | None, lang: str = "en") -
     from ..vision.sheet import read_sheet
     from .word_images import word_images
     image = load_image_bytes(data, "the uploaded sheet")
-    doc: dict[str, Any] = read_sheet(image, lexicon, lang=lang).to_dict()
+    dictionary = None
+    if lexicon is None:  # no board yet: read against the edition's whole dictionary
+        from ..dictionary import load_default
+        dictionary = load_default(lang)
+    doc: dict[str, Any] = read_sheet(image, lexicon, lang=lang, dictionary=dictionary).to_dict()
     doc["images"] = word_images(image, doc["words"])
     return doc
 

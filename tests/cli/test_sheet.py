@@ -154,3 +154,20 @@ def test_scan_annotate_never_writes_over_a_sheet_or_half_a_set(tmp_path):
     out = run("scan", TRAY, "--sheet", f"ann={SHEET}", "--annotate", tmp_path / "round.txt")
     assert out.returncode != 0 and "unknown image type" in out.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["round-sheet-ann.jpg"]
+
+
+def test_sheet_without_a_board_reads_against_the_dictionary_or_freely():
+    """No board: each word read against the whole dictionary (a sheet photographed
+    before the tray); --free reads as written; --free with a board is a usage error."""
+    out = run("sheet", SHEET, "--json")
+    assert out.returncode == 0, out.stderr
+    words = [w for w in json.loads(out.stdout)["words"] if not w["crossed_out"]]
+    from boggle_cv.dictionary import load_default
+    english = load_default()
+    assert all(w["word"] in english for w in words)  # dictionary words, each
+    assert sum(w["word"] == t for w, t in zip(words, truth())) >= 8
+    free = run("sheet", SHEET, "--free", "--json")
+    assert free.returncode == 0, free.stderr
+    assert [w["word"] for w in json.loads(free.stdout)["words"]] == [w["free"] for w in json.loads(free.stdout)["words"]]
+    both = run("sheet", SHEET, "--free", "--board", BOARD)
+    assert both.returncode == 2 and "--free" in both.stderr

@@ -111,7 +111,7 @@ def test_the_sheet_adds_its_words_after_what_was_typed(client, app):
     doc = res.json()
     assert doc["sheet"] == {"added": ["rest", "pest", "last"], "already": ["rest", "slate"], "crossed_out": ["zzz"],
                             "doubtful": ["pest"], "unreadable": 1, "round": 1, "read": 7, "turn": 0,
-                            "lexicon": "free", "images": 0}
+                            "lexicon": "dictionary", "images": 0}
     ann = me(doc["room"], "Ann")
     # nothing typed is lost, nothing twice ("Last" is "last"), the crossed-out word left out
     assert ann["words"] == ["slate", "zone", "rest", "pest", "last"] and ann["revision"] == 2
@@ -284,7 +284,7 @@ def test_the_board_lexicon_is_used_when_there_is_a_board(client, app):
     rec = Recorded([word("rest")])
     app.state.web.sheet_reader = rec
     t = playing(client)
-    assert send(t, "Ann", "Ann").json()["sheet"]["lexicon"] == "free"
+    assert send(t, "Ann", "Ann").json()["sheet"]["lexicon"] == "dictionary"
     assert t.as_player("Bob", "PUT", "/rounds/current/board", json={"board": "PERS/LATG/SINE/TERS"}).status_code == 200
     assert send(t, "Bob", "Bob").json()["sheet"]["lexicon"] == "board"
     assert rec.lexicons[0] is None
@@ -373,3 +373,16 @@ def test_the_sheet_is_read_in_the_rooms_language(client, app):
     assert german.as_host("POST", "/rounds").status_code == 201
     send(german, "Ann", "Ann")
     assert rec.langs == ["en", "de"]
+
+
+def test_a_sheet_sent_before_the_board_is_read_against_the_dictionary():
+    """No board yet: the photo readers read each word against the edition's whole
+    dictionary (every word read is a dictionary word), not as loose letters."""
+    from boggle_cv.dictionary import load_default
+    from boggle_cv.web.state import read_sheet_bytes
+    doc = read_sheet_bytes((SAMPLES / "sheets" / "sheet-4x4-a.jpg").read_bytes(), None, "en")
+    words = [w["word"] for w in doc["words"]]
+    english = load_default("en")
+    assert len(words) == 11 and all(w in english for w in words)
+    truth = (SAMPLES / "sheets" / "sheet-4x4-a.truth.txt").read_text().split()
+    assert sum(w in truth for w in words) >= 8

@@ -20,6 +20,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -176,16 +177,39 @@ def crop_views(images: Sequence[np.ndarray]) -> list[list[np.ndarray]]:
     return [[v[i] for v in per_stretch] for i in range(len(images))]
 
 
+#: With a whole dictionary as the lexicon, the one-edit neighbours of this many of the
+#: beam's best words join its candidates (what a near miss of the beam may be).
+NEIGHBOURS_OF = 3
+
+
+def read_against_dictionary(views: Sequence[np.ndarray], dictionary: Any, lang: str = "en") -> WordReading:
+    """One crop read against a whole dictionary (no board known): the words of
+    ``dictionary_reading.dictionary_candidates`` and their dictionary neighbours one
+    edit away, scored exactly with the prior of common words; the free reading
+    (flagged) when no dictionary word fits the ink."""
+    from .dictionary_reading import dictionary_candidates
+    cands = dictionary_candidates(views[0], dictionary) if ctc.greedy(views[0])[0] else []
+    if not cands:
+        free = read_views(views, None)
+        return WordReading(free.word, free.confidence, free.alternatives, True, free.free)
+    near = {n for w in cands[:NEIGHBOURS_OF] for n in one_edit(w) if n in dictionary}
+    lex = clean_lexicon(cands + sorted(near - set(cands)))
+    return read_views(views, lex, None, commonness.log_prior(lex, lang))
+
+
 def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = None, *,
-               lang: str = "en") -> list[WordReading]:
+               lang: str = "en", dictionary: Any = None) -> list[WordReading]:
     """One reading per image (BGR uint8 (H, W, 3); grey (H, W) and BGRA accepted),
     each a single written word. ``lexicon``: the words it may be (e.g.
-    ``board_lexicon``); None reads freely. ``lang``: the lexicon's language, for the
-    prior of how common each word is (``commonness``; uniform for a language without
-    a table)."""
+    ``board_lexicon``); None reads freely, or, given a ``dictionary``
+    (boggle_cv.dictionary.Dictionary: no board known yet), against all its words
+    (``read_against_dictionary``). ``lang``: the lexicon's language, for the prior of
+    how common each word is (``commonness``; uniform for a language without a table)."""
     images = list(images)
     if not images:
         return []
+    if lexicon is None and dictionary is not None:
+        return [read_against_dictionary(views, dictionary, lang) for views in crop_views(images)]
     lex = clean_lexicon(lexicon) if lexicon is not None else None
     encoded = ctc.encode(lex) if lex else None
     prior = commonness.log_prior(lex, lang) if lex else None

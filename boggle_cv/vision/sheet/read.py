@@ -43,22 +43,25 @@ MAX_INK_SHARE = 0.1  # more of the paper dark than this: not a sheet of writing
 NO_WRITING_HINT = "give a photo of a player's sheet, the words written on it dark enough to see"
 
 
-def _default_reader(lang: str) -> WordReader:
-    """handwriting.read_words with the sheet's language (its prior of common words)."""
+def _default_reader(lang: str, dictionary: Any = None) -> WordReader:
+    """handwriting.read_words with the sheet's language (its prior of common words)
+    and, for a sheet read without a lexicon, the dictionary to read it against."""
     from ..handwriting import read_words
-    reader: WordReader = functools.partial(read_words, lang=lang)
+    reader: WordReader = functools.partial(read_words, lang=lang, dictionary=dictionary)
     return reader
 
 
 def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None, *,
-               reader: WordReader | None = None, debug: DebugSink | None = None, lang: str = "en") -> SheetReading:
+               reader: WordReader | None = None, debug: DebugSink | None = None, lang: str = "en",
+               dictionary: Any = None) -> SheetReading:
     """Read a player's handwritten sheet: the words in writing order, each with its
     reading, box (4 (x, y) photo px) and crossed-out state (types.SheetWord).
 
     photo: a path (read by imageio.load_image: pixel cap, EXIF turn; ImageReadError,
     exit 4) or a BGR uint8 array (H, W, 3). lexicon: the words a reading is weighed
     against (the board's words and their neighbours: handwriting.board_lexicon); None
-    reads freely. Raises NoWritingError (exit 5) when the photo shows no writing (a
+    reads against ``dictionary`` (a boggle_cv.dictionary.Dictionary: a sheet
+    photographed before the board is known) or, without one, freely. Raises NoWritingError (exit 5) when the photo shows no writing (a
     blank page, the tray given as a sheet: no ink, or far more dark than a page of
     writing holds). A sheet with writing but no word on it (only a score, marks)
     reads as no words. lang "de": a lexicon word with ae/oe/ue/ss is also matched as
@@ -94,7 +97,7 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
         return SheetReading((), corners, turn, timings)
     t0 = time.perf_counter()
     crops = [crop_word(paper.flat, ink, b) for b in boxes]
-    read = reader if reader is not None else _default_reader(lang)
+    read = reader if reader is not None else _default_reader(lang, dictionary)
     words_in = list(lexicon) if lexicon is not None else None
     back: dict[str, str] = {}
     if words_in and lang == "de":
