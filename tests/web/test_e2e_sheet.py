@@ -59,10 +59,12 @@ def phones(site) -> Iterator[Phones]:
 
 @pytest.fixture(scope="module")
 def reading() -> list[dict[str, Any]]:
-    """The sample sheet as the reader reads it without a board (the board is not known
-    yet when the sheets are photographed): SheetWord.to_dict each, writing order."""
+    """The sample sheet as the server reads it without a board (the board is not known
+    yet when the sheets are photographed: against the whole dictionary):
+    SheetWord.to_dict each, writing order."""
     from boggle_cv import read_sheet
-    words: list[dict[str, Any]] = read_sheet(SHEET).to_dict()["words"]
+    from boggle_cv.dictionary import load_default
+    words: list[dict[str, Any]] = read_sheet(SHEET, dictionary=load_default()).to_dict()["words"]
     return words
 
 
