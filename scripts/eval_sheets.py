@@ -11,6 +11,19 @@
              as symbolic links plus a filtered manifest.json, for
              ../shared/tools/compose_sheets.py (figures on sheets made from it: "composed").
              python scripts/eval_sheets.py test-crops ../shared/handwriting-public /tmp/crops-test
+             (--split tune: the crops the flagging was tuned on, to tune the layout on)
+
+  composed   read a folder of composed sheets (../shared/tools/compose_sheets.py's, or
+             scripts/compose_sheets.py's, whose truth also holds each word's box) by
+             ../shared/tools/eval_sheets.py's protocol (the same lexicons: its words
+             list, seed 1203), so the last line is that tool's; with --why (boxes
+             needed) a table of where each true word went (scripts/sheet_losses.py:
+             right, misread, cut, split, merged, false strike, missed) and the extra
+             read boxes (fragments, split pieces; unflagged ones counted), per set;
+             without boxes, the same causes from the text and order alone
+             (sheet_losses.align: approximate, a cut word counts as misread).
+             python scripts/eval_sheets.py composed /tmp/tune-sheets --why [--verbose]
+             (tune: test-crops --split tune, then scripts/compose_sheets.py --seed 77)
 
   umlauts    the held-out DHSD crops whose words hold ä, ö, ü or ß, read against their
              folded names with and without read_sheet(lang="de")'s written forms.
@@ -122,9 +135,9 @@ def rendered(count: int, n_words: int, seed: int, verbose: bool = False) -> None
           f"slowest {max(seconds):.2f} s")
 
 
-def test_crops(src: Path, dst: Path) -> None:
+def test_crops(src: Path, dst: Path, split: str = "test") -> None:
     from boggle_cv.train.word_head import split_of
-    items = [x for x in json.loads((src / "manifest.json").read_text()) if split_of(x) == "test"]
+    items = [x for x in json.loads((src / "manifest.json").read_text()) if split_of(x) == split]
     dst.mkdir(parents=True, exist_ok=True)
     for x in items:
         link = dst / x["file"]
@@ -132,7 +145,71 @@ def test_crops(src: Path, dst: Path) -> None:
         if not link.exists():
             link.symlink_to((src / x["file"]).resolve())
     (dst / "manifest.json").write_text(json.dumps(items))
-    print(f"{len(items)} held-out crops linked in {dst}")
+    print(f"{len(items)} {split} crops linked in {dst}")
+
+
+def fold(s: str) -> str:
+    """a-z lower case, accents dropped, ß -> ss (the shared tools' folding)."""
+    import unicodedata
+    s = unicodedata.normalize("NFKD", s.replace("ß", "ss"))
+    return "".join(c for c in s if c.isascii()).lower()
+
+
+def composed(folder: Path, words_file: Path, why: bool, verbose: bool) -> None:
+    """Composed sheets read as ../shared/tools/eval_sheets.py reads them (module doc)."""
+    from boggle_cv.vision.sheet import read_sheet
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from sheet_losses import Losses, align, attribute, table
+    truth = json.loads((folder / "truth.json").read_text())
+    pool = [w.strip() for w in words_file.open() if 3 <= len(w.strip()) <= 10]
+    pool_set = set(pool)
+    rng = random.Random(1203)
+    right = total = extra = confident = allright = 0
+    seconds: list[float] = []
+    by_set: dict[str, Losses] = {}
+    boxed = all("boxes" in t for t in truth.values())
+    for name, t in sorted(truth.items()):
+        words = [fold(w) for w in t["words"]]
+        lex = set(words)
+        for w in words:
+            lex |= neighbours(w, pool_set)
+        while len(lex) < 1000:
+            lex.add(rng.choice(pool))
+        t0 = time.perf_counter()
+        try:
+            got = list(read_sheet(str(folder / name), lexicon=sorted(lex)).words)
+        except Exception as e:  # a refusal counts as nothing read
+            print(f"{name}: {type(e).__name__}: {e}")
+            got = []
+        seconds.append(time.perf_counter() - t0)
+        counted = [r for r in got if not r.crossed_out]
+        want, have = Counter(words), Counter(r.word for r in counted)
+        ok = sum((want & have).values())
+        wrong_unflagged = sum(1 for r in counted if r.word not in want and not r.flagged)
+        right += ok
+        total += len(words)
+        extra += sum((have - want).values())
+        confident += wrong_unflagged
+        allright += ok == len(words) and sum(have.values()) == len(words)
+        line = f"{name}: {ok}/{len(words)} right, {sum((have - want).values())} extra, {wrong_unflagged} unflagged wrong"
+        if why:
+            loss = attribute(words, t["boxes"], got) if boxed else align(words, got)
+            acc = by_set.setdefault(t["set"], Losses())
+            acc.words += loss.words
+            acc.extras += loss.extras
+            lost = Counter(c for c in loss.words if c != "right")
+            line += "  (" + ", ".join(f"{c} {n}" for c, n in lost.most_common()) + ")"
+            if verbose:
+                line += "\n   " + "  ".join(f"{w}:{c}" for w, c in zip(words, loss.words) if c != "right") \
+                    + "\n   read: " + " ".join(("~" if r.crossed_out else "") + r.word + ("?" if r.flagged else "")
+                                          for r in got)
+        print(line)
+    if why:
+        print(table(by_set) if boxed else table(by_set) + "\n(no boxes in this truth.json: causes from the "
+              "text and order alone, sheet_losses.align; a cut word counts as misread)")
+    print(f"composed sheets: words right {right}/{total} ({100 * right / max(total, 1):.1f}%), extra {extra}, "
+          f"confident errors {confident}, sheets all right {allright}/{len(truth)}, "
+          f"median {statistics.median(seconds):.2f} s a sheet")
 
 
 def umlauts(crops: Path) -> None:
@@ -170,15 +247,25 @@ def main() -> None:
     t = sub.add_parser("test-crops")
     t.add_argument("src", type=Path)
     t.add_argument("dst", type=Path)
+    t.add_argument("--split", choices=("train", "tune", "test"), default="test",
+                   help="which part (train.word_head.split_of): test (the figures), tune (to tune on)")
+    c = sub.add_parser("composed")
+    c.add_argument("folder", type=Path, help="sheet-NNN.jpg and truth.json (a compose_sheets.py output)")
+    c.add_argument("--words", type=Path, default=ROOT.parent / "shared" / "words" / "enable2k.txt",
+                   help="the words list lexicons are filled from (the shared tool's)")
+    c.add_argument("--why", action="store_true", help="attribute each loss (the sheets' truth must hold boxes)")
+    c.add_argument("--verbose", action="store_true", help="with --why: each sheet's lost words and readings")
     u = sub.add_parser("umlauts")
     u.add_argument("crops", type=Path, help="a crops folder made by test-crops")
     a = ap.parse_args()
     if a.cmd == "rendered":
         rendered(a.count, a.words, a.seed, a.verbose)
+    elif a.cmd == "composed":
+        composed(a.folder, a.words, a.why, a.verbose)
     elif a.cmd == "umlauts":
         umlauts(a.crops)
     else:
-        test_crops(a.src, a.dst)
+        test_crops(a.src, a.dst, a.split)
 
 
 if __name__ == "__main__":
