@@ -134,3 +134,22 @@ def test_lines_joined_side_by_side_stay_one_line_high():
     line1 = [_Blob(100, 181, 175, 204), _Blob(177, 190, 181, 230)]
     line2 = [_Blob(184, 208, 189, 240), _Blob(195, 222, 267, 244)]
     assert len(_join_side_by_side([line1, line2], pen)) == 2
+
+
+def test_a_joining_stroke_along_the_baseline_is_no_strike():
+    """Fast cursive joins its letters by one long stroke along the baseline (Jeremy's
+    "node"): a long straight run, but with the letters all above it. A strike goes
+    through the letters: ink on both sides of it."""
+    import cv2
+    from boggle_cv.vision.sheet.layout import _struck
+    d = np.zeros((44, 110), np.float32)
+    cv2.line(d, (0, 30), (96, 30), 0.8, 3)                       # the joining stroke
+    for x in (18, 42, 66):                                        # three humps on it
+        cv2.ellipse(d, (x, 24), (9, 9), 0, 180, 360, 0.8, 3)
+    cv2.line(d, (96, 4), (96, 31), 0.8, 3)                        # a tall last letter
+    assert not _struck(d, 0, 2, 110, 42)
+    e = np.zeros((44, 110), np.float32)
+    for x in (14, 38, 62, 86):                                    # letters above and below the middle
+        cv2.ellipse(e, (x, 24), (9, 11), 0, 0, 360, 0.8, 3)
+    cv2.line(e, (0, 24), (109, 22), 0.8, 3)                       # a strike through them
+    assert _struck(e, 0, 2, 110, 42)

@@ -14,7 +14,7 @@ Coordinates are flat-image pixels (x, y) (paper.Paper.flat). The steps:
      tick, a numbering "1.") is a mark, not a word; so is anything on the paper's
      border band (the paper's edge, a shadow);
   5. crossed out: a straight stroke over STRIKE_SPAN of the word's width through its
-     middle band (tried at a few slants);
+     middle band (tried at a few slants), with letters on both sides of it;
   6. columns: a gutter (no ink from top to bottom, wider than GUTTER letter heights)
      splits the page into columns, each holding at least two lines; a column of
      short groups (nine in ten under SCORE_ASPECT heights wide: scores written
@@ -41,6 +41,7 @@ COMMA_GAP = 0.3      # line heights: after a comma's tail, a gap this wide separ
 MARK_ASPECT = 0.9    # a group no wider than this times its height is a mark, not a word
 STRIKE_SPAN = 0.9    # share of a word's width a strike-through covers (it runs end to end)
 STRIKE_RUN = 0.6     # ... of which this much at least inside the word's box (turned by a slant)
+STRIKE_SIDES = 0.3   # ... with at least this share of the letters' ink on each side of it (off its edge)
 SCORE_ASPECT = 1.6   # a column whose groups are (but a tenth) no wider than this is marks
 GUTTER = 2.5         # letter heights: a wider all-blank band between columns
 BORDER = 0.012       # share of the flat image's side treated as the paper's edge
@@ -233,6 +234,15 @@ def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: in
         # still cross STRIKE_RUN of the word (a heavy letter at its start does not)
         cols = np.nonzero(run.any(axis=0))[0]
         if len(cols) == 0 or cols[-1] - cols[0] + 1 < STRIKE_RUN * w:
+            continue
+        # a strike goes through the letters: ink above it and below it (a cursive
+        # word's joining stroke along its baseline, or a long t-bar over it, has
+        # the letters on one side only)
+        letters = m[:, cols[0]:cols[-1] + 1]
+        gap = max(2, int(round(h * 0.1)))
+        above = np.count_nonzero(letters[:max(int(rows[0]) - gap, 0)])
+        below = np.count_nonzero(letters[int(rows[-1]) + 1 + gap:])
+        if min(above, below) < STRIKE_SIDES * (above + below):
             continue
         # the stroke runs past the letters at both ends: there the ink is only the stroke
         ends = max(2, int(w * 0.04))
