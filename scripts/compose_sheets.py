@@ -14,7 +14,7 @@ its darkness, and photographs it (photograph_page: a plain table around it, ligh
 ones too, rotation up to 12 degrees, perspective, uneven light, blur, noise), a
 1600 x 2000 px JPEG: the look of ../shared/tools/compose_sheets.py's sheets.
 Writes OUT/sheet-NNN.jpg and OUT/truth.json:
-  {file: {"set", "writer", "words": [as written, in order],
+  {file: {"set", "writer", "words": [as written, in order], "files": [their crops],
           "boxes": [[[x, y] x 4] photo px, clockwise from the word's top-left],
           "corners": the paper's 4 corners, photo px, clockwise from its top-left}}
 All randomness comes from --seed: same crops and seed, same sheets.
@@ -55,9 +55,9 @@ def crop_ink(path: Path) -> F32:
     return ink[max(int(ys.min()) - 1, 0):int(ys.max()) + 2, max(int(xs.min()) - 1, 0):int(xs.max()) + 2]
 
 
-def write_page(items: list[dict], crops: Path, rng: random.Random) -> tuple[np.ndarray, list[str], list[list[int]]]:
-    """The paper (BGR uint8 PAPER) with the crops written on it, the words written
-    and each one's ink box [x0, y0, x1, y1] (paper px)."""
+def write_page(items: list[dict], crops: Path, rng: random.Random) -> tuple[np.ndarray, list[str], list[str], list[list[int]]]:
+    """The paper (BGR uint8 PAPER) with the crops written on it, the words written,
+    their crops' files and each one's ink box [x0, y0, x1, y1] (paper px)."""
     W, H = PAPER
     tone = rng.randint(226, 250)
     paper = np.full((H, W, 3), tone, np.float32)
@@ -71,6 +71,7 @@ def write_page(items: list[dict], crops: Path, rng: random.Random) -> tuple[np.n
     per_col = -(-len(items) // cols)
     colour = np.array(rng.choice(INKS), np.float32)
     words: list[str] = []
+    files: list[str] = []
     boxes: list[list[int]] = []
     for j, x in enumerate(items):
         c, r = divmod(j, per_col)
@@ -86,9 +87,10 @@ def write_page(items: list[dict], crops: Path, rng: random.Random) -> tuple[np.n
         region[:] = region * (1 - ink[..., None]) + colour * ink[..., None]
         ys, xs = np.nonzero(ink > 0.25)
         words.append(x["transcription"])
+        files.append(x["file"])
         boxes.append([x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1]
                      if len(ys) else [x0, y0, x0 + w, y0 + h])
-    return np.clip(paper, 0, 255).astype(np.uint8), words, boxes
+    return np.clip(paper, 0, 255).astype(np.uint8), words, files, boxes
 
 
 TABLES = ((60, 90, 120), (40, 40, 45), (150, 160, 170), (90, 110, 80), (175, 180, 182))  # BGR: wood, dark, light grey, green, pale
@@ -156,11 +158,12 @@ def main() -> None:
         key = keys[(i // 2) % len(keys)]
         pool = by_writer[key]
         chosen = rng.sample(pool, min(len(pool), rng.randint(12, 30)))
-        paper, words, boxes = write_page(chosen, a.crops, rng)
+        paper, words, files, boxes = write_page(chosen, a.crops, rng)
         photo, quads, corners = photograph_page(paper, boxes, rng, a.seed * 1000 + i)
         name = f"sheet-{i:03d}.jpg"
         cv2.imwrite(str(a.out / name), photo, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(75, 92)])
-        truth[name] = {"set": key[0], "writer": key[1], "words": words, "boxes": quads, "corners": corners}
+        truth[name] = {"set": key[0], "writer": key[1], "words": words, "files": files, "boxes": quads,
+                       "corners": corners}
     (a.out / "truth.json").write_text(json.dumps(truth, indent=1, ensure_ascii=False))
     print(f"{len(truth)} sheets in {a.out}")
 
