@@ -153,3 +153,51 @@ def test_a_joining_stroke_along_the_baseline_is_no_strike():
         cv2.ellipse(e, (x, 24), (9, 11), 0, 0, 360, 0.8, 3)
     cv2.line(e, (0, 24), (109, 22), 0.8, 3)                       # a strike through them
     assert _struck(e, 0, 2, 110, 42)
+
+
+def test_a_descender_cut_from_its_letter_stays_in_its_word():
+    """A fast pen leaves a 'g' or 'y' tail apart from its letter, below the line's
+    middle band: it joins the line it touches, so "using" stays one word (not "usin"
+    plus a word "j" on a line of its own); a short word on the next line does not."""
+    import cv2
+    page = np.full((700, 900, 3), 235, np.uint8)
+    x = _scrawl(page, 100, 200, 4, 20)
+    cv2.ellipse(page, (x - 10, 209), (6, 9), 0, 0, 180, (30, 30, 30), 2)   # the tail, apart
+    _scrawl(page, 100, 290, 2, 20)                                         # "an" on the next line
+    for y in (380, 460, 540):
+        _scrawl(page, 100, y, 5, 20)
+    found = find_words(ink_mask(page))
+    assert len(found) == 5, found
+    assert found[0].y1 >= 220 and found[0].y0 < 185           # the tail inside the first word
+    assert found[1].y0 > 255 and found[1].x1 < 160             # "an" its own word, below
+
+
+def test_specks_on_the_paper_edge_do_not_shrink_the_letter_height():
+    """A sliver of table or shadow along the flat paper's edge leaves specks there;
+    they are not ink (the BORDER band), so the letter height is the writing's and
+    a widely spaced word is not cut at its letters' gaps."""
+    import cv2
+    page = np.full((800, 600, 3), 235, np.uint8)
+    for y in range(20, 780, 12):
+        cv2.rectangle(page, (0, y), (3, y + 4), (40, 40, 40), -1)   # specks on the left edge
+    for y in (200, 280, 360, 440):
+        _scrawl(page, 100, y, 5, 24)
+    ink = ink_mask(page)
+    assert not ink.mask[:, :4].any()
+    assert 20 <= ink.pen <= 30, ink.pen
+    assert len(find_words(ink)) == 4
+
+
+def test_a_ruled_line_through_a_word_is_no_strike():
+    """The paper's ruling (ink.lines, not ink) crossing a word is left out of the
+    strike test: a word sitting on a line is not crossed out."""
+    import cv2
+    from boggle_cv.vision.sheet.layout import _struck
+    d = np.zeros((44, 110), np.float32)
+    for x in (14, 38, 62, 86):
+        cv2.ellipse(d, (x, 24), (9, 11), 0, 0, 360, 0.8, 3)
+    ruling = np.zeros((44, 110), np.uint8)
+    ruling[23:26] = 255
+    d[ruling > 0] = np.maximum(d[ruling > 0], 0.8)
+    assert _struck(d, 0, 2, 110, 42)
+    assert not _struck(d, 0, 2, 110, 42, ruling)

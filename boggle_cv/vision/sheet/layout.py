@@ -6,7 +6,8 @@
 
 Coordinates are flat-image pixels (x, y) (paper.Paper.flat). The steps:
   1. letters: the ink's blobs (a small closing joins a broken stroke); specks dropped;
-  2. lines: a long, one-pixel-high closing joins the blobs that share rows;
+  2. lines: a long, one-pixel-high closing joins the blobs that share rows; a piece
+     of a letter alone on its rows (a descender's tail) joins the line it touches;
   3. words: within a line, a gap wider than WORD_GAP letter heights splits words (a
      space, or a comma: a small blob low on the line at a word's end is punctuation
      and left out of it);
@@ -29,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..stages import DebugSink
-from .ink import Ink
+from .ink import BORDER, Ink
 
 U8 = npt.NDArray[np.uint8]
 
@@ -41,13 +42,15 @@ COMMA_GAP = 0.3      # line heights: after a comma's tail, a gap this wide separ
 MARK_ASPECT = 0.9    # a group no wider than this times its height is a mark, not a word
 STRIKE_SPAN = 0.9    # share of a word's width a strike-through covers (it runs end to end)
 STRIKE_RUN = 0.6     # ... of which this much at least inside the word's box (turned by a slant)
-STRIKE_SIDES = 0.3   # ... with at least this share of the letters' ink on each side of it (off its edge)
+STRIKE_SIDES = 0.3   # ... with letters on each side of it (off its edge) over this share of its length
 SCORE_ASPECT = 1.6   # a column whose groups are (but a tenth) no wider than this is marks
 GUTTER = 2.5         # letter heights: a wider all-blank band between columns
-BORDER = 0.012       # share of the flat image's side treated as the paper's edge
 SIDE_GAP = 0.3       # letter heights: blobs of two lines this close side by side join the lines
 SIDE_DROP = 0.75     # letter heights: ... when their centres are no further apart than this
 SIDE_SPAN = 2.0      # letter heights: ... and the joined line is no taller than this
+PIECE_INK = 0.25     # letter heights squared: a "line" with less ink than this is a piece of a letter
+PIECE_WIDTH = 1.0    # letter heights: ... and narrower than this
+PIECE_REACH = 0.3    # letter heights: ... and joins the line whose ink is this close to it
 
 
 @dataclass(frozen=True)
@@ -116,7 +119,45 @@ def _lines(mask: U8, blobs: list[_Blob], pen: float) -> list[list[_Blob]]:
             hit = below[below > 0]
             lab = int(hit[0]) if len(hit) else -1 - len(groups)
         groups.setdefault(lab, []).append(b)
-    return [sorted(g, key=lambda b: b.x0) for g in _join_side_by_side(list(groups.values()), pen)]
+    lines = _attach_pieces(_join_side_by_side(list(groups.values()), pen), pen)
+    return [sorted(g, key=lambda b: b.x0) for g in lines]
+
+
+def _attach_pieces(lines: list[list[_Blob]], pen: float) -> list[list[_Blob]]:
+    """A "line" that is only a piece of ink (under PIECE_INK letter heights squared
+    of ink, narrower than PIECE_WIDTH letter heights: a descender's tail cut from its
+    letter by a fast pen, an accent) joins the line it touches: a blob of that line
+    within PIECE_REACH letter heights of it, across and down; the nearest such line
+    by centre. Left alone, it is read as a word of its own and cuts its word in two."""
+    if len(lines) < 2:
+        return lines
+    def extent(ln: list[_Blob]) -> tuple[int, int, int, int]:
+        return min(b.x0 for b in ln), min(b.y0 for b in ln), max(b.x1 for b in ln), max(b.y1 for b in ln)
+    boxes = [extent(ln) for ln in lines]
+    piece = [sum(b.area for b in ln) < PIECE_INK * pen * pen and bx[2] - bx[0] < PIECE_WIDTH * pen
+             for ln, bx in zip(lines, boxes)]
+    reach = PIECE_REACH * pen
+    target: dict[int, int] = {}
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        if not piece[i]:
+            continue
+        best, best_d = -1, float("inf")
+        for j, ln in enumerate(lines):
+            if j == i or piece[j]:
+                continue
+            touching = any(b.x0 - reach <= x1 and x0 <= b.x1 + reach and b.y0 - reach <= y1 and y0 <= b.y1 + reach
+                           for b in ln)
+            d = abs((y0 + y1) / 2 - (boxes[j][1] + boxes[j][3]) / 2)
+            if touching and d < best_d:
+                best, best_d = j, d
+        if best >= 0:
+            target[i] = best
+    if not target:
+        return lines
+    out = [list(ln) for ln in lines]
+    for i, j in target.items():
+        out[j].extend(lines[i])
+    return [ln for i, ln in enumerate(out) if i not in target]
 
 
 def _join_side_by_side(lines: list[list[_Blob]], pen: float) -> list[list[_Blob]]:
@@ -209,14 +250,18 @@ def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[tuple[list[_Bl
     return out
 
 
-def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: int) -> bool:
+def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: int, ruling: U8 | None = None) -> bool:
     """A thin straight stroke through the word's middle band over STRIKE_SPAN of its
     width (tried at a few slants), in the word's darkest ink (its own Otsu cut, so a
-    blurred word that reads as a solid band at the page's ink cut is not one)."""
+    blurred word that reads as a solid band at the page's ink cut is not one), with
+    letters above and below it (STRIKE_SIDES). ruling: uint8 (H, W), 255 on the
+    paper's ruled lines (not ink), left out."""
     w, h = x1 - x0, y1 - y0
     if w < 8 or h < 6:
         return False
     crop = (np.clip(darkness[y0:y1, x0:x1], 0, 1) * 255).astype(np.uint8)
+    if ruling is not None:  # a ruled line through the word is the paper's, not a strike
+        crop[ruling[y0:y1, x0:x1] > 0] = 0
     _, m0 = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     span = int(w * STRIKE_SPAN)
     for slant in (0.0, -5.0, 5.0, -10.0, 10.0):
@@ -235,14 +280,14 @@ def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: in
         cols = np.nonzero(run.any(axis=0))[0]
         if len(cols) == 0 or cols[-1] - cols[0] + 1 < STRIKE_RUN * w:
             continue
-        # a strike goes through the letters: ink above it and below it (a cursive
-        # word's joining stroke along its baseline, or a long t-bar over it, has
-        # the letters on one side only)
-        letters = m[:, cols[0]:cols[-1] + 1]
+        # a strike goes through the letters: ink above it and below it along much
+        # of it (a cursive word's joining stroke along its baseline, or a long t-bar
+        # over it, has the letters on one side only, a descender or two aside)
+        letters = m[:, cols[0]:cols[-1] + 1] > 0
         gap = max(2, int(round(h * 0.1)))
-        above = np.count_nonzero(letters[:max(int(rows[0]) - gap, 0)])
-        below = np.count_nonzero(letters[int(rows[-1]) + 1 + gap:])
-        if min(above, below) < STRIKE_SIDES * (above + below):
+        above = letters[:max(int(rows[0]) - gap, 0)].any(axis=0).mean() if rows[0] >= gap else 0.0
+        below = letters[int(rows[-1]) + 1 + gap:].any(axis=0).mean() if rows[-1] + 1 + gap < h else 0.0
+        if min(above, below) < STRIKE_SIDES:
             continue
         # the stroke runs past the letters at both ends: there the ink is only the stroke
         ends = max(2, int(w * 0.04))
@@ -319,7 +364,8 @@ def find_words(ink: Ink, debug: DebugSink | None = None, flat: U8 | None = None)
     cols = _columns(groups, w, pen)  # marks count here: a column of scores is found whole
     keep = [k >= 0 and not m for k, m in zip(cols, marks)]
     # a strike is looked for on word-sized groups only (a fragment's one stroke is straight)
-    found = [(b, li, b.w >= 1.5 * pen and _struck(ink.darkness, b.x0, b.y0, b.x1, b.y1)) if ok else (b, li, False)
+    ruling = ink.lines & ~ink.mask
+    found = [(b, li, b.w >= 1.5 * pen and _struck(ink.darkness, b.x0, b.y0, b.x1, b.y1, ruling)) if ok else (b, li, False)
              for (b, li), ok in zip(groups, keep)]
     found = [f for f, ok in zip(found, keep) if ok]
     cols = [k for k, ok in zip(cols, keep) if ok]

@@ -39,6 +39,7 @@ from .types import SheetReading, SheetWord
 WordReader = Callable[[Sequence[ImageU8], "Iterable[str] | None"], Sequence[Any]]
 
 MAX_INK_SHARE = 0.1  # more of the paper dark than this: not a sheet of writing
+MIN_INK_SHARE = 0.0001  # less than this (a few hundred px of a page): nothing written
 NO_WRITING_HINT = "give a photo of a player's sheet, the words written on it dark enough to see"
 
 
@@ -186,8 +187,9 @@ def _as_lexicon_word(r: Any, back: dict[str, str]) -> Any:
 
 
 def _looks_written(mask: np.ndarray) -> bool:
-    """Ink covers a sheet thinly (composed sheets 0.5-3% of the paper); a tray's
-    cubes and grid darken 13-26% of what is taken for paper (measured on the sample
-    and real tray photos), a blank page nothing."""
+    """Ink covers a sheet thinly (composed sheets 0.5-3% of the paper, three scores
+    alone 0.05%); a tray's cubes and grid darken 13-26% of what is taken for paper
+    (measured on the sample and real tray photos), a blank page nothing (the paper's
+    edge band is not ink: ink.BORDER)."""
     share = float(np.count_nonzero(mask)) / max(mask.size, 1)
-    return 0.0005 < share < MAX_INK_SHARE
+    return MIN_INK_SHARE < share < MAX_INK_SHARE
