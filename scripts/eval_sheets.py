@@ -5,7 +5,9 @@
              plain, one or two columns, several words a line split by spaces or
              commas, a crossed-out word, scores in the margin, photographed on a
              table at an angle, turned 0/90/180/270): no ../shared needed.
-             python scripts/eval_sheets.py rendered [--count 40] [--words 40] [--seed 7]
+             python scripts/eval_sheets.py rendered [--count 40] [--words 40] [--seed 7] [--why]
+             (--why: each true word's fate by its box, as for composed sheets, and
+             "strike missed" for a crossed-out word read as a word)
   test-crops make a crops folder of the held-out part of ../shared/handwriting-public
              (the crops the word head was NOT trained on: train.word_head.split_of),
              as symbolic links plus a filtered manifest.json, for
@@ -70,13 +72,16 @@ def lexicon_for(words: list[str], pool: list[str], pool_set: set[str], rng: rand
     return sorted(lex)
 
 
-def rendered(count: int, n_words: int, seed: int, verbose: bool = False) -> None:
+def rendered(count: int, n_words: int, seed: int, verbose: bool = False, why: bool = False) -> None:
     from boggle_cv.dictionary import load_default
     from boggle_cv.synth.sheets import photograph, render_paper
     from boggle_cv.vision.sheet import read_sheet
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from sheet_losses import Losses, attribute, table
     pool = sorted(w.lower() for w in load_default().words() if 3 <= len(w) <= 8 and w.isalpha())
     pool_set = set(pool)
     rng = random.Random(seed)
+    losses = Losses()
     right = total = extra = confident = turns = struck_found = struck_total = struck_wrong = 0
     seconds: list[float] = []
     for i in range(count):
@@ -92,15 +97,16 @@ def rendered(count: int, n_words: int, seed: int, verbose: bool = False) -> None
             if line:
                 lines.append(line)
         struck = tuple(rng.sample(words, 1 + n_words // 20))
+        words_written = [w for line in lines for w in line]
         columns = 2 if len(lines) > 18 else rng.choice([1, 2])
         pitch = 64 if len(lines) / columns <= 20 else 56
-        paper, _ = render_paper(lines, g, columns=columns, ruled=rng.random() < 0.6, struck=struck,
+        paper, boxes = render_paper(lines, g, columns=columns, ruled=rng.random() < 0.6, struck=struck,
                                 margin_marks=tuple(str(rng.randint(1, 5)) for _ in range(rng.randint(0, 4))),
                                 separator=rng.choice(["   ", ", "]), pitch=pitch, scale=1.3 if pitch < 64 else 1.5,
                                 size=(1400, 1800))
         turn = rng.choice([0, 0, 90, 180, 270])
-        photo, _ = photograph(paper, g, size=(2000, 1500) if turn in (90, 270) else (1500, 2000),
-                              angle=rng.uniform(-12, 12), tilt=0.05, turn=turn)
+        photo, corners = photograph(paper, g, size=(2000, 1500) if turn in (90, 270) else (1500, 2000),
+                                    angle=rng.uniform(-12, 12), tilt=0.05, turn=turn)
         want = Counter(w for w in words if w not in struck)
         lex = lexicon_for(words, pool, pool_set, rng)
         t0 = time.perf_counter()
@@ -126,13 +132,31 @@ def rendered(count: int, n_words: int, seed: int, verbose: bool = False) -> None
         confident += wrong_unflagged
         print(f"sheet {i}: {ok}/{sum(want.values())} right, {sum((have - want).values())} extra, "
               f"{wrong_unflagged} unflagged wrong, turn {turn}, {seconds[-1]:.2f} s")
+        if why:
+            loss = attribute(words_written, photo_boxes(paper, boxes, corners), got,
+                             [w in struck for w in words_written])
+            losses.words += loss.words
+            losses.extras += loss.extras
+            if verbose:
+                print("   " + "  ".join(f"{w}:{c}" for w, c in zip(words_written, loss.words) if c != "right"))
         if verbose:
             print("   missed:", sorted((want - have).elements()), " extra:", sorted((have - want).elements()),
                   " crossed:", crossed, "struck:", struck)
+    if why:
+        print(table({"rendered": losses}))
     print(f"rendered sheets: words right {right}/{total} ({100 * right / max(total, 1):.1f}%), extra {extra}, "
           f"confident errors {confident}, turn right {turns}/{count}, crossed out found {struck_found}/{struck_total} "
           f"(+{struck_wrong} wrongly), {n_words} words a sheet: median {statistics.median(seconds):.2f} s, "
           f"slowest {max(seconds):.2f} s")
+
+
+def photo_boxes(paper: np.ndarray, boxes: list[tuple[int, int, int, int]], corners: np.ndarray) -> list[list[list[float]]]:
+    """Paper boxes (x0, y0, x1, y1) -> 4 photo points each, by the paper's corners in the photo."""
+    import cv2
+    h, w = paper.shape[:2]
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), np.float32(corners))
+    return [cv2.perspectiveTransform(np.float32([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]]), m)[0].tolist()
+            for x0, y0, x1, y1 in boxes]
 
 
 def test_crops(src: Path, dst: Path, split: str = "test") -> None:
@@ -244,6 +268,7 @@ def main() -> None:
     r.add_argument("--words", type=int, default=40)
     r.add_argument("--seed", type=int, default=7)
     r.add_argument("--verbose", action="store_true", help="list each sheet's missed, extra and crossed-out words")
+    r.add_argument("--why", action="store_true", help="attribute each loss by the words' boxes (sheet_losses.py)")
     t = sub.add_parser("test-crops")
     t.add_argument("src", type=Path)
     t.add_argument("dst", type=Path)
@@ -259,7 +284,7 @@ def main() -> None:
     u.add_argument("crops", type=Path, help="a crops folder made by test-crops")
     a = ap.parse_args()
     if a.cmd == "rendered":
-        rendered(a.count, a.words, a.seed, a.verbose)
+        rendered(a.count, a.words, a.seed, a.verbose, a.why)
     elif a.cmd == "composed":
         composed(a.folder, a.words, a.why, a.verbose)
     elif a.cmd == "umlauts":

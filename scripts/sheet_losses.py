@@ -15,6 +15,8 @@ smaller one. A true word is then
   merged        its read box also holds another true word (two words, or two lines,
                 read as one);
   false strike  one read box, read as crossed out (the composer strikes nothing);
+  strike missed one read box, not read as crossed out, of a word its writer struck
+                (rendered sheets only);
   missed        no read box over it (its ink lost, or dropped as a mark).
 A read box linked to no true word is an extra: "fragment" (page edge, specks,
 ruling) - as are the other pieces of a split word ("split piece"). Each extra
@@ -40,7 +42,7 @@ import numpy as np
 
 LINK = 0.5    # overlap / the smaller box's area: the two boxes are one word's
 COVER = 0.75  # share of the true box a lone read box must cover to have the whole word
-CAUSES = ("right", "misread", "cut", "split", "merged", "false strike", "missed")
+CAUSES = ("right", "misread", "cut", "split", "merged", "false strike", "strike missed", "missed")
 
 
 @dataclass
@@ -62,9 +64,13 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter)
 
 
-def attribute(truth: Sequence[str], quads: Sequence[Sequence[Sequence[float]]], reads: Sequence[Any]) -> Losses:
+def attribute(truth: Sequence[str], quads: Sequence[Sequence[Sequence[float]]], reads: Sequence[Any],
+              struck: Sequence[bool] = ()) -> Losses:
     """truth: the true words (folded a-z); quads: their boxes (4 (x, y) photo px each);
-    reads: the words read (each with .word, .box 4 points, .crossed_out, .flagged)."""
+    reads: the words read (each with .word, .box 4 points, .crossed_out, .flagged);
+    struck: which true words their writer crossed out (rendered sheets): one read
+    crossed out is right (whatever its reading), one read not crossed out is
+    "strike missed"."""
     tq = [np.asarray(q, np.float64).reshape(4, 2) for q in quads]
     rq = [np.asarray(r.box, np.float64).reshape(4, 2) for r in reads]
     ta, ra = [_area(q) for q in tq], [_area(q) for q in rq]
@@ -85,7 +91,9 @@ def attribute(truth: Sequence[str], quads: Sequence[Sequence[Sequence[float]]], 
             split_pieces += [j for j in js if j != best]
         else:
             r = reads[js[0]]
-            if r.crossed_out:
+            if i < len(struck) and struck[i]:
+                out.words.append("right" if r.crossed_out else "strike missed")
+            elif r.crossed_out:
                 out.words.append("false strike")
             elif r.word == t:
                 out.words.append("right")
