@@ -201,3 +201,43 @@ def test_a_ruled_line_through_a_word_is_no_strike():
     d[ruling > 0] = np.maximum(d[ruling > 0], 0.8)
     assert _struck(d, 0, 2, 110, 42)
     assert not _struck(d, 0, 2, 110, 42, ruling)
+
+
+def _comma_page(kind: str):
+    """A line "word, word" (kind "touching": the comma written on the first word's
+    last letter; "apart": a comma of its own) or "wo.rd" (kind "piece": a low speck
+    inside a word, as close to the letters after it as before it), above three
+    plain lines (the page's letter height)."""
+    import cv2
+    page = np.full((700, 900, 3), 235, np.uint8)
+    x = _scrawl(page, 100, 200, 4, 22)
+    if kind == "touching":
+        cv2.line(page, (x - 4, 198), (x - 6, 208), (30, 30, 30), 3)
+        _scrawl(page, x + 12, 200, 4, 22)
+    elif kind == "apart":
+        cv2.line(page, (x + 1, 197), (x - 1, 204), (30, 30, 30), 2)
+        _scrawl(page, x + 17, 200, 4, 22)
+    else:
+        cv2.circle(page, (x + 1, 199), 2, (30, 30, 30), -1)
+        _scrawl(page, x + 3, 200, 4, 22)
+    for y in (300, 380, 460):
+        _scrawl(page, 100, y, 6, 22)
+    return find_words(ink_mask(page))
+
+
+def test_a_comma_splits_two_words_even_at_a_narrow_space():
+    """A list written "seat, tears": a comma hanging below its word's own baseline
+    (though the line's other word has no tail) or a comma of its own just after the
+    word splits the line at the narrow space after it. After a tail the second word
+    is kept joinable (read both ways: a scrawl's last letter may hang so); after a
+    comma of its own, never."""
+    for kind in ("touching", "apart"):
+        found = _comma_page(kind)
+        first = [w for w in found if w.line == 0]
+        assert len(first) == 2, (kind, found)
+        assert first[1].joinable == (kind == "touching")
+
+
+def test_a_low_speck_inside_a_word_does_not_split_it():
+    found = _comma_page("piece")
+    assert len([w for w in found if w.line == 0]) == 1, found

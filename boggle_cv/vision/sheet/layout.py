@@ -39,6 +39,8 @@ JOIN_GAP = 0.9       # letter heights: ... and a gap under this may still lie in
 STRIKE_ENDS = 1      # a strike runs past the letters at this many ends (of 2)
 PUNCT_INK = 0.07     # line heights squared: a comma's ink is less (a script 's' has more)
 COMMA_GAP = 0.3      # line heights: after a comma's tail, a gap this wide separates words
+PUNCT_GAP = 0.3      # line heights: ... after a comma or stop of its own (a word never holds one)
+BASE_ROWS = 0.35     # a blob's baseline: its last row inked at least this share of its busiest
 MARK_ASPECT = 0.9    # a group no wider than this times its height is a mark, not a word
 STRIKE_SPAN = 0.9    # share of a word's width a strike-through covers (it runs end to end)
 STRIKE_RUN = 0.6     # ... of which this much at least inside the word's box (turned by a slant)
@@ -206,18 +208,25 @@ def _join_side_by_side(lines: list[list[_Blob]], pen: float) -> list[list[_Blob]
 def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[tuple[list[_Blob], bool]]:
     """A line's blobs (left to right) -> words, split at gaps wider than WORD_GAP
     line heights (the line's own height, or the page's `pen` if it is shorter), or
-    wider than COMMA_GAP after a blob whose right end hangs below the baseline (a
-    comma written touching its word's last letter). Each word comes with `joinable`:
+    wider than PUNCT_GAP after a comma or a stop of its own (the gap before it
+    narrower by PUNCT_GAP at least), or than COMMA_GAP after
+    a blob whose right end hangs below its own baseline (a comma written touching its
+    word's last letter). Each word comes with `joinable`:
     it follows the previous word of the line across a gap under JOIN_GAP line
     heights with no comma between (a space, or a wide gap inside a scrawled word)."""
     top, bottom = min(b.y0 for b in line), max(b.y1 for b in line)
     lh = max(min(float(bottom - top), pen * 1.5), pen * 0.5)
     mid = (top + bottom) / 2
-    baseline = float(np.median([b.y1 for b in line]))
 
     def comma_tail(b: _Blob) -> bool:
+        # the blob's own baseline: its last row at least BASE_ROWS as inked as its
+        # busiest (a line's median bottom is off when half its words hang a comma)
+        rows = np.count_nonzero(mask[b.y0:b.y1, b.x0:b.x1], axis=1)
+        if not rows.any():
+            return False
+        baseline = b.y0 + int(np.nonzero(rows >= BASE_ROWS * rows.max())[0][-1])
         x = b.x0 + int(b.w * 0.7)
-        below = mask[int(baseline + 0.1 * lh):b.y1, x:b.x1]
+        below = mask[baseline + 2:b.y1, x:b.x1]
         return below.size > 0 and bool(below.any())
 
     def punctuation(b: _Blob) -> bool:  # a comma or a full stop: a little ink, low on the line
@@ -225,25 +234,33 @@ def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[tuple[list[_Bl
 
     words: list[list[_Blob]] = []
     near: list[bool] = []
+    soft: list[bool] = []  # split only by what looked like a comma's tail: may be one word still
     right = -10**9
+    before = 0  # the gap before the last blob taken
     for b in line:
         gap = b.x0 - right
-        after_comma = bool(words) and (punctuation(words[-1][-1]) or comma_tail(words[-1][-1]))
-        if words and gap <= WORD_GAP * lh and not (gap > COMMA_GAP * lh and after_comma):
+        # a comma of its own sits close after its word and before a space: the gap
+        # after it is the wider (a low piece of a scrawled letter sits between two alike)
+        mark = bool(words) and punctuation(words[-1][-1]) and gap >= before + PUNCT_GAP * lh
+        after_comma = mark or (bool(words) and comma_tail(words[-1][-1]))
+        split_at = PUNCT_GAP if mark else COMMA_GAP
+        before = gap
+        if words and gap <= WORD_GAP * lh and not (gap > split_at * lh and after_comma):
             words[-1].append(b)
         else:
             near.append(bool(words) and gap <= JOIN_GAP * lh and not after_comma)
+            soft.append(bool(words) and gap <= WORD_GAP * lh and not mark)
             words.append([b])
         right = max(right, b.x1)
     out: list[tuple[list[_Blob], bool]] = []
     kept_last = False
-    for wd, joinable in zip(words, near):
+    for wd, joinable, by_comma in zip(words, near, soft):
         trimmed = False
         while len(wd) > 1 and punctuation(wd[-1]):
             wd = wd[:-1]
             trimmed = True
         if not (len(wd) == 1 and punctuation(wd[0])):
-            out.append((wd, joinable and kept_last))
+            out.append((wd, (joinable and kept_last) or (by_comma and bool(out))))
             kept_last = not trimmed
         else:
             kept_last = False
