@@ -50,3 +50,10 @@ def test_the_same_causes_from_the_text_alone():
     out = align(TRUTH, reads)
     assert out.words == ["right", "false strike", "misread", "split", "merged", "merged", "missed"]
     assert ("fragment", True) in out.extras and ("split piece", False) in out.extras
+
+
+def test_a_struck_word_is_right_crossed_out_and_a_loss_read_as_a_word():
+    quads = [box(100, 100, 300, 140), box(100, 160, 300, 200)]
+    reads = [read("seat", quads[0], crossed=True), read("tears", quads[1])]
+    out = attribute(["seat", "tears"], quads, reads, struck=[True, True])
+    assert out.words == ["right", "strike missed"]
