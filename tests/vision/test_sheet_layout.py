@@ -241,3 +241,15 @@ def test_a_comma_splits_two_words_even_at_a_narrow_space():
 def test_a_low_speck_inside_a_word_does_not_split_it():
     found = _comma_page("piece")
     assert len([w for w in found if w.line == 0]) == 1, found
+
+
+def test_a_strike_at_a_slight_slant_is_found():
+    """A strike drawn 2 degrees off the line (or left so by the flattening) drifts
+    off any one pixel row of a thin stroke; it is looked for at 2.5 degrees too."""
+    import cv2
+    from boggle_cv.vision.sheet.layout import _struck
+    d = np.zeros((44, 220), np.float32)
+    for x in range(16, 200, 24):
+        cv2.ellipse(d, (x, 24), (9, 11), 0, 0, 360, 0.8, 3)
+    cv2.line(d, (0, 27), (219, 19), 0.8, 2)
+    assert _struck(d, 0, 2, 220, 42)

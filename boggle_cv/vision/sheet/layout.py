@@ -15,7 +15,7 @@ Coordinates are flat-image pixels (x, y) (paper.Paper.flat). The steps:
      tick, a numbering "1.") is a mark, not a word; so is anything on the paper's
      border band (the paper's edge, a shadow);
   5. crossed out: a straight stroke over STRIKE_SPAN of the word's width through its
-     middle band (tried at a few slants), with letters on both sides of it;
+     middle band (tried at the STRIKE_SLANTS), with letters on both sides of it;
   6. columns: a gutter (no ink from top to bottom, wider than GUTTER letter heights)
      splits the page into columns, each holding at least two lines; a column of
      short groups (nine in ten under SCORE_ASPECT heights wide: scores written
@@ -44,6 +44,7 @@ BASE_ROWS = 0.35     # a blob's baseline: its last row inked at least this share
 MARK_ASPECT = 0.9    # a group no wider than this times its height is a mark, not a word
 STRIKE_SPAN = 0.9    # share of a word's width a strike-through covers (it runs end to end)
 STRIKE_RUN = 0.6     # ... of which this much at least inside the word's box (turned by a slant)
+STRIKE_SLANTS = (0.0, -2.5, 2.5, -5.0, 5.0, -10.0, 10.0)  # degrees a strike is looked for at
 STRIKE_SIDES = 0.3   # ... with letters on each side of it (off its edge) over this share of its length
 SCORE_ASPECT = 1.6   # a column whose groups are (but a tenth) no wider than this is marks
 GUTTER = 2.5         # letter heights: a wider all-blank band between columns
@@ -269,7 +270,7 @@ def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[tuple[list[_Bl
 
 def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: int, ruling: U8 | None = None) -> bool:
     """A thin straight stroke through the word's middle band over STRIKE_SPAN of its
-    width (tried at a few slants), in the word's darkest ink (its own Otsu cut, so a
+    width (tried at each of STRIKE_SLANTS), in the word's darkest ink (its own Otsu cut, so a
     blurred word that reads as a solid band at the page's ink cut is not one), with
     letters above and below it (STRIKE_SIDES). ruling: uint8 (H, W), 255 on the
     paper's ruled lines (not ink), left out."""
@@ -281,7 +282,7 @@ def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: in
         crop[ruling[y0:y1, x0:x1] > 0] = 0
     _, m0 = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     span = int(w * STRIKE_SPAN)
-    for slant in (0.0, -5.0, 5.0, -10.0, 10.0):
+    for slant in STRIKE_SLANTS:
         m = m0
         if slant:
             rot = cv2.getRotationMatrix2D((w / 2, h / 2), slant, 1.0)
