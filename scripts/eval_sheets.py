@@ -18,8 +18,8 @@
   composed   read a folder of composed sheets (../shared/tools/compose_sheets.py's, or
              scripts/compose_sheets.py's, whose truth also holds each word's box) by
              ../shared/tools/eval_sheets.py's protocol (the same lexicons: its words
-             list, seed 1203), so the last line is that tool's; with --why (boxes
-             needed) a table of where each true word went (scripts/sheet_losses.py:
+             list, seed 1203), so the last line is that tool's; with --why (by the
+             words' boxes where the truth holds them) a table of where each true word went (scripts/sheet_losses.py:
              right, misread, cut, split, merged, false strike, missed) and the extra
              read boxes (fragments, split pieces; unflagged ones counted), per set;
              without boxes, the same causes from the text and order alone
@@ -278,7 +278,7 @@ def main() -> None:
     c.add_argument("folder", type=Path, help="sheet-NNN.jpg and truth.json (a compose_sheets.py output)")
     c.add_argument("--words", type=Path, default=ROOT.parent / "shared" / "words" / "enable2k.txt",
                    help="the words list lexicons are filled from (the shared tool's)")
-    c.add_argument("--why", action="store_true", help="attribute each loss (the sheets' truth must hold boxes)")
+    c.add_argument("--why", action="store_true", help="attribute each loss (by box where the truth holds boxes, else by text)")
     c.add_argument("--verbose", action="store_true", help="with --why: each sheet's lost words and readings")
     u = sub.add_parser("umlauts")
     u.add_argument("crops", type=Path, help="a crops folder made by test-crops")
