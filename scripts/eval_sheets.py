@@ -5,12 +5,27 @@
              plain, one or two columns, several words a line split by spaces or
              commas, a crossed-out word, scores in the margin, photographed on a
              table at an angle, turned 0/90/180/270): no ../shared needed.
-             python scripts/eval_sheets.py rendered [--count 40] [--words 40] [--seed 7]
+             python scripts/eval_sheets.py rendered [--count 40] [--words 40] [--seed 7] [--why]
+             (--why: each true word's fate by its box, as for composed sheets, and
+             "strike missed" for a crossed-out word read as a word)
   test-crops make a crops folder of the held-out part of ../shared/handwriting-public
              (the crops the word head was NOT trained on: train.word_head.split_of),
              as symbolic links plus a filtered manifest.json, for
              ../shared/tools/compose_sheets.py (figures on sheets made from it: "composed").
              python scripts/eval_sheets.py test-crops ../shared/handwriting-public /tmp/crops-test
+             (--split tune: the crops the flagging was tuned on, to tune the layout on)
+
+  composed   read a folder of composed sheets (../shared/tools/compose_sheets.py's, or
+             scripts/compose_sheets.py's, whose truth also holds each word's box) by
+             ../shared/tools/eval_sheets.py's protocol (the same lexicons: its words
+             list, seed 1203), so the last line is that tool's; with --why (by the
+             words' boxes where the truth holds them) a table of where each true word went (scripts/sheet_losses.py:
+             right, misread, cut, split, merged, false strike, missed) and the extra
+             read boxes (fragments, split pieces; unflagged ones counted), per set;
+             without boxes, the same causes from the text and order alone
+             (sheet_losses.align: approximate, a cut word counts as misread).
+             python scripts/eval_sheets.py composed /tmp/tune-sheets --why [--verbose]
+             (tune: test-crops --split tune, then scripts/compose_sheets.py --seed 77)
 
   umlauts    the held-out DHSD crops whose words hold ä, ö, ü or ß, read against their
              folded names with and without read_sheet(lang="de")'s written forms.
@@ -57,13 +72,16 @@ def lexicon_for(words: list[str], pool: list[str], pool_set: set[str], rng: rand
     return sorted(lex)
 
 
-def rendered(count: int, n_words: int, seed: int, verbose: bool = False) -> None:
+def rendered(count: int, n_words: int, seed: int, verbose: bool = False, why: bool = False) -> None:
     from boggle_cv.dictionary import load_default
     from boggle_cv.synth.sheets import photograph, render_paper
     from boggle_cv.vision.sheet import read_sheet
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from sheet_losses import Losses, attribute, table
     pool = sorted(w.lower() for w in load_default().words() if 3 <= len(w) <= 8 and w.isalpha())
     pool_set = set(pool)
     rng = random.Random(seed)
+    losses = Losses()
     right = total = extra = confident = turns = struck_found = struck_total = struck_wrong = 0
     seconds: list[float] = []
     for i in range(count):
@@ -79,15 +97,16 @@ def rendered(count: int, n_words: int, seed: int, verbose: bool = False) -> None
             if line:
                 lines.append(line)
         struck = tuple(rng.sample(words, 1 + n_words // 20))
+        words_written = [w for line in lines for w in line]
         columns = 2 if len(lines) > 18 else rng.choice([1, 2])
         pitch = 64 if len(lines) / columns <= 20 else 56
-        paper, _ = render_paper(lines, g, columns=columns, ruled=rng.random() < 0.6, struck=struck,
+        paper, boxes = render_paper(lines, g, columns=columns, ruled=rng.random() < 0.6, struck=struck,
                                 margin_marks=tuple(str(rng.randint(1, 5)) for _ in range(rng.randint(0, 4))),
                                 separator=rng.choice(["   ", ", "]), pitch=pitch, scale=1.3 if pitch < 64 else 1.5,
                                 size=(1400, 1800))
         turn = rng.choice([0, 0, 90, 180, 270])
-        photo, _ = photograph(paper, g, size=(2000, 1500) if turn in (90, 270) else (1500, 2000),
-                              angle=rng.uniform(-12, 12), tilt=0.05, turn=turn)
+        photo, corners = photograph(paper, g, size=(2000, 1500) if turn in (90, 270) else (1500, 2000),
+                                    angle=rng.uniform(-12, 12), tilt=0.05, turn=turn)
         want = Counter(w for w in words if w not in struck)
         lex = lexicon_for(words, pool, pool_set, rng)
         t0 = time.perf_counter()
@@ -113,18 +132,36 @@ def rendered(count: int, n_words: int, seed: int, verbose: bool = False) -> None
         confident += wrong_unflagged
         print(f"sheet {i}: {ok}/{sum(want.values())} right, {sum((have - want).values())} extra, "
               f"{wrong_unflagged} unflagged wrong, turn {turn}, {seconds[-1]:.2f} s")
+        if why:
+            loss = attribute(words_written, photo_boxes(paper, boxes, corners), got,
+                             [w in struck for w in words_written])
+            losses.words += loss.words
+            losses.extras += loss.extras
+            if verbose:
+                print("   " + "  ".join(f"{w}:{c}" for w, c in zip(words_written, loss.words) if c != "right"))
         if verbose:
             print("   missed:", sorted((want - have).elements()), " extra:", sorted((have - want).elements()),
                   " crossed:", crossed, "struck:", struck)
+    if why:
+        print(table({"rendered": losses}))
     print(f"rendered sheets: words right {right}/{total} ({100 * right / max(total, 1):.1f}%), extra {extra}, "
           f"confident errors {confident}, turn right {turns}/{count}, crossed out found {struck_found}/{struck_total} "
           f"(+{struck_wrong} wrongly), {n_words} words a sheet: median {statistics.median(seconds):.2f} s, "
           f"slowest {max(seconds):.2f} s")
 
 
-def test_crops(src: Path, dst: Path) -> None:
+def photo_boxes(paper: np.ndarray, boxes: list[tuple[int, int, int, int]], corners: np.ndarray) -> list[list[list[float]]]:
+    """Paper boxes (x0, y0, x1, y1) -> 4 photo points each, by the paper's corners in the photo."""
+    import cv2
+    h, w = paper.shape[:2]
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), np.float32(corners))
+    return [cv2.perspectiveTransform(np.float32([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]]), m)[0].tolist()
+            for x0, y0, x1, y1 in boxes]
+
+
+def test_crops(src: Path, dst: Path, split: str = "test") -> None:
     from boggle_cv.train.word_head import split_of
-    items = [x for x in json.loads((src / "manifest.json").read_text()) if split_of(x) == "test"]
+    items = [x for x in json.loads((src / "manifest.json").read_text()) if split_of(x) == split]
     dst.mkdir(parents=True, exist_ok=True)
     for x in items:
         link = dst / x["file"]
@@ -132,7 +169,71 @@ def test_crops(src: Path, dst: Path) -> None:
         if not link.exists():
             link.symlink_to((src / x["file"]).resolve())
     (dst / "manifest.json").write_text(json.dumps(items))
-    print(f"{len(items)} held-out crops linked in {dst}")
+    print(f"{len(items)} {split} crops linked in {dst}")
+
+
+def fold(s: str) -> str:
+    """a-z lower case, accents dropped, ß -> ss (the shared tools' folding)."""
+    import unicodedata
+    s = unicodedata.normalize("NFKD", s.replace("ß", "ss"))
+    return "".join(c for c in s if c.isascii()).lower()
+
+
+def composed(folder: Path, words_file: Path, why: bool, verbose: bool) -> None:
+    """Composed sheets read as ../shared/tools/eval_sheets.py reads them (module doc)."""
+    from boggle_cv.vision.sheet import read_sheet
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from sheet_losses import Losses, align, attribute, table
+    truth = json.loads((folder / "truth.json").read_text())
+    pool = [w.strip() for w in words_file.open() if 3 <= len(w.strip()) <= 10]
+    pool_set = set(pool)
+    rng = random.Random(1203)
+    right = total = extra = confident = allright = 0
+    seconds: list[float] = []
+    by_set: dict[str, Losses] = {}
+    boxed = all("boxes" in t for t in truth.values())
+    for name, t in sorted(truth.items()):
+        words = [fold(w) for w in t["words"]]
+        lex = set(words)
+        for w in words:
+            lex |= neighbours(w, pool_set)
+        while len(lex) < 1000:
+            lex.add(rng.choice(pool))
+        t0 = time.perf_counter()
+        try:
+            got = list(read_sheet(str(folder / name), lexicon=sorted(lex)).words)
+        except Exception as e:  # a refusal counts as nothing read
+            print(f"{name}: {type(e).__name__}: {e}")
+            got = []
+        seconds.append(time.perf_counter() - t0)
+        counted = [r for r in got if not r.crossed_out]
+        want, have = Counter(words), Counter(r.word for r in counted)
+        ok = sum((want & have).values())
+        wrong_unflagged = sum(1 for r in counted if r.word not in want and not r.flagged)
+        right += ok
+        total += len(words)
+        extra += sum((have - want).values())
+        confident += wrong_unflagged
+        allright += ok == len(words) and sum(have.values()) == len(words)
+        line = f"{name}: {ok}/{len(words)} right, {sum((have - want).values())} extra, {wrong_unflagged} unflagged wrong"
+        if why:
+            loss = attribute(words, t["boxes"], got) if boxed else align(words, got)
+            acc = by_set.setdefault(t["set"], Losses())
+            acc.words += loss.words
+            acc.extras += loss.extras
+            lost = Counter(c for c in loss.words if c != "right")
+            line += "  (" + ", ".join(f"{c} {n}" for c, n in lost.most_common()) + ")"
+            if verbose:
+                line += "\n   " + "  ".join(f"{w}:{c}" for w, c in zip(words, loss.words) if c != "right") \
+                    + "\n   read: " + " ".join(("~" if r.crossed_out else "") + r.word + ("?" if r.flagged else "")
+                                          for r in got)
+        print(line)
+    if why:
+        print(table(by_set) if boxed else table(by_set) + "\n(no boxes in this truth.json: causes from the "
+              "text and order alone, sheet_losses.align; a cut word counts as misread)")
+    print(f"composed sheets: words right {right}/{total} ({100 * right / max(total, 1):.1f}%), extra {extra}, "
+          f"confident errors {confident}, sheets all right {allright}/{len(truth)}, "
+          f"median {statistics.median(seconds):.2f} s a sheet")
 
 
 def umlauts(crops: Path) -> None:
@@ -167,18 +268,29 @@ def main() -> None:
     r.add_argument("--words", type=int, default=40)
     r.add_argument("--seed", type=int, default=7)
     r.add_argument("--verbose", action="store_true", help="list each sheet's missed, extra and crossed-out words")
+    r.add_argument("--why", action="store_true", help="attribute each loss by the words' boxes (sheet_losses.py)")
     t = sub.add_parser("test-crops")
     t.add_argument("src", type=Path)
     t.add_argument("dst", type=Path)
+    t.add_argument("--split", choices=("train", "tune", "test"), default="test",
+                   help="which part (train.word_head.split_of): test (the figures), tune (to tune on)")
+    c = sub.add_parser("composed")
+    c.add_argument("folder", type=Path, help="sheet-NNN.jpg and truth.json (a compose_sheets.py output)")
+    c.add_argument("--words", type=Path, default=ROOT.parent / "shared" / "words" / "enable2k.txt",
+                   help="the words list lexicons are filled from (the shared tool's)")
+    c.add_argument("--why", action="store_true", help="attribute each loss (by box where the truth holds boxes, else by text)")
+    c.add_argument("--verbose", action="store_true", help="with --why: each sheet's lost words and readings")
     u = sub.add_parser("umlauts")
     u.add_argument("crops", type=Path, help="a crops folder made by test-crops")
     a = ap.parse_args()
     if a.cmd == "rendered":
-        rendered(a.count, a.words, a.seed, a.verbose)
+        rendered(a.count, a.words, a.seed, a.verbose, a.why)
+    elif a.cmd == "composed":
+        composed(a.folder, a.words, a.why, a.verbose)
     elif a.cmd == "umlauts":
         umlauts(a.crops)
     else:
-        test_crops(a.src, a.dst)
+        test_crops(a.src, a.dst, a.split)
 
 
 if __name__ == "__main__":

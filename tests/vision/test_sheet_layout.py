@@ -134,3 +134,122 @@ def test_lines_joined_side_by_side_stay_one_line_high():
     line1 = [_Blob(100, 181, 175, 204), _Blob(177, 190, 181, 230)]
     line2 = [_Blob(184, 208, 189, 240), _Blob(195, 222, 267, 244)]
     assert len(_join_side_by_side([line1, line2], pen)) == 2
+
+
+def test_a_joining_stroke_along_the_baseline_is_no_strike():
+    """Fast cursive joins its letters by one long stroke along the baseline (Jeremy's
+    "node"): a long straight run, but with the letters all above it. A strike goes
+    through the letters: ink on both sides of it."""
+    import cv2
+    from boggle_cv.vision.sheet.layout import _struck
+    d = np.zeros((44, 110), np.float32)
+    cv2.line(d, (0, 30), (96, 30), 0.8, 3)                       # the joining stroke
+    for x in (18, 42, 66):                                        # three humps on it
+        cv2.ellipse(d, (x, 24), (9, 9), 0, 180, 360, 0.8, 3)
+    cv2.line(d, (96, 4), (96, 31), 0.8, 3)                        # a tall last letter
+    assert not _struck(d, 0, 2, 110, 42)
+    e = np.zeros((44, 110), np.float32)
+    for x in (14, 38, 62, 86):                                    # letters above and below the middle
+        cv2.ellipse(e, (x, 24), (9, 11), 0, 0, 360, 0.8, 3)
+    cv2.line(e, (0, 24), (109, 22), 0.8, 3)                       # a strike through them
+    assert _struck(e, 0, 2, 110, 42)
+
+
+def test_a_descender_cut_from_its_letter_stays_in_its_word():
+    """A fast pen leaves a 'g' or 'y' tail apart from its letter, below the line's
+    middle band: it joins the line it touches, so "using" stays one word (not "usin"
+    plus a word "j" on a line of its own); a short word on the next line does not."""
+    import cv2
+    page = np.full((700, 900, 3), 235, np.uint8)
+    x = _scrawl(page, 100, 200, 4, 20)
+    cv2.ellipse(page, (x - 10, 209), (6, 9), 0, 0, 180, (30, 30, 30), 2)   # the tail, apart
+    _scrawl(page, 100, 290, 2, 20)                                         # "an" on the next line
+    for y in (380, 460, 540):
+        _scrawl(page, 100, y, 5, 20)
+    found = find_words(ink_mask(page))
+    assert len(found) == 5, found
+    assert found[0].y1 >= 220 and found[0].y0 < 185           # the tail inside the first word
+    assert found[1].y0 > 255 and found[1].x1 < 160             # "an" its own word, below
+
+
+def test_specks_on_the_paper_edge_do_not_shrink_the_letter_height():
+    """A sliver of table or shadow along the flat paper's edge leaves specks there;
+    they are not ink (the BORDER band), so the letter height is the writing's and
+    a widely spaced word is not cut at its letters' gaps."""
+    import cv2
+    page = np.full((800, 600, 3), 235, np.uint8)
+    for y in range(20, 780, 12):
+        cv2.rectangle(page, (0, y), (3, y + 4), (40, 40, 40), -1)   # specks on the left edge
+    for y in (200, 280, 360, 440):
+        _scrawl(page, 100, y, 5, 24)
+    ink = ink_mask(page)
+    assert not ink.mask[:, :4].any()
+    assert 20 <= ink.pen <= 30, ink.pen
+    assert len(find_words(ink)) == 4
+
+
+def test_a_ruled_line_through_a_word_is_no_strike():
+    """The paper's ruling (ink.lines, not ink) crossing a word is left out of the
+    strike test: a word sitting on a line is not crossed out."""
+    import cv2
+    from boggle_cv.vision.sheet.layout import _struck
+    d = np.zeros((44, 110), np.float32)
+    for x in (14, 38, 62, 86):
+        cv2.ellipse(d, (x, 24), (9, 11), 0, 0, 360, 0.8, 3)
+    ruling = np.zeros((44, 110), np.uint8)
+    ruling[23:26] = 255
+    d[ruling > 0] = np.maximum(d[ruling > 0], 0.8)
+    assert _struck(d, 0, 2, 110, 42)
+    assert not _struck(d, 0, 2, 110, 42, ruling)
+
+
+def _comma_page(kind: str):
+    """A line "word, word" (kind "touching": the comma written on the first word's
+    last letter; "apart": a comma of its own) or "wo.rd" (kind "piece": a low speck
+    inside a word, as close to the letters after it as before it), above three
+    plain lines (the page's letter height)."""
+    import cv2
+    page = np.full((700, 900, 3), 235, np.uint8)
+    x = _scrawl(page, 100, 200, 4, 22)
+    if kind == "touching":
+        cv2.line(page, (x - 4, 198), (x - 6, 208), (30, 30, 30), 3)
+        _scrawl(page, x + 12, 200, 4, 22)
+    elif kind == "apart":
+        cv2.line(page, (x + 1, 197), (x - 1, 204), (30, 30, 30), 2)
+        _scrawl(page, x + 17, 200, 4, 22)
+    else:
+        cv2.circle(page, (x + 1, 199), 2, (30, 30, 30), -1)
+        _scrawl(page, x + 3, 200, 4, 22)
+    for y in (300, 380, 460):
+        _scrawl(page, 100, y, 6, 22)
+    return find_words(ink_mask(page))
+
+
+def test_a_comma_splits_two_words_even_at_a_narrow_space():
+    """A list written "seat, tears": a comma hanging below its word's own baseline
+    (though the line's other word has no tail) or a comma of its own just after the
+    word splits the line at the narrow space after it. After a tail the second word
+    is kept joinable (read both ways: a scrawl's last letter may hang so); after a
+    comma of its own, never."""
+    for kind in ("touching", "apart"):
+        found = _comma_page(kind)
+        first = [w for w in found if w.line == 0]
+        assert len(first) == 2, (kind, found)
+        assert first[1].joinable == (kind == "touching")
+
+
+def test_a_low_speck_inside_a_word_does_not_split_it():
+    found = _comma_page("piece")
+    assert len([w for w in found if w.line == 0]) == 1, found
+
+
+def test_a_strike_at_a_slight_slant_is_found():
+    """A strike drawn 2 degrees off the line (or left so by the flattening) drifts
+    off any one pixel row of a thin stroke; it is looked for at 2.5 degrees too."""
+    import cv2
+    from boggle_cv.vision.sheet.layout import _struck
+    d = np.zeros((44, 220), np.float32)
+    for x in range(16, 200, 24):
+        cv2.ellipse(d, (x, 24), (9, 11), 0, 0, 360, 0.8, 3)
+    cv2.line(d, (0, 27), (219, 19), 0.8, 2)
+    assert _struck(d, 0, 2, 220, 42)

@@ -61,3 +61,38 @@ def test_debug_images_go_to_the_sink():
     find_paper(photo, sink)
     assert set(sink.images) == {"s1_paper", "s2_flat"}
     assert all(im.dtype == np.uint8 and im.ndim == 3 for im in sink.images.values())
+
+
+def _on_a_light_table(paper, angle: float, falloff: tuple[float, float]):
+    """The paper on a pale grey table, lit from one side: the light falls from
+    falloff[1] to falloff[0] across the photo, so the table's lit side is as bright
+    as the paper's dim side (photo BGR uint8 (1000, 800), the paper's corners)."""
+    import cv2
+    ph, pw = paper.shape[:2]
+    W, H = 800, 1000
+    s = 0.55 * min(W / pw, H / ph)
+    a = np.deg2rad(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    src = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float64)
+    dst = (src - [pw / 2, ph / 2]) * s @ rot.T + [W / 2, H / 2]
+    m = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+    page = cv2.warpPerspective(paper.astype(np.float32), m, (W, H))
+    cover = cv2.warpPerspective(np.ones((ph, pw), np.float32), m, (W, H))[..., None]
+    table = np.full((H, W, 3), (175, 180, 182), np.float32)
+    img = table * (1 - cover) + page * cover
+    light = np.linspace(falloff[0], falloff[1], W, dtype=np.float32)[None, :, None] \
+        * np.linspace(falloff[0], falloff[1], H, dtype=np.float32)[:, None, None] ** 0.5
+    img = cv2.GaussianBlur(img * light, (0, 0), 1.0)
+    return np.clip(img, 0, 255).astype(np.uint8), dst
+
+
+@pytest.mark.parametrize("angle", [-10.0, 8.0])
+def test_paper_on_a_light_table_under_falling_light(angle):
+    """Where the light falls off, a pale table is as bright as the paper: the bright
+    region runs from the paper into the table, but its quad's sides then cross the
+    table's flat colour; the paper's outline (edges all along) is taken instead."""
+    paper, _ = sheet(6)
+    photo, corners = _on_a_light_table(paper, angle, (0.62, 1.12))
+    found = find_paper(photo)
+    assert found.found
+    assert _corner_error(found.corners, corners) < 12, (found.corners, corners)

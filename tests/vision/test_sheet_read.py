@@ -174,3 +174,21 @@ def test_a_piece_that_does_not_make_a_word_stays_and_is_flagged():
     # clearly is a piece beside a doubtful one, so doubtful too
     got = read_sheet(_pieces_page(19), reader=_piece_reader((False, True), "cocomecome"))
     assert [w.word for w in got.words[:2]] == ["co", "co"] and got.words[0].flagged and got.words[1].flagged
+
+
+@pytest.mark.parametrize("confidence, lexicon, flagged", [(0.93, ["w"], True), (0.99, ["w"], False), (0.93, None, False)])
+def test_a_word_read_not_quite_surely_against_the_lexicon_is_asked(confidence, lexicon, flagged):
+    """Words cut from a photo of a page read less surely than the word reader's own
+    crops: against a lexicon, one under read.SHEET_SURE is flagged even where the
+    reader did not flag it (a free reading's confidence is left as it is)."""
+    from types import SimpleNamespace
+    from boggle_cv.vision.sheet.read import SHEET_SURE
+    assert 0.93 < SHEET_SURE < 0.99
+
+    def reader(images, lex=None):
+        return [SimpleNamespace(word="w", confidence=confidence, alternatives=(("w", confidence),), flagged=False,
+                                free="w") for _ in images]
+
+    paper, _ = sheet(0)
+    got = read_sheet(photo_of(paper, 0)[0], lexicon=lexicon, reader=reader)
+    assert len(got.words) == len(WORDS) and all(w.flagged == flagged for w in got.words)

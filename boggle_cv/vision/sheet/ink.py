@@ -2,7 +2,8 @@
 
     ink_mask(flat)  ->  Ink(mask, lines, pen)
     flat: BGR uint8 (H, W, 3), the paper seen square-on (paper.flatten)
-    mask: uint8 (H, W), 255 where ink is, ruled and margin lines taken out
+    mask: uint8 (H, W), 255 where ink is, ruled and margin lines and the paper's edge
+          band (BORDER) taken out
     lines: uint8 (H, W), 255 on the ruled / margin lines that were taken out
     pen: the writing's typical line height in pixels (text_height)
 
@@ -27,6 +28,9 @@ U8 = npt.NDArray[np.uint8]
 INK_DARKNESS = 0.15
 #: A ruled line runs over at least this share of the page's width (height for a margin).
 LINE_SPAN = 0.25
+#: Share of the flat image's side, at each edge, that is the paper's edge (a shadow, a
+#: sliver of table), never writing.
+BORDER = 0.012
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,8 @@ def ink_mask(flat: U8, darkness: npt.NDArray[np.float32] | None = None) -> Ink:
     mask = strong.copy()
     mask[on_line & (d < max(INK_DARKNESS, line_dark + 0.15))] = 0
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8)
+    by, bx = int(h * BORDER), int(w * BORDER)
+    mask[:by], mask[h - by:], mask[:, :bx], mask[:, w - bx:] = 0, 0, 0, 0
     pen = text_height(mask)
     return Ink(mask, lines, d, pen)
 

@@ -6,7 +6,8 @@
 
 Coordinates are flat-image pixels (x, y) (paper.Paper.flat). The steps:
   1. letters: the ink's blobs (a small closing joins a broken stroke); specks dropped;
-  2. lines: a long, one-pixel-high closing joins the blobs that share rows;
+  2. lines: a long, one-pixel-high closing joins the blobs that share rows; a piece
+     of a letter alone on its rows (a descender's tail) joins the line it touches;
   3. words: within a line, a gap wider than WORD_GAP letter heights splits words (a
      space, or a comma: a small blob low on the line at a word's end is punctuation
      and left out of it);
@@ -14,7 +15,7 @@ Coordinates are flat-image pixels (x, y) (paper.Paper.flat). The steps:
      tick, a numbering "1.") is a mark, not a word; so is anything on the paper's
      border band (the paper's edge, a shadow);
   5. crossed out: a straight stroke over STRIKE_SPAN of the word's width through its
-     middle band (tried at a few slants);
+     middle band (tried at the STRIKE_SLANTS), with letters on both sides of it;
   6. columns: a gutter (no ink from top to bottom, wider than GUTTER letter heights)
      splits the page into columns, each holding at least two lines; a column of
      short groups (nine in ten under SCORE_ASPECT heights wide: scores written
@@ -29,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..stages import DebugSink
-from .ink import Ink
+from .ink import BORDER, Ink
 
 U8 = npt.NDArray[np.uint8]
 
@@ -38,15 +39,21 @@ JOIN_GAP = 0.9       # letter heights: ... and a gap under this may still lie in
 STRIKE_ENDS = 1      # a strike runs past the letters at this many ends (of 2)
 PUNCT_INK = 0.07     # line heights squared: a comma's ink is less (a script 's' has more)
 COMMA_GAP = 0.3      # line heights: after a comma's tail, a gap this wide separates words
+PUNCT_GAP = 0.3      # line heights: ... after a comma or stop of its own (a word never holds one)
+BASE_ROWS = 0.35     # a blob's baseline: its last row inked at least this share of its busiest
 MARK_ASPECT = 0.9    # a group no wider than this times its height is a mark, not a word
 STRIKE_SPAN = 0.9    # share of a word's width a strike-through covers (it runs end to end)
 STRIKE_RUN = 0.6     # ... of which this much at least inside the word's box (turned by a slant)
+STRIKE_SLANTS = (0.0, -2.5, 2.5, -5.0, 5.0, -10.0, 10.0)  # degrees a strike is looked for at
+STRIKE_SIDES = 0.3   # ... with letters on each side of it (off its edge) over this share of its length
 SCORE_ASPECT = 1.6   # a column whose groups are (but a tenth) no wider than this is marks
 GUTTER = 2.5         # letter heights: a wider all-blank band between columns
-BORDER = 0.012       # share of the flat image's side treated as the paper's edge
 SIDE_GAP = 0.3       # letter heights: blobs of two lines this close side by side join the lines
 SIDE_DROP = 0.75     # letter heights: ... when their centres are no further apart than this
 SIDE_SPAN = 2.0      # letter heights: ... and the joined line is no taller than this
+PIECE_INK = 0.25     # letter heights squared: a "line" with less ink than this is a piece of a letter
+PIECE_WIDTH = 1.0    # letter heights: ... and narrower than this
+PIECE_REACH = 0.3    # letter heights: ... and joins the line whose ink is this close to it
 
 
 @dataclass(frozen=True)
@@ -115,7 +122,45 @@ def _lines(mask: U8, blobs: list[_Blob], pen: float) -> list[list[_Blob]]:
             hit = below[below > 0]
             lab = int(hit[0]) if len(hit) else -1 - len(groups)
         groups.setdefault(lab, []).append(b)
-    return [sorted(g, key=lambda b: b.x0) for g in _join_side_by_side(list(groups.values()), pen)]
+    lines = _attach_pieces(_join_side_by_side(list(groups.values()), pen), pen)
+    return [sorted(g, key=lambda b: b.x0) for g in lines]
+
+
+def _attach_pieces(lines: list[list[_Blob]], pen: float) -> list[list[_Blob]]:
+    """A "line" that is only a piece of ink (under PIECE_INK letter heights squared
+    of ink, narrower than PIECE_WIDTH letter heights: a descender's tail cut from its
+    letter by a fast pen, an accent) joins the line it touches: a blob of that line
+    within PIECE_REACH letter heights of it, across and down; the nearest such line
+    by centre. Left alone, it is read as a word of its own and cuts its word in two."""
+    if len(lines) < 2:
+        return lines
+    def extent(ln: list[_Blob]) -> tuple[int, int, int, int]:
+        return min(b.x0 for b in ln), min(b.y0 for b in ln), max(b.x1 for b in ln), max(b.y1 for b in ln)
+    boxes = [extent(ln) for ln in lines]
+    piece = [sum(b.area for b in ln) < PIECE_INK * pen * pen and bx[2] - bx[0] < PIECE_WIDTH * pen
+             for ln, bx in zip(lines, boxes)]
+    reach = PIECE_REACH * pen
+    target: dict[int, int] = {}
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        if not piece[i]:
+            continue
+        best, best_d = -1, float("inf")
+        for j, ln in enumerate(lines):
+            if j == i or piece[j]:
+                continue
+            touching = any(b.x0 - reach <= x1 and x0 <= b.x1 + reach and b.y0 - reach <= y1 and y0 <= b.y1 + reach
+                           for b in ln)
+            d = abs((y0 + y1) / 2 - (boxes[j][1] + boxes[j][3]) / 2)
+            if touching and d < best_d:
+                best, best_d = j, d
+        if best >= 0:
+            target[i] = best
+    if not target:
+        return lines
+    out = [list(ln) for ln in lines]
+    for i, j in target.items():
+        out[j].extend(lines[i])
+    return [ln for i, ln in enumerate(out) if i not in target]
 
 
 def _join_side_by_side(lines: list[list[_Blob]], pen: float) -> list[list[_Blob]]:
@@ -164,18 +209,25 @@ def _join_side_by_side(lines: list[list[_Blob]], pen: float) -> list[list[_Blob]
 def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[tuple[list[_Blob], bool]]:
     """A line's blobs (left to right) -> words, split at gaps wider than WORD_GAP
     line heights (the line's own height, or the page's `pen` if it is shorter), or
-    wider than COMMA_GAP after a blob whose right end hangs below the baseline (a
-    comma written touching its word's last letter). Each word comes with `joinable`:
+    wider than PUNCT_GAP after a comma or a stop of its own (the gap before it
+    narrower by PUNCT_GAP at least), or than COMMA_GAP after
+    a blob whose right end hangs below its own baseline (a comma written touching its
+    word's last letter). Each word comes with `joinable`:
     it follows the previous word of the line across a gap under JOIN_GAP line
     heights with no comma between (a space, or a wide gap inside a scrawled word)."""
     top, bottom = min(b.y0 for b in line), max(b.y1 for b in line)
     lh = max(min(float(bottom - top), pen * 1.5), pen * 0.5)
     mid = (top + bottom) / 2
-    baseline = float(np.median([b.y1 for b in line]))
 
     def comma_tail(b: _Blob) -> bool:
+        # the blob's own baseline: its last row at least BASE_ROWS as inked as its
+        # busiest (a line's median bottom is off when half its words hang a comma)
+        rows = np.count_nonzero(mask[b.y0:b.y1, b.x0:b.x1], axis=1)
+        if not rows.any():
+            return False
+        baseline = b.y0 + int(np.nonzero(rows >= BASE_ROWS * rows.max())[0][-1])
         x = b.x0 + int(b.w * 0.7)
-        below = mask[int(baseline + 0.1 * lh):b.y1, x:b.x1]
+        below = mask[baseline + 2:b.y1, x:b.x1]
         return below.size > 0 and bool(below.any())
 
     def punctuation(b: _Blob) -> bool:  # a comma or a full stop: a little ink, low on the line
@@ -183,42 +235,54 @@ def _split_words(line: list[_Blob], pen: float, mask: U8) -> list[tuple[list[_Bl
 
     words: list[list[_Blob]] = []
     near: list[bool] = []
+    soft: list[bool] = []  # split only by what looked like a comma's tail: may be one word still
     right = -10**9
+    before = 0  # the gap before the last blob taken
     for b in line:
         gap = b.x0 - right
-        after_comma = bool(words) and (punctuation(words[-1][-1]) or comma_tail(words[-1][-1]))
-        if words and gap <= WORD_GAP * lh and not (gap > COMMA_GAP * lh and after_comma):
+        # a comma of its own sits close after its word and before a space: the gap
+        # after it is the wider (a low piece of a scrawled letter sits between two alike)
+        mark = bool(words) and punctuation(words[-1][-1]) and gap >= before + PUNCT_GAP * lh
+        after_comma = mark or (bool(words) and comma_tail(words[-1][-1]))
+        split_at = PUNCT_GAP if mark else COMMA_GAP
+        before = gap
+        if words and gap <= WORD_GAP * lh and not (gap > split_at * lh and after_comma):
             words[-1].append(b)
         else:
             near.append(bool(words) and gap <= JOIN_GAP * lh and not after_comma)
+            soft.append(bool(words) and gap <= WORD_GAP * lh and not mark)
             words.append([b])
         right = max(right, b.x1)
     out: list[tuple[list[_Blob], bool]] = []
     kept_last = False
-    for wd, joinable in zip(words, near):
+    for wd, joinable, by_comma in zip(words, near, soft):
         trimmed = False
         while len(wd) > 1 and punctuation(wd[-1]):
             wd = wd[:-1]
             trimmed = True
         if not (len(wd) == 1 and punctuation(wd[0])):
-            out.append((wd, joinable and kept_last))
+            out.append((wd, (joinable and kept_last) or (by_comma and bool(out))))
             kept_last = not trimmed
         else:
             kept_last = False
     return out
 
 
-def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: int) -> bool:
+def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: int, ruling: U8 | None = None) -> bool:
     """A thin straight stroke through the word's middle band over STRIKE_SPAN of its
-    width (tried at a few slants), in the word's darkest ink (its own Otsu cut, so a
-    blurred word that reads as a solid band at the page's ink cut is not one)."""
+    width (tried at each of STRIKE_SLANTS), in the word's darkest ink (its own Otsu cut, so a
+    blurred word that reads as a solid band at the page's ink cut is not one), with
+    letters above and below it (STRIKE_SIDES). ruling: uint8 (H, W), 255 on the
+    paper's ruled lines (not ink), left out."""
     w, h = x1 - x0, y1 - y0
     if w < 8 or h < 6:
         return False
     crop = (np.clip(darkness[y0:y1, x0:x1], 0, 1) * 255).astype(np.uint8)
+    if ruling is not None:  # a ruled line through the word is the paper's, not a strike
+        crop[ruling[y0:y1, x0:x1] > 0] = 0
     _, m0 = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     span = int(w * STRIKE_SPAN)
-    for slant in (0.0, -5.0, 5.0, -10.0, 10.0):
+    for slant in STRIKE_SLANTS:
         m = m0
         if slant:
             rot = cv2.getRotationMatrix2D((w / 2, h / 2), slant, 1.0)
@@ -233,6 +297,15 @@ def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: in
         # still cross STRIKE_RUN of the word (a heavy letter at its start does not)
         cols = np.nonzero(run.any(axis=0))[0]
         if len(cols) == 0 or cols[-1] - cols[0] + 1 < STRIKE_RUN * w:
+            continue
+        # a strike goes through the letters: ink above it and below it along much
+        # of it (a cursive word's joining stroke along its baseline, or a long t-bar
+        # over it, has the letters on one side only, a descender or two aside)
+        letters = m[:, cols[0]:cols[-1] + 1] > 0
+        gap = max(2, int(round(h * 0.1)))
+        above = letters[:max(int(rows[0]) - gap, 0)].any(axis=0).mean() if rows[0] >= gap else 0.0
+        below = letters[int(rows[-1]) + 1 + gap:].any(axis=0).mean() if rows[-1] + 1 + gap < h else 0.0
+        if min(above, below) < STRIKE_SIDES:
             continue
         # the stroke runs past the letters at both ends: there the ink is only the stroke
         ends = max(2, int(w * 0.04))
@@ -309,7 +382,8 @@ def find_words(ink: Ink, debug: DebugSink | None = None, flat: U8 | None = None)
     cols = _columns(groups, w, pen)  # marks count here: a column of scores is found whole
     keep = [k >= 0 and not m for k, m in zip(cols, marks)]
     # a strike is looked for on word-sized groups only (a fragment's one stroke is straight)
-    found = [(b, li, b.w >= 1.5 * pen and _struck(ink.darkness, b.x0, b.y0, b.x1, b.y1)) if ok else (b, li, False)
+    ruling = ink.lines & ~ink.mask
+    found = [(b, li, b.w >= 1.5 * pen and _struck(ink.darkness, b.x0, b.y0, b.x1, b.y1, ruling)) if ok else (b, li, False)
              for (b, li), ok in zip(groups, keep)]
     found = [f for f, ok in zip(found, keep) if ok]
     cols = [k for k, ok in zip(cols, keep) if ok]

@@ -6,7 +6,10 @@
 
 image: BGR uint8 (H, W, 3); points are float (x, y) photo pixels. The paper is the
 largest bright, even region of the photo (a table, a hand, the floor around it are
-darker or busier); its outline's convex hull gives four corners, and a perspective
+darker or busier); its outline's convex hull gives four corners (unless a side of
+that quad is not on an edge of the photo - a pale table where the light falls off is
+as bright as the paper - and an outline of the edge map gives a quad whose sides all
+are: paper_quad), and a perspective
 warp makes it a square-on image (``flat``) whose long side is at most FLAT_MAX_SIDE
 px. When no bright region covers PAPER_MIN_AREA of the photo, the whole photo is
 taken as the paper (a close-up that shows no edge).
@@ -33,6 +36,8 @@ F64 = npt.NDArray[np.float64]
 WORK_SIDE = 640          # long side (px) the paper is searched at
 FLAT_MAX_SIDE = 1600     # long side (px) of the flattened paper
 PAPER_MIN_AREA = 0.12    # the paper covers at least this share of the photo
+EDGE_SUPPORT = 0.7       # a quad's weakest side on an edge over this share of it is the paper's outline
+EDGE_LOW, EDGE_HIGH = 20, 60  # Canny thresholds (grey levels) of the paper's outline
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,76 @@ def _quad_of(mask: U8) -> F64 | None:
     return _order(np.asarray(box, np.float64))
 
 
+def _edges(grey: U8) -> U8:
+    """uint8 (h, w): 255 within a pixel or two of a strong edge of the (writing-free)
+    grey image: the paper's outline against any table, light or dark."""
+    edges = cv2.Canny(cv2.GaussianBlur(grey, (0, 0), 1.2), EDGE_LOW, EDGE_HIGH)
+    out: U8 = np.asarray(cv2.dilate(edges, np.ones((5, 5), np.uint8)), np.uint8)
+    return out
+
+
+def edge_support(edges: U8, quad: F64) -> float:
+    """The weakest side of `quad` (4, 2) px: the share of points along it (its middle
+    80%) that lie on an edge (`_edges`). A side of the real paper is an edge all
+    along; a side the region grew into the table by (a light table where the light
+    falls off) runs over the table's flat colour."""
+    h, w = edges.shape
+    worst = 1.0
+    for a, b in zip(quad, np.roll(quad, -1, axis=0)):
+        t = np.linspace(0.1, 0.9, 40)[:, None]
+        pts = a + (b - a) * t
+        xs, ys = pts[:, 0].round().astype(int), pts[:, 1].round().astype(int)
+        inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        if not inside.any():
+            return 0.0
+        on = np.zeros(len(xs), bool)
+        on[inside] = edges[ys[inside], xs[inside]] > 0
+        # a side along the photo's own border (the paper cut by the frame) is no edge, nor a loss
+        border = ~inside | (xs <= 2) | (ys <= 2) | (xs >= w - 3) | (ys >= h - 3)
+        on |= border
+        worst = min(worst, float(on.mean()))
+    return worst
+
+
+def _edge_quads(edges: U8, min_area: float) -> list[F64]:
+    """Quads of the closed outlines in the edge map that cover at least min_area px."""
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for c in contours:
+        if cv2.contourArea(c) < min_area:
+            continue
+        blank = np.zeros(edges.shape, np.uint8)
+        cv2.drawContours(blank, [c], -1, 255, -1)
+        quad = _quad_of(blank)
+        if quad is not None and cv2.contourArea(quad.astype(np.float32)) >= min_area:
+            out.append(quad)
+    return out
+
+
+def paper_quad(image: U8) -> F64 | None:
+    """The paper's corners (4, 2) at the image's scale, clockwise from the top-left,
+    or None: the bright region's quad (paper_mask), unless its weakest side is not an
+    edge (edge_support under EDGE_SUPPORT) and an outline of the edge map makes a quad
+    whose sides are; then the better supported of those."""
+    mask = paper_mask(image)
+    quad = _quad_of(mask) if mask.any() else None
+    min_area = PAPER_MIN_AREA * mask.size
+    if quad is not None and cv2.contourArea(quad.astype(np.float32)) < min_area:
+        quad = None
+    grey: U8 = np.asarray(cv2.morphologyEx(cv2.medianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 5),
+                                           cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)), np.uint8)
+    edges = _edges(grey)
+    support = edge_support(edges, quad) if quad is not None else 0.0
+    if support >= EDGE_SUPPORT:
+        return quad
+    best, best_support = quad, support
+    for q in _edge_quads(edges, min_area):
+        sq = edge_support(edges, q)
+        if sq > best_support + 0.15:
+            best, best_support = q, sq
+    return best
+
+
 def paper_mask(image: U8) -> U8:
     """uint8 (h, w) at WORK_SIDE scale: 255 on the paper.
 
@@ -144,10 +219,9 @@ def find_paper(image: U8, debug: DebugSink | None = None) -> Paper:
     scale = min(1.0, WORK_SIDE / max(H, W))
     small: U8 = np.asarray(cv2.resize(image, (max(int(W * scale), 1), max(int(H * scale), 1)), interpolation=cv2.INTER_AREA), np.uint8) \
         if scale < 1.0 else image
-    mask = paper_mask(small)
-    quad = _quad_of(mask) if mask.any() else None
-    found = quad is not None and cv2.contourArea(quad.astype(np.float32)) >= PAPER_MIN_AREA * mask.size
-    if found and quad is not None:
+    quad = paper_quad(small)
+    found = quad is not None
+    if quad is not None:
         corners = quad / scale
     else:
         corners = np.array([[0, 0], [W - 1, 0], [W - 1, H - 1], [0, H - 1]], np.float64)
