@@ -26,8 +26,11 @@ U8 = npt.NDArray[np.uint8]
 #: than ink but darker than paper, so strokes in between are ink only where they are
 #: not a long straight line.
 INK_DARKNESS = 0.15
-#: A ruled line runs over at least this share of the page's width (height for a margin).
+#: A ruled line runs over at least this share of the page's width...
 LINE_SPAN = 0.25
+#: ...and a margin line over this share of its height (a tall letter of a close-up
+#: photo, the t of "post" a third of the picture high, is not a margin).
+MARGIN_SPAN = 0.6
 #: Share of the flat image's side, at each edge, that is the paper's edge (a shadow, a
 #: sliver of table), never writing.
 BORDER = 0.012
@@ -65,7 +68,7 @@ def ink_mask(flat: U8, darkness: npt.NDArray[np.float32] | None = None) -> Ink:
     faint = (d > 0.07).astype(np.uint8) * 255          # ink and ruling
     strong = (d > INK_DARKNESS).astype(np.uint8) * 255  # ink
     lines = np.zeros_like(faint)
-    for length, shape in ((int(w * LINE_SPAN), (1, 0)), (int(h * LINE_SPAN), (0, 1))):
+    for length, shape in ((int(w * LINE_SPAN), (1, 0)), (int(h * MARGIN_SPAN), (0, 1))):
         if length < 20:
             continue
         kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1) if shape == (1, 0) else (1, length))
@@ -86,7 +89,8 @@ def ink_mask(flat: U8, darkness: npt.NDArray[np.float32] | None = None) -> Ink:
 def text_height(mask: U8) -> float:
     """The writing's typical line height in px (0 when no ink): the median height of
     the ink smeared sideways by a fortieth of the page (letters join into words and
-    lines, lines stay apart), counting blobs wider than tall."""
+    lines, lines stay apart), counting blobs wider than tall, each by its ink (so
+    the specks a ruled line leaves do not outvote one big word of a close-up)."""
     h, w = mask.shape
     k = max(3, w // 40)
     smeared = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
@@ -94,7 +98,11 @@ def text_height(mask: U8) -> float:
     st = stats[1:]
     keep = (st[:, cv2.CC_STAT_WIDTH] > st[:, cv2.CC_STAT_HEIGHT]) & (st[:, cv2.CC_STAT_AREA] >= 4 * k) \
         & (st[:, cv2.CC_STAT_WIDTH] < w * 0.9)
-    heights = st[keep, cv2.CC_STAT_HEIGHT]
+    if not keep.any():
+        keep = np.ones(len(st), bool)
+    heights, weights = st[keep, cv2.CC_STAT_HEIGHT], st[keep, cv2.CC_STAT_AREA].astype(np.float64)
     if len(heights) == 0:
-        heights = st[:, cv2.CC_STAT_HEIGHT]
-    return float(np.median(heights)) if len(heights) else 0.0
+        return 0.0
+    order = np.argsort(heights, kind="stable")
+    cum = np.cumsum(weights[order])
+    return float(heights[order][np.searchsorted(cum, cum[-1] / 2)])

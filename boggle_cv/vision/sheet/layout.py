@@ -318,8 +318,8 @@ def _struck(darkness: npt.NDArray[np.float32], x0: int, y0: int, x1: int, y1: in
 
 def _columns(words: list[tuple[_Blob, int]], width: int, pen: float) -> list[int]:
     """Column index of each word: split at all-blank vertical bands wider than GUTTER
-    letter heights; -1 for a column of marks (SCORE_ASPECT); a column keeping at
-    least two lines (else it joins its left one)."""
+    letter heights; -1 for a column of marks (SCORE_ASPECT; not one group alone); a
+    column keeping at least two lines (else it joins its left one)."""
     occ = np.zeros(width + 1, np.int32)
     for b, _ in words:
         occ[b.x0:b.x1] += 1
@@ -336,10 +336,11 @@ def _columns(words: list[tuple[_Blob, int]], width: int, pen: float) -> list[int
                 cuts.append((run_start + x) // 2)
             run_start = None
     col = [int(np.searchsorted(cuts, (b.x0 + b.x1) / 2)) for b, _ in words]
-    # a column of short marks (scores beside each word, numbering) is not words: -1
+    # a column of short marks (scores beside each word, numbering) is not words: -1;
+    # not a lone short group on a page of one column (a close-up photo of one word)
     for c in range(len(cuts) + 1):
         members = [b for (b, _), k in zip(words, col) if k == c]
-        if members and np.percentile([b.w / max(b.h, 1) for b in members], 90) < SCORE_ASPECT:
+        if members and (cuts or len(members) > 1) and np.percentile([b.w / max(b.h, 1) for b in members], 90) < SCORE_ASPECT:
             col = [-1 if k == c else k for k in col]
     # a "column" with fewer than two lines belongs to the one on its left
     for c in range(len(cuts), 0, -1):

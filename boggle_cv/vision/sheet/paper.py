@@ -272,6 +272,11 @@ def _rise_fall(mask: U8, boxes: npt.NDArray[np.int32]) -> float:
     return float(np.mean(votes)) if votes else 0.0
 
 
+#: With this many ink blobs or fewer the photo holds one word (a close-up of it, its
+#: letters apart): its shape is that of all its ink together.
+FEW_BLOBS = 4
+
+
 def _word_shape(mask: U8) -> float:
     """Mean log(width / height) of the ink's word blobs, weighted by their size:
     > 0 for lines of writing, < 0 for a sheet on its side. Blobs are the ink closed
@@ -289,6 +294,9 @@ def _word_shape(mask: U8) -> float:
             & (st[:, cv2.CC_STAT_HEIGHT] < mask.shape[0] * 0.9)]
     if len(st) == 0:
         return 0.0
+    if len(st) <= FEW_BLOBS:  # one word, letters apart (a close-up): the word's own shape
+        ys, xs = np.nonzero(on)
+        return float(np.log((np.ptp(xs) + 1) / (np.ptp(ys) + 1)))
     aspect = np.log(st[:, cv2.CC_STAT_WIDTH] / np.maximum(st[:, cv2.CC_STAT_HEIGHT], 1))
     weight = st[:, cv2.CC_STAT_AREA].astype(np.float64)
     return float((aspect * weight).sum() / weight.sum())
