@@ -110,12 +110,8 @@ def attribute(truth: Sequence[str], quads: Sequence[Sequence[Sequence[float]]], 
 
 def _dist(a: str, b: str) -> float:
     """Levenshtein distance of a (the true word) and b over a's length."""
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        prev, row[0] = row[:], i
-        for j, cb in enumerate(b, 1):
-            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
-    return row[-1] / max(len(a), 1)
+    from boggle_cv.vision.sheet.read import edit_distance
+    return edit_distance(a, b) / max(len(a), 1)
 
 
 def align(truth: Sequence[str], reads: Sequence[Any]) -> Losses:

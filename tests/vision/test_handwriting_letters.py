@@ -74,14 +74,7 @@ def test_read_words_free_reading_uses_the_letter_model(monkeypatch):
 def test_the_letter_model_settles_a_letter_the_ink_leaves_open():
     """Frames spelling g-?-a-b where ? is x a little more than r: the ink alone reads
     "gxab", the letter model "grab"."""
-    probs = np.full((9, 27), 1e-4)
-    probs[:, 0] = 0.6
-    for i, c in enumerate("g#ab"):
-        f = 2 * i + 1
-        probs[f, 0] = 0.05
-        for ch, p in ((("r", 0.42), ("x", 0.48)) if c == "#" else ((c, 0.9),)):
-            probs[f, ord(ch) - 96] = p
-    probs /= probs.sum(axis=1, keepdims=True)
+    probs = _g_rx_ab()
     assert ctc.beam_search(probs, charlm.table(), 0.0, 0.0) == "gxab" == ctc.greedy(probs)[0]
     assert ctc.beam_search(probs, charlm.table(), 0.5, 1.0) == "grab"
     blank = np.full((6, 27), 1e-4)

@@ -7,7 +7,7 @@ Classes: 0 is the blank, 1..26 are a..z (``recogniser`` folds the model to these
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -89,20 +89,24 @@ def _logadd(a: float, b: float) -> float:
     return a if b == -math.inf else a + math.log1p(math.exp(b - a))
 
 
-def beam_search(probs: np.ndarray, letters: np.ndarray, weight: float, bonus: float,
-                beam: int = 16, floor: float = 1e-3) -> str:
-    """The best a-z reading by CTC prefix beam search with a letter model.
+#: A letter's extra log score after a prefix (None: not allowed there), and a
+#: prefix's extra log score for ending the word (None: it cannot end there).
+Grow = Callable[[tuple[int, ...], int], "float | None"]
+End = Callable[[tuple[int, ...]], "float | None"]
 
-    probs: (T, 27) frame probabilities; letters: (27, 27, 27) log P(c | a, b) (index
-    0 = a word's start or end: ``charlm.table``), added times ``weight`` for each
-    letter and for the word's end; ``bonus`` is added per letter (the letter model
-    would otherwise prefer short readings). ``beam`` prefixes are kept each frame;
-    letters whose probability in a frame is under ``floor`` are not tried there.
-    With weight 0 and bonus 0 this is the most probable labelling (summed over its
-    paths), which the greedy reading approximates."""
+
+def prefix_beam(probs: np.ndarray, grow: Grow, end: End, beam: int = 16,
+                floor: float = 1e-3) -> list[tuple[tuple[int, ...], float]]:
+    """CTC prefix beam search: the readings (prefixes of letter codes 1..26) that can
+    end, with their log scores (path probability summed over alignments, plus what
+    `grow` adds per letter and `end` at the end), best first.
+
+    probs: (T, 27) frame probabilities, class 0 the blank. ``beam`` prefixes are kept
+    each frame; a letter whose probability in a frame is under ``floor`` is not tried
+    there. A letter repeated needs a blank between (CTC's rule)."""
     t_frames = probs.shape[0]
     if t_frames == 0:
-        return ""
+        return []
     logp = np.log(np.maximum(probs.astype(np.float64), 1e-30))
     ninf = -math.inf
     beams: dict[tuple[int, ...], tuple[float, float]] = {(): (0.0, ninf)}  # prefix -> (log P ends in blank, in a letter)
@@ -121,21 +125,39 @@ def beam_search(probs: np.ndarray, letters: np.ndarray, weight: float, bonus: fl
             last = prefix[-1] if prefix else 0
             if last:
                 add(prefix, ninf, pnb + row[last])  # the same letter held
-            a, b = (prefix[-2] if len(prefix) > 1 else 0), last
             for c in tried:
-                lm = weight * float(letters[a, b, c]) + bonus
-                if c == last:
-                    add(prefix + (c,), ninf, pb + row[c] + lm)  # a doubled letter needs a blank between
-                else:
-                    add(prefix + (c,), ninf, total + row[c] + lm)
+                extra = grow(prefix, c)
+                if extra is None:
+                    continue
+                # a doubled letter starts after a blank only
+                add(prefix + (c,), ninf, (pb if c == last else total) + row[c] + extra)
         ranked = sorted(nxt.items(), key=lambda kv: -_logadd(*kv[1]))
         beams = dict(ranked[:beam])
+    ended = [(p, _logadd(*s), end(p)) for p, s in beams.items()]
+    out = [(p, score + e) for p, score, e in ended if e is not None]
+    return sorted(out, key=lambda x: -x[1])
 
-    def final(item: tuple[tuple[int, ...], tuple[float, float]]) -> float:
-        prefix, (pb, pnb) = item
-        a = prefix[-2] if len(prefix) > 1 else 0
-        b = prefix[-1] if prefix else 0
-        return _logadd(pb, pnb) + weight * float(letters[a, b, 0])
 
-    best = max(beams.items(), key=final)[0]
-    return "".join(LETTERS[c - 1] for c in best)
+def beam_search(probs: np.ndarray, letters: np.ndarray, weight: float, bonus: float,
+                beam: int = 16, floor: float = 1e-3) -> str:
+    """The best a-z reading by CTC prefix beam search with a letter model.
+
+    probs: (T, 27) frame probabilities; letters: (27, 27, 27) log P(c | a, b) (index
+    0 = a word's start or end: ``charlm.table``), added times ``weight`` for each
+    letter and for the word's end; ``bonus`` is added per letter (the letter model
+    would otherwise prefer short readings). With weight 0 and bonus 0 this is the
+    most probable labelling (summed over its paths), which the greedy reading
+    approximates."""
+    def two(prefix: tuple[int, ...]) -> tuple[int, int]:
+        return (prefix[-2] if len(prefix) > 1 else 0), (prefix[-1] if prefix else 0)
+
+    def grow(prefix: tuple[int, ...], c: int) -> float:
+        a, b = two(prefix)
+        return weight * float(letters[a, b, c]) + bonus
+
+    def end(prefix: tuple[int, ...]) -> float:
+        a, b = two(prefix)
+        return weight * float(letters[a, b, 0])
+
+    found = prefix_beam(probs, grow, end, beam, floor)
+    return "".join(LETTERS[c - 1] for c in found[0][0]) if found else ""

@@ -143,11 +143,11 @@ def _fits(r: Any) -> bool:
     """The reading's word is close to what the network reads freely (at most a third
     of the free reading's letters edited): two words read as one give a free reading
     far longer than any one lexicon word."""
-    return bool(r.word) and _edits(str(r.word), str(r.free)) * 3 <= max(len(str(r.free)), 1)
+    return bool(r.word) and edit_distance(str(r.word), str(r.free)) * 3 <= max(len(str(r.free)), 1)
 
 
-def _edits(a: str, b: str) -> int:
-    """Levenshtein distance."""
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance (inserts, deletes, substitutions) between two strings."""
     row = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         prev, row[0] = row[:], i
