@@ -9,7 +9,7 @@ The library (names are imported on first use, so `import boggle_cv` stays cheap)
   Scanner                   a reusable photo reader (models loaded once)
   read_sheet(photo, lexicon)  a player's handwritten sheet: its words in writing
                             order, each read (confidence, alternatives, flag), boxed,
-                            crossed out or not (no board: dictionary=load_dictionary())
+                            crossed out or not (no board: dictionary=load_default_dictionary())
   read_words(images, lexicon) handwritten word crops, one reading each
   referee_round, RoundRequest  one round: a scan or given board, corrections, rules,
   RoundResult, ...          the players' lists -> one typed result (to_dict/from_dict)
