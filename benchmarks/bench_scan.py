@@ -46,8 +46,9 @@ def make_photo(folder: Path, size: int, seed: int) -> Path:
     return path
 
 
-def timed(cmd: list[str]) -> tuple[float, float]:
-    """(wall seconds, peak resident memory in MB) of one run of cmd (output discarded)."""
+def timed(cmd: list[str], pythonpath: Path | None = None) -> tuple[float, float]:
+    """(wall seconds, peak resident memory in MB) of one run of cmd (output discarded);
+    with `pythonpath`, PYTHONPATH is set to it so the package of that checkout is imported."""
     t0 = time.perf_counter()
     pid = os.fork()
     if pid == 0:  # the child: the command, its output to /dev/null
@@ -55,11 +56,13 @@ def timed(cmd: list[str]) -> tuple[float, float]:
         os.dup2(null, 1)
         os.dup2(null, 2)
         os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        if pythonpath is not None:
+            os.environ["PYTHONPATH"] = str(pythonpath)
         os.execvp(cmd[0], cmd)
     _, status, usage = os.wait4(pid, 0)
     wall = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{cmd[0]} failed (exit {os.waitstatus_to_exitcode(status)})")
+        sys.exit(f"{' '.join(cmd[:4])} ... failed (exit {os.waitstatus_to_exitcode(status)})")
     return wall, usage.ru_maxrss / 1024
 
 

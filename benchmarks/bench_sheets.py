@@ -29,7 +29,6 @@ import random
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import cv2
@@ -39,24 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TRAY = ROOT / "samples" / "sample-4x4-a.jpg"
 BOARD = "DRML/HCNL/XEHD/YTOC"  # the sample tray's letters (README)
 
-
-def timed(cmd: list[str], pythonpath: Path) -> tuple[float, float]:
-    """(wall seconds, peak resident memory in MB) of one run of cmd, output discarded,
-    with PYTHONPATH set to `pythonpath` so the package of that checkout is imported."""
-    t0 = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 1)
-        os.dup2(null, 2)
-        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-        os.environ["PYTHONPATH"] = str(pythonpath)
-        os.execvp(cmd[0], cmd)
-    _, status, usage = os.wait4(pid, 0)
-    wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{' '.join(cmd[:4])} ... failed (exit {os.waitstatus_to_exitcode(status)})")
-    return wall, usage.ru_maxrss / 1024
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_scan import timed  # noqa: E402  (one run of a command: wall time and peak memory)
 
 
 def make_sheets(folder: Path, seed: int) -> tuple[list[str], list[str]]:
