@@ -68,6 +68,28 @@ def phones_on(browser: Any, base_url: str) -> Iterator["Phones"]:
     assert p.problems == [], p.problems
 
 
+def table_fixtures(name: str) -> tuple[Any, Any]:
+    """A browser test module's two fixtures, `site, phones = table_fixtures("table")`:
+    `site` (per module: the real app on its own database in a temp folder `name`,
+    served, and a chromium: (live server, browser)) and `phones` (per test: phones_on
+    that site)."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def site(tmp_path_factory: Any, scanner_factory: Any, dictionary: Any) -> Iterator[tuple[LiveServer, Any]]:
+        db = tmp_path_factory.mktemp(name) / "games.sqlite3"
+        with browser_site(make_app(db, scanner_factory, dictionary)) as live_and_browser:
+            yield live_and_browser
+
+    @pytest.fixture()
+    def phones(site: tuple[LiveServer, Any]) -> Iterator[Phones]:
+        live, browser = site
+        with phones_on(browser, live.url) as p:
+            yield p
+
+    return site, phones
+
+
 class Phones:
     """Browser contexts as phones; `problems` collects uncaught page errors and
     requests to other hosts."""

@@ -20,7 +20,7 @@ or Playwright.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -31,8 +31,7 @@ pytest.importorskip("playwright.sync_api")
 from boggle_cv.room.sheets import add_sheet, settle  # noqa: E402
 
 from .conftest import SAMPLE, SAMPLES  # noqa: E402
-from .phones import (CHROMIUM, WIDTH, Phones, browser_site, make_app, phones_on, scroll_width, shot,  # noqa: E402
-                     wait_until)
+from .phones import CHROMIUM, WIDTH, scroll_width, shot, table_fixtures, wait_until  # noqa: E402
 from .test_e2e_table import box_words, host_click, join, new_room, saved, server_list, typed_board  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
@@ -43,18 +42,7 @@ MSG = "[data-role=sheet-msg]"  # the message under the words box about its sheet
 READ_S = 90_000                # a sheet read on a busy 2-core machine (about 2 s alone)
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory, scanner_factory, dictionary) -> Iterator[tuple[Any, Any]]:
-    db = tmp_path_factory.mktemp("sheet") / "games.sqlite3"
-    with browser_site(make_app(db, scanner_factory, dictionary)) as live_and_browser:
-        yield live_and_browser
-
-
-@pytest.fixture()
-def phones(site) -> Iterator[Phones]:
-    live, browser = site
-    with phones_on(browser, live.url) as p:
-        yield p
+site, phones = table_fixtures("sheet")
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -29,26 +29,14 @@ pytest.importorskip("playwright.sync_api")
 
 from boggle_cv.room.sheets import add_sheet, settle  # noqa: E402
 
-from .phones import (CHROMIUM, DOCS_IMAGES, WIDTH, Phones, browser_site, make_app, phones_on, scroll_width,  # noqa: E402
-                     wait_until)
+from .phones import CHROMIUM, DOCS_IMAGES, WIDTH, scroll_width, table_fixtures, wait_until  # noqa: E402
 from .test_e2e_sheet import BOARD, MSG, READ_S, SHEET, reading  # noqa: E402,F401 (reading: a fixture)
 from .test_e2e_table import host_click, join, new_room, saved, typed_board  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory, scanner_factory, dictionary) -> Iterator[tuple[Any, Any]]:
-    db = tmp_path_factory.mktemp("sheet-images") / "games.sqlite3"
-    with browser_site(make_app(db, scanner_factory, dictionary)) as live_and_browser:
-        yield live_and_browser
-
-
-@pytest.fixture()
-def phones(site) -> Iterator[Phones]:
-    live, browser = site
-    with phones_on(browser, live.url) as p:
-        yield p
+site, phones = table_fixtures("sheet-images")
 
 
 def inks(page: Any, scope: str) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -27,26 +27,15 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
-from .phones import (CHROMIUM, LAPTOP, WIDTH, Phones, browser_site, in_view, make_app, phones_on,  # noqa: E402
-                     scroll_width, shot, wait_until)
+from .phones import (CHROMIUM, LAPTOP, WIDTH, Phones, in_view, scroll_width, shot, table_fixtures,  # noqa: E402
+                     wait_until)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
 
 BOARD = "PERS/LATG/SINE/TERS"   # rest: r4c3 e4c2 s3c1 t4c1; last: l2c1 a2c2 s3c1 t4c1
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory, scanner_factory, dictionary) -> Iterator[tuple[Any, Any]]:
-    db = tmp_path_factory.mktemp("table") / "games.sqlite3"
-    with browser_site(make_app(db, scanner_factory, dictionary)) as live_and_browser:
-        yield live_and_browser
-
-
-@pytest.fixture()
-def phones(site) -> Iterator[Phones]:
-    live, browser = site
-    with phones_on(browser, live.url) as p:
-        yield p
+site, phones = table_fixtures("table")
 
 
 def new_room(phones: Phones, device: dict[str, Any] | None = None) -> tuple[Any, str, str]:
