@@ -108,11 +108,12 @@ def prefix_beam(probs: np.ndarray, grow: Grow, end: End, beam: int = 16,
     if t_frames == 0:
         return []
     logp = np.log(np.maximum(probs.astype(np.float64), 1e-30))
+    tried_at = [(np.nonzero(probs[t, 1:] >= floor)[0] + 1).tolist() for t in range(t_frames)]
     ninf = -math.inf
     beams: dict[tuple[int, ...], tuple[float, float]] = {(): (0.0, ninf)}  # prefix -> (log P ends in blank, in a letter)
     for t in range(t_frames):
-        row = logp[t]
-        tried = [c for c in range(1, 27) if probs[t, c] >= floor]
+        row = logp[t].tolist()
+        tried = tried_at[t]
         nxt: dict[tuple[int, ...], tuple[float, float]] = {}
 
         def add(prefix: tuple[int, ...], pb: float, pnb: float) -> None:
