@@ -9,9 +9,10 @@ With a lexicon, each candidate's exact CTC likelihood under the image
 runner-up is within FLAG_MARGIN of it (a Boggle lexicon is dense: seat, sat, seats),
 or when the greedy reading finds no letter at all (a blank crop: the lexicon is a
 closed set, so its best word can be "certain" without any ink).
-Without one, the word is the best-path (greedy) reading, its confidence the CTC
-posterior of that string against its one-edit neighbours (how sure the network is of
-each letter). ``.free`` is always the free reading: CTC prefix beam search with the
+Without one, the word is the free reading (below), its confidence the CTC posterior
+of that string against its one-edit neighbours (how sure the network is of each
+letter); or, given a whole dictionary, a lexicon is found in it for each crop
+(``read_against_dictionary``). ``.free`` is always the free reading: CTC prefix beam search with the
 letter model of ``charlm`` (LETTER_WEIGHT, LETTER_BONUS), so that a word off the
 lexicon is shown as written rather than as the network's noisiest path.
 """
