@@ -2,10 +2,11 @@
 "tune" split (writers / words neither trained on nor used for the figures), with the
 protocol of scripts/eval_handwriting.py (groups of 40, lexicons of 1,000).
 
-usage: python -m boggle_cv.train.word_flags ../shared/handwriting-public [--prior]
+usage: python -m boggle_cv.train.word_flags ../shared/handwriting-public [--prior] [--length]
 Prints, per temperature and threshold, top-1 and, per set, confident errors and
 flagged share. With --prior, also per weight of the prior of common words
-(commonness.PRIOR_PER_RANK: 0 is the uniform prior) and rank of unknown words.
+(commonness.PRIOR_PER_RANK: 0 is the uniform prior) and rank of unknown words; with
+--length, per bonus a letter (reading.LENGTH_BONUS: 0 is none).
 """
 from __future__ import annotations
 
@@ -19,15 +20,16 @@ import numpy as np
 
 from boggle_cv.train.word_head import split_of
 from boggle_cv.vision.handwriting import commonness, ctc
-from boggle_cv.vision.handwriting.reading import clean_lexicon, crop_views, lexicon_scores
+from boggle_cv.vision.handwriting.reading import LENGTH_BONUS, clean_lexicon, crop_views, lexicon_scores
 
 
-Scored = tuple[np.ndarray, int, bool, np.ndarray]
+Scored = tuple[np.ndarray, int, bool, np.ndarray, np.ndarray]
 
 
 def scores(folder: Path, setname: str, split: str, enable: Path, seed: int = 1201) -> list[Scored]:
     """Per crop: its candidates' log-likelihoods, the true word's index, whether the
-    free reading found ink, each candidate's commonness rank (-1: not in the table)."""
+    free reading found ink, each candidate's commonness rank (-1: not in the table)
+    and length."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
     from eval_handwriting import fold, group_lexicon, load  # type: ignore
     items = json.loads((folder / "manifest.json").read_text())
@@ -44,9 +46,10 @@ def scores(folder: Path, setname: str, split: str, enable: Path, seed: int = 120
         encoded = ctc.encode(lexicon)
         table = commonness.ranks()
         ranks = np.array([table.get(w, -1) for w in lexicon])
+        lengths = np.array([len(w) for w in lexicon], np.float64)
         for (x, t), views in zip(group, crop_views([load(folder / x["file"]) for x, _ in group])):
             free, _ = ctc.greedy(views[0])
-            out.append((lexicon_scores(views, encoded), lexicon.index(t), bool(free), ranks))
+            out.append((lexicon_scores(views, encoded), lexicon.index(t), bool(free), ranks, lengths))
     return out
 
 
@@ -56,18 +59,20 @@ def main() -> None:
     ap.add_argument("--split", default="tune")
     ap.add_argument("--enable", type=Path, default=Path(__file__).resolve().parents[3] / "shared" / "words" / "enable2k.txt")
     ap.add_argument("--prior", action="store_true", help="also sweep the prior of common words")
+    ap.add_argument("--length", action="store_true", help="also sweep the bonus per letter")
     a = ap.parse_args()
     data = {s: scores(a.folder, s, a.split, a.enable) for s in ("dhsd", "jeremy-words")}
     weights = (0.0, 0.25, 0.5, 0.75, 1.0) if a.prior else (commonness.PRIOR_PER_RANK,)
     unknowns = (4, 8) if a.prior else (commonness.UNKNOWN_RANK,)
-    grid = [(w, u, temp, thr) for w in weights for u in unknowns for temp in (1.0, 1.5, 2.0, 3.0)
-            for thr in (0.5, 0.7, 0.8, 0.9, 0.95, 0.98)]
-    for weight, unknown, temp, thr in grid:
-        row = [f"prior={weight:.2f} unknown={unknown} T={temp:.1f} thr={thr:.2f}"]
+    bonuses = (0.0, 0.5, 1.0, 1.5, 2.0) if a.length else (LENGTH_BONUS,)
+    grid = [(w, u, b, temp, thr) for w in weights for u in unknowns for b in bonuses
+            for temp in (1.0, 1.5, 2.0, 3.0) for thr in (0.5, 0.7, 0.8, 0.9, 0.95, 0.98)]
+    for weight, unknown, bonus, temp, thr in grid:
+        row = [f"prior={weight:.2f} unknown={unknown} length={bonus:.1f} T={temp:.1f} thr={thr:.2f}"]
         for s, rows in data.items():
             n = top1 = conf_wrong = flagged = 0
-            for ll, truth, has_ink, ranks in rows:
-                z = ll / temp - weight * np.where(ranks < 0, unknown, ranks)
+            for ll, truth, has_ink, ranks, lengths in rows:
+                z = ll / temp - weight * np.where(ranks < 0, unknown, ranks) + bonus * lengths
                 z = np.exp(z - z.max())
                 post = z / z.sum()
                 best = int(post.argmax())

@@ -72,7 +72,8 @@ def test_greedy_collapses_repeats_and_blanks():
 def test_views_combine_by_mean_log_likelihood_and_temperature_softmax():
     """reading.read_views: each candidate's score is its CTC log-likelihood averaged over
     the crop's views (stretches, possibly of different lengths); the posterior is the
-    softmax of the scores / TEMPERATURE; flagged below FLAG_BELOW."""
+    softmax of the scores / TEMPERATURE plus LENGTH_BONUS per letter; flagged below
+    FLAG_BELOW."""
     from boggle_cv.vision.handwriting import reading
 
     rng = np.random.default_rng(7)
@@ -82,11 +83,37 @@ def test_views_combine_by_mean_log_likelihood_and_temperature_softmax():
     want = np.mean([ctc.log_likelihoods(v, *enc) for v in views], axis=0)
     np.testing.assert_allclose(reading.lexicon_scores(views, enc), want)
     r = reading.read_views(views, words)
-    z = np.exp((want - want.max()) / reading.TEMPERATURE)
+    z = want / reading.TEMPERATURE + reading.LENGTH_BONUS * np.array([len(w) for w in words])
+    z = np.exp(z - z.max())
     post = z / z.sum()
     assert r.word == words[int(post.argmax())]
     assert r.confidence == pytest.approx(float(post.max()))
     assert r.flagged == (r.confidence < reading.FLAG_BELOW or not r.free)
     # one view is that view's own reading
     one = reading.read_views(views[:1], words)
-    assert one.alternatives[0][0] == words[int(ctc.log_likelihoods(views[0], *enc).argmax())]
+    lengths = np.array([len(w) for w in words])
+    one_z = ctc.log_likelihoods(views[0], *enc) / reading.TEMPERATURE + reading.LENGTH_BONUS * lengths
+    assert one.alternatives[0][0] == words[int(one_z.argmax())]
+
+
+def test_length_bonus_undoes_the_lean_to_short_words():
+    """A long word whose extra letters the network is unsure of (their frames split
+    between the letter and blank) beats the short word hidden in it once each letter
+    earns LENGTH_BONUS; without the bonus the short word wins."""
+    from boggle_cv.vision.handwriting import reading
+
+    def frames(pairs):
+        p = np.full((len(pairs), 27), 1e-4, np.float32)
+        for t, (c, q) in enumerate(pairs):
+            p[t, 0] = 1 - q if c else 1.0
+            if c:
+                p[t, ctc.LETTERS.index(c) + 1] = q
+        return p / p.sum(1, keepdims=True)
+
+    # "order" clear, then four letters of "orderly"-like ink each at 45% against blank
+    view = frames([("o", 0.99), ("", 1), ("r", 0.99), ("", 1), ("d", 0.99), ("", 1), ("e", 0.99), ("", 1),
+                   ("r", 0.99), ("", 1), ("l", 0.45), ("", 1), ("y", 0.45), ("", 1)])
+    words = ["order", "orderly"]
+    assert reading.read_views([view], words).word == "orderly"
+    ll = reading.lexicon_scores([view], ctc.encode(words))
+    assert ll[0] > ll[1]  # the likelihood alone prefers the short word

@@ -3,7 +3,8 @@
 With a lexicon, each candidate's exact CTC likelihood under the image
 (``ctc.log_likelihoods``) becomes a posterior by a softmax over the lexicon
 (temperature ``TEMPERATURE``, times the prior of how common each word is,
-``commonness.log_prior``: English only, uniform for other languages):
+``commonness.log_prior``: English only, uniform for other languages, and a bonus per
+letter, ``LENGTH_BONUS``, that undoes the reader's lean to short words):
 ``.alternatives`` best first (up to TOP_K),
 ``.confidence`` the top posterior, ``.flagged`` when it is below FLAG_BELOW or the
 runner-up is within FLAG_MARGIN of it (a Boggle lexicon is dense: seat, sat, seats),
@@ -56,6 +57,18 @@ STRETCHES = (1.0,)
 #: 1.2 loses (51.6-67.4 on DHSD). About 1 ms a word.
 LETTER_WEIGHT = 0.5
 LETTER_BONUS = 1.0
+#: A bonus per letter of a lexicon candidate (natural log units, added after the
+#: temperature, beside the prior of common words): without it the reading leans to
+#: short words - CTC lets blanks swallow unclear ink, so "order" hides in a blurred
+#: "predecessor", "tile" in "children" - and of its errors on Jeremy's tune words 1 in
+#: 4 was a letter or more too short against 1 in 75 too long. Chosen on the tune split
+#: with the temperature and the prior kept (`python -m boggle_cv.train.word_flags
+#: ../shared/handwriting-public --length`, T 2.0, threshold 0.90): 0 / 0.5 / 1.0 /
+#: 1.5 / 2.0 gave Jeremy 85.7 / 87.5 / 89.6 / 89.4 / 88.5% top-1 (confident errors 1.4
+#: / 1.2 / 1.2 / 1.2 / 1.4%), and on its words cut at their true boxes from sheets
+#: composed of the tune crops (scripts/compose_sheets.py --seed 77) 77.5 / 80.2 / 81.5
+#: / 81.7 / 81.5%; DHSD 98.9% at each.
+LENGTH_BONUS = 1.0
 #: Longest candidate considered (Boggle words; DHSD names are up to 10 letters + ß).
 MAX_LEN = 20
 
@@ -169,7 +182,14 @@ def read_views(views: Sequence[np.ndarray], lexicon: Sequence[str] | None,
         return WordReading(free, conf, alts[:TOP_K], conf < FLAG_BELOW, free)
     if not lexicon:
         return WordReading("", 0.0, (), True, free)
-    return _decide(lexicon, lexicon_scores(views, encoded or ctc.encode(lexicon)), free, prior)
+    return _decide(lexicon, lexicon_scores(views, encoded or ctc.encode(lexicon)), free,
+                   with_length_bonus(lexicon, prior))
+
+
+def with_length_bonus(lexicon: Sequence[str], prior: np.ndarray | None) -> np.ndarray:
+    """(len(lexicon),) log prior: ``prior`` (None: uniform) plus LENGTH_BONUS per letter."""
+    bonus = LENGTH_BONUS * np.array([len(w) for w in lexicon], np.float64)
+    return bonus if prior is None else prior + bonus
 
 
 def crop_views(images: Sequence[np.ndarray]) -> list[list[np.ndarray]]:
