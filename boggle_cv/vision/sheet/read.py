@@ -2,14 +2,18 @@
 
     load_image / check_image -> find_paper -> upright_turn -> ink_mask -> find_words
     -> crop_word (each) -> read_words (all at once) -> doubtful joinable pairs read as
-    one (a second call) -> pieces resolved (_resolve_pieces) -> SheetReading
+    one (a second call) -> pieces resolved (_resolve_pieces) -> two words run
+    together cut apart (_split_merged; a third call) -> SheetReading
 
 A word that follows another across a gap a little wider than a space inside a word
 (layout.WordBox.joinable) is read alone and, when either is doubtful, joined to it
 (a second reader call for those pairs only): the two become one word when the joined
 reading fits the writing; a piece
-left beside a doubtful one is flagged (a fragment is never a confident word). Read
-against a lexicon, a word under SHEET_SURE is flagged too.
+left beside a doubtful one is flagged (a fragment is never a confident word). The
+other way round, a box whose lexicon reading is far from what the network reads
+freely (two words of a line with a narrow space, read as one) is cut at its widest
+gap when both pieces then read as written. Read against a lexicon, a word under
+SHEET_SURE is flagged too.
 
 ``read_sheet`` is the library's call (``boggle_cv.read_sheet``). The word reader
 defaults to ``vision.handwriting.read_words`` (imported only here, when a sheet is
@@ -121,6 +125,7 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
         if pairs else []
     timings["read"] = time.perf_counter() - t0
     boxes, readings = _resolve_pieces(boxes, readings, dict(zip(pairs, joined)))
+    boxes, readings = _split_merged(paper.flat, ink, boxes, readings, read, words_in)
     if back:
         readings = [_as_lexicon_word(r, back) for r in readings]
     sure = bool(words_in)  # against a lexicon, a word under SHEET_SURE is asked about
@@ -178,6 +183,75 @@ def _resolve_pieces(boxes: list[WordBox], readings: list[Any], joined: dict[int,
             out_r[-1], r = _flag(prev), _flag(r)
         out_b.append(b)
         out_r.append(r)
+    return out_b, out_r
+
+
+def _widest_gap(mask: np.ndarray, b: WordBox) -> tuple[int, int] | None:
+    """The widest run of ink-free columns strictly inside box `b` of the ink mask
+    (flat px, [start, end) ), leaving at least MIN_PIECE box heights on each side;
+    None when there is none."""
+    inked = np.asarray(mask[b.y0:b.y1, b.x0:b.x1] > 0)
+    cols = [bool(c) for c in np.asarray(inked.any(axis=0))]
+    edge = int(MIN_PIECE * (b.y1 - b.y0))
+    best: tuple[int, int] | None = None
+    x = 0
+    while x < len(cols):
+        if cols[x]:
+            x += 1
+            continue
+        end = x
+        while end < len(cols) and not cols[end]:
+            end += 1
+        if x >= edge and end <= len(cols) - edge and (best is None or end - x > best[1] - best[0]):
+            best = (x, end)
+        x = end
+    return None if best is None else (b.x0 + best[0], b.x0 + best[1])
+
+
+#: Each piece of a word split at a gap is at least this many box heights wide...
+MIN_PIECE = 0.8
+#: ... and the gap at least this many box heights (a word's own gaps are narrower).
+SPLIT_GAP = 0.2
+
+
+def _misfit(r: Any) -> int:
+    """Letters the reading's word differs by from the network's free reading."""
+    return edit_distance(str(r.word), str(r.free)) if r.word else 99
+
+
+def _split_merged(flat: ImageU8, ink: Any, boxes: list[WordBox], readings: list[Any], read: WordReader,
+                  words_in: list[str] | None) -> tuple[list[WordBox], list[Any]]:
+    """A box whose reading does not fit what the network reads freely (_fits: the
+    free reading far longer, two words written on a line read as one box) is cut at
+    its widest blank column gap (SPLIT_GAP box heights at least) and each piece read;
+    the two pieces replace it when each is read as it is written, together at most one
+    letter off their free readings (a gap inside one word leaves pieces that are not
+    words: "put" read from "pat"). Chosen on rendered sheets (two words a line on a
+    sixth of the lines) and composed ones (one a line). Against a lexicon only: a
+    free reading always fits itself."""
+    if not words_in:
+        return boxes, readings
+    cuts = []
+    for k, (b, r) in enumerate(zip(boxes, readings)):
+        if not _fits(r) and len(str(r.free)) >= 5:
+            gap = _widest_gap(ink.mask, b)
+            if gap is not None and gap[1] - gap[0] >= SPLIT_GAP * (b.y1 - b.y0):
+                cuts.append((k, replace(b, x1=gap[0]), replace(b, x0=gap[1], joinable=False)))
+    if not cuts:
+        return boxes, readings
+    pieces = list(read([crop_word(flat, ink, p) for _, left, right in cuts for p in (left, right)], words_in))
+    split = {k: (left, right, pieces[2 * i], pieces[2 * i + 1]) for i, (k, left, right) in enumerate(cuts)
+             if _misfit(pieces[2 * i]) + _misfit(pieces[2 * i + 1]) <= 1}
+    out_b: list[WordBox] = []
+    out_r: list[Any] = []
+    for k, (b, r) in enumerate(zip(boxes, readings)):
+        if k in split:
+            left, right, rl, rr = split[k]
+            out_b += [left, right]
+            out_r += [rl, rr]
+        else:
+            out_b.append(b)
+            out_r.append(r)
     return out_b, out_r
 
 
