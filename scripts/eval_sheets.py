@@ -27,6 +27,13 @@
              python scripts/eval_sheets.py composed /tmp/tune-sheets --why [--verbose]
              (tune: test-crops --split tune, then scripts/compose_sheets.py --seed 77)
 
+  boxes      the word reader alone on composed sheets with boxes (scripts/compose_sheets.py's):
+             each true word read from its own crop and cut from the photo at its true
+             box (a quarter of its height around it), against the sheet's lexicon; per
+             set, how many each way right: what composing (shrinking, blur, JPEG) costs
+             the reader, apart from the layout.
+             python scripts/eval_sheets.py boxes /tmp/tune-sheets /tmp/tune-crops
+
   umlauts    the held-out DHSD crops whose words hold ä, ö, ü or ß, read against their
              folded names with and without read_sheet(lang="de")'s written forms.
              python scripts/eval_sheets.py umlauts /tmp/crops-test
@@ -260,6 +267,44 @@ def umlauts(crops: Path) -> None:
         print(f"umlauts, {name}: {right}/{len(truth)} right, {wrong} wrong unflagged (lexicon {len(lex)})")
 
 
+def boxes(folder: Path, crops: Path, words_path: Path) -> None:
+    import cv2
+
+    from boggle_cv import read_words
+    truth = json.loads((folder / "truth.json").read_text())
+    if not all("boxes" in t for t in truth.values()):
+        raise SystemExit(f"{folder}/truth.json holds no word boxes: make the sheets with scripts/compose_sheets.py")
+    enable = [w.strip() for w in words_path.open() if 3 <= len(w.strip()) <= 10]
+    eset = set(enable)
+    rng = random.Random(1203)
+    counts: dict[str, list[int]] = {}
+    for name, t in sorted(truth.items()):
+        words = [fold(w) for w in t["words"]]
+        lex = set(words)
+        for w in words:
+            lex |= neighbours(w, eset)
+        while len(lex) < 1000:
+            lex.add(rng.choice(enable))
+        photo = cv2.imread(str(folder / name))
+        own = [cv2.imread(str(crops / f), cv2.IMREAD_UNCHANGED) for f in t["files"]]
+        cut = []
+        for q in t["boxes"]:
+            quad = np.float32(q)
+            w, h = float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[0]))
+            pad = 0.25 * h
+            to = np.float32([[pad, pad], [pad + w, pad], [pad + w, pad + h], [pad, pad + h]])
+            cut.append(cv2.warpPerspective(photo, cv2.getPerspectiveTransform(quad, to), (int(w + 2 * pad), int(h + 2 * pad)),
+                                           flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
+        for word, a, b in zip(words, read_words(own, sorted(lex)), read_words(cut, sorted(lex))):
+            k = counts.setdefault(t["set"], [0, 0, 0])
+            k[0] += 1
+            k[1] += a.word == word
+            k[2] += b.word == word
+    for name, (n, a, b) in sorted(counts.items()):
+        print(f"boxes, {name}: {n} words, right from their own crops {a} ({100 * a / n:.1f}%), "
+              f"cut from the sheets at their true boxes {b} ({100 * b / n:.1f}%)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -280,6 +325,10 @@ def main() -> None:
                    help="the words list lexicons are filled from (the shared tool's)")
     c.add_argument("--why", action="store_true", help="attribute each loss (by box where the truth holds boxes, else by text)")
     c.add_argument("--verbose", action="store_true", help="with --why: each sheet's lost words and readings")
+    b = sub.add_parser("boxes")
+    b.add_argument("folder", type=Path, help="sheets made by scripts/compose_sheets.py (truth with boxes)")
+    b.add_argument("crops", type=Path, help="the crops folder they were made from")
+    b.add_argument("--words", type=Path, default=ROOT.parent / "shared" / "words" / "enable2k.txt")
     u = sub.add_parser("umlauts")
     u.add_argument("crops", type=Path, help="a crops folder made by test-crops")
     a = ap.parse_args()
@@ -287,6 +336,8 @@ def main() -> None:
         rendered(a.count, a.words, a.seed, a.verbose, a.why)
     elif a.cmd == "composed":
         composed(a.folder, a.words, a.why, a.verbose)
+    elif a.cmd == "boxes":
+        boxes(a.folder, a.crops, a.words)
     elif a.cmd == "umlauts":
         umlauts(a.crops)
     else:

@@ -34,7 +34,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from boggle_cv.train.word_head import distort, harsher, load, training_items
+from boggle_cv.train.word_head import distort, harsher, load, photographed, training_items
 from boggle_cv.vision.handwriting import preprocess
 from boggle_cv.vision.handwriting.reading import fold_candidate
 
@@ -69,12 +69,13 @@ Cached = tuple[np.ndarray, str, int]
 
 def backbone_cache(words_in: list[tuple[np.ndarray, str]], model: Path, copies: int,
                    stretch: tuple[float, float], seed: int, boundary: str = BOUNDARY,
-                   harsh: float = 0.0) -> list[Cached]:
+                   harsh: float = 0.0, photo: float = 0.0) -> list[Cached]:
     """(the boundary's output (C, H, T') float16, word, output frames T) per (image,
     folded word) and distortion (the image as it is, then `copies` distorted at a
     random stretch; a share `harsh` of those also through ``word_head.harsher``)."""
     rng = np.random.default_rng(seed)
     hrng = np.random.default_rng(seed + 1000)  # its own stream: harsh=0 keeps the old crops
+    prng = np.random.default_rng(seed + 2000)  # and photo=0 too
     net = backbone_net(model, boundary)
     crops, words = [], []
     for im, w in words_in:
@@ -82,6 +83,8 @@ def backbone_cache(words_in: list[tuple[np.ndarray, str]], model: Path, copies: 
             v = im if c == 0 else distort(im, rng)
             if c and harsh and hrng.random() < harsh:
                 v = harsher(v, hrng)
+            if c and photo and prng.random() < photo:
+                v = photographed(v, prng)
             s = 1.0 if c == 0 else rng.uniform(*stretch)
             crops.append(preprocess.resized(preprocess.normalise(v), s))
             words.append(w)
@@ -119,6 +122,8 @@ def main() -> None:
     ap.add_argument("--boundary", default=BOUNDARY, help="the node whose output is cached (trained after it)")
     ap.add_argument("--harsh", type=float, default=0.0,
                     help="share of the distorted copies also shadowed, shrunk, noisy, blurred or JPEG'd (word_head.harsher)")
+    ap.add_argument("--photo", type=float, default=0.0,
+                    help="share of the distorted copies shrunk, blurred and JPEG'd as on a whole-sheet photo (word_head.photographed)")
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--head-lr", type=float, default=1e-3)
@@ -139,7 +144,7 @@ def main() -> None:
     else:
         real = [(load(a.folder / x["file"]), fold_candidate(x["transcription"])) for x in items]
         data = backbone_cache(real, a.models / "word_reader.onnx", a.copies, tuple(a.stretch), a.seed, a.boundary,
-                              a.harsh)
+                              a.harsh, a.photo)
         if a.renders:
             from boggle_cv.train.word_renders import renders
             drawn = renders(a.renders, a.seed)

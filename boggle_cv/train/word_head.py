@@ -115,6 +115,28 @@ def harsher(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
 
 
+def photographed(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A word as a whole-sheet photo shows it (BGR uint8 in and out): its ink laid on
+    paper of a random shade in a random ink colour, shrunk so that the crop is 24-60 px
+    high (its ink 18-46 px) (a phone photo of a whole page, or ../shared/tools/compose_sheets.py's sheets),
+    blurred by the camera before the shrink, a little sensor noise and JPEG 70-92.
+    Returned small: the reader upscales it as it does a word cut from a sheet."""
+    grey = cv2.cvtColor(im, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    ink = np.clip((np.percentile(grey, 95) - grey) / max(float(np.percentile(grey, 95) - grey.min()), 1.0), 0, 1)
+    paper, colour = rng.uniform(170, 245), rng.uniform(20, 130)
+    grey = paper * (1 - ink) + colour * ink
+    h, w = grey.shape
+    target = rng.uniform(24, 60)  # the crop with its margin; its ink about 18-46 px
+    big = 1.5 * target / h  # blur at 1.5x the final size, as a camera before downscaling
+    grey = cv2.resize(grey, (max(4, round(w * big)), max(4, round(h * big))), interpolation=cv2.INTER_AREA)
+    grey = cv2.GaussianBlur(grey, (0, 0), rng.uniform(0.6, 1.6))
+    grey = cv2.resize(grey, (max(4, round(w * big / 1.5)), max(4, round(h * big / 1.5))), interpolation=cv2.INTER_AREA)
+    grey = grey + rng.normal(0, 4, grey.shape)
+    u8 = np.clip(grey, 0, 255).astype(np.uint8)
+    u8 = cv2.imdecode(cv2.imencode(".jpg", u8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 93))])[1], 0)
+    return cv2.cvtColor(u8, cv2.COLOR_GRAY2BGR)
+
+
 def features(folder: Path, items: list[dict], copies: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, str]]:
     """(base probs (T, 27), features (T, 120), word) per crop and distortion."""
     rng = np.random.default_rng(seed)
