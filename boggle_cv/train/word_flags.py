@@ -5,8 +5,9 @@ protocol of scripts/eval_handwriting.py (groups of 40, lexicons of 1,000).
 usage: python -m boggle_cv.train.word_flags ../shared/handwriting-public [--prior] [--length]
 Prints, per temperature and threshold, top-1 and, per set, confident errors and
 flagged share. With --prior, also per weight of the prior of common words
-(commonness.PRIOR_PER_RANK: 0 is the uniform prior) and rank of unknown words; with
---length, per bonus a letter (reading.LENGTH_BONUS: 0 is none).
+(commonness.ZIPF_WEIGHT a unit of Zipf frequency: 0 is the uniform prior) and the
+frequency given to words the table lacks (UNKNOWN_ZIPF); with --length, per bonus a
+letter (reading.LENGTH_BONUS: 0 is none).
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ Scored = tuple[np.ndarray, int, bool, np.ndarray, np.ndarray]
 
 def scores(folder: Path, setname: str, split: str, enable: Path, seed: int = 1201) -> list[Scored]:
     """Per crop: its candidates' log-likelihoods, the true word's index, whether the
-    free reading found ink, each candidate's commonness rank (-1: not in the table)
+    free reading found ink, each candidate's Zipf frequency (-1: not in the table)
     and length."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
     from eval_handwriting import fold, group_lexicon, load  # type: ignore
@@ -44,12 +45,12 @@ def scores(folder: Path, setname: str, split: str, enable: Path, seed: int = 120
         group = pairs[g:g + 40]
         lexicon = clean_lexicon(group_lexicon({t for _, t in group}, words, eset, rng))
         encoded = ctc.encode(lexicon)
-        table = commonness.ranks()
-        ranks = np.array([table.get(w, -1) for w in lexicon])
+        table = commonness.frequencies()
+        zipf = np.array([table.get(w, -1.0) for w in lexicon])
         lengths = np.array([len(w) for w in lexicon], np.float64)
         for (x, t), views in zip(group, crop_views([load(folder / x["file"]) for x, _ in group])):
             free, _ = ctc.greedy(views[0])
-            out.append((lexicon_scores(views, encoded), lexicon.index(t), bool(free), ranks, lengths))
+            out.append((lexicon_scores(views, encoded), lexicon.index(t), bool(free), zipf, lengths))
     return out
 
 
@@ -62,17 +63,17 @@ def main() -> None:
     ap.add_argument("--length", action="store_true", help="also sweep the bonus per letter")
     a = ap.parse_args()
     data = {s: scores(a.folder, s, a.split, a.enable) for s in ("dhsd", "jeremy-words")}
-    weights = (0.0, 0.25, 0.5, 0.75, 1.0) if a.prior else (commonness.PRIOR_PER_RANK,)
-    unknowns = (4, 8) if a.prior else (commonness.UNKNOWN_RANK,)
+    weights = (0.0, 0.5, 0.75, 1.0, 1.25) if a.prior else (commonness.ZIPF_WEIGHT,)
+    unknowns = (1.0, 2.0, 3.0) if a.prior else (commonness.UNKNOWN_ZIPF,)
     bonuses = (0.0, 0.5, 1.0, 1.5, 2.0) if a.length else (LENGTH_BONUS,)
     grid = [(w, u, b, temp, thr) for w in weights for u in unknowns for b in bonuses
             for temp in (1.0, 1.5, 2.0, 3.0) for thr in (0.5, 0.7, 0.8, 0.9, 0.95, 0.98)]
     for weight, unknown, bonus, temp, thr in grid:
-        row = [f"prior={weight:.2f} unknown={unknown} length={bonus:.1f} T={temp:.1f} thr={thr:.2f}"]
+        row = [f"prior={weight:.2f} unknown={unknown:.1f} length={bonus:.1f} T={temp:.1f} thr={thr:.2f}"]
         for s, rows in data.items():
             n = top1 = conf_wrong = flagged = 0
-            for ll, truth, has_ink, ranks, lengths in rows:
-                z = ll / temp - weight * np.where(ranks < 0, unknown, ranks) + bonus * lengths
+            for ll, truth, has_ink, zipf, lengths in rows:
+                z = ll / temp + weight * np.where(zipf < 0, unknown, zipf) + bonus * lengths
                 z = np.exp(z - z.max())
                 post = z / z.sum()
                 best = int(post.argmax())

@@ -36,10 +36,36 @@ def test_table_words_are_default_dictionary_words():
     assert sample and all(w in dictionary for w in sample)
 
 
-def test_log_prior_per_rank_unknown_in_the_middle_and_none_for_other_languages():
+def test_frequency_table_sorts_common_words_before_rare_ones():
+    table = commonness.frequencies()
+    assert table["the"] > 7 and table["value"] > table["valve"] and table["happy"] > table["haply"]
+    assert table["time"] > table["tine"] and table["sure"] > table["sire"]
+    assert all(round(z * 10) == pytest.approx(z * 10) for z in list(table.values())[::997])
+    assert all(w.isascii() and w.isalpha() and w == w.lower() for w in list(table)[::997])
+
+
+def test_shipped_frequency_table_is_one_sorted_line_per_tenth_with_a_reproducible_header():
+    data = (resources.files("boggle_cv") / "data" / commonness.ZIPF_FILE).read_bytes()
+    assert data[4:8] == b"\0\0\0\0"  # gzip mtime 0: a rebuild gives the same bytes
+    lines = gzip.decompress(data).decode("ascii").splitlines()
+    tenths = [int(line.split()[0]) for line in lines]
+    assert tenths == sorted(set(tenths)) and tenths[0] > 0
+    for line in lines:
+        words = line.split()[1:]
+        assert words == sorted(words) and words
+
+
+def test_frequency_table_words_are_default_dictionary_words():
+    from boggle_cv.dictionary import load_default
+    dictionary = load_default()
+    sample = sorted(commonness.frequencies())[::501]
+    assert sample and all(w in dictionary for w in sample)
+
+
+def test_log_prior_by_frequency_unknown_as_rare_and_none_for_other_languages():
     got = commonness.log_prior(["the", "haply", "zzzqx"])
-    table = commonness.ranks()
-    want = -commonness.PRIOR_PER_RANK * np.array([0, table["haply"], commonness.UNKNOWN_RANK])
+    table = commonness.frequencies()
+    want = commonness.ZIPF_WEIGHT * np.array([table["the"], table["haply"], commonness.UNKNOWN_ZIPF])
     np.testing.assert_allclose(got, want)
     np.testing.assert_array_equal(commonness.log_prior(["the", "haply"], "de"), [0.0, 0.0])
     assert commonness.log_prior([]).shape == (0,)
@@ -58,7 +84,9 @@ def _views_for(word: str, frames: int = 12, other: float = 0.01) -> list[np.ndar
     return [probs / probs.sum(axis=1, keepdims=True)]
 
 
-def test_prior_breaks_a_near_tie_towards_the_common_word_and_stays_flagged():
+def test_prior_breaks_a_near_tie_towards_the_common_word():
+    """time (Zipf 6.3) against tine (2.6), the ink unable to tell m from n: time, sure
+    of it; without the prior a coin toss."""
     views = _views_for("tim|ne")  # the ink cannot tell m from n
     lexicon = ["tine", "time"]
     enc = ctc.encode(lexicon)
@@ -66,14 +94,25 @@ def test_prior_breaks_a_near_tie_towards_the_common_word_and_stays_flagged():
     assert scores[0] == pytest.approx(scores[1])  # the ink cannot tell them apart
     prior = commonness.log_prior(lexicon)
     r = reading.read_views(views, lexicon, enc, prior)
-    assert r.word == "time" and r.flagged  # the better bet, still asked
+    assert r.word == "time" and r.confidence > 0.95
     uniform = reading.read_views(views, lexicon, enc)
-    assert uniform.confidence == pytest.approx(0.5)
+    assert uniform.confidence == pytest.approx(0.5) and uniform.flagged
+
+
+def test_a_tie_of_two_common_words_stays_flagged():
+    """mine (Zipf 5.0) and nine (4.9): the prior barely leans, the word is asked."""
+    views = _views_for("m|nine")
+    lexicon = ["nine", "mine"]
+    r = reading.read_views(views, lexicon, None, commonness.log_prior(lexicon))
+    assert r.word == "mine" and r.flagged and r.confidence < 0.6
 
 
 def test_clear_ink_beats_the_prior():
-    """haply is 6 levels rarer than happy (3 nats of prior at 0.5 a level): a letter
-    the network is sure of (0.9 against 0.0001) outweighs it, a letter at 90:1 does not."""
+    """haply is about 3.8 Zipf units rarer than happy (3.8 nats of prior): a letter the
+    network is sure of (0.9 against 0.0001: 4.6 nats after the temperature) outweighs
+    it, a letter at 90:1 (2.2 nats) does not."""
+    table = commonness.frequencies()
+    assert 3.0 < commonness.ZIPF_WEIGHT * (table["happy"] - table["haply"]) < 4.5
     views = _views_for("haply", other=0.0001)
     lexicon = ["happy", "haply"]
     r = reading.read_views(views, lexicon, None, commonness.log_prior(lexicon))
@@ -91,6 +130,11 @@ def test_read_words_applies_the_prior_of_its_language(monkeypatch):
     assert de.confidence == pytest.approx(0.5)
     free = reading.read_words([image])[0]  # the free reading shows the ink, no prior
     assert free.word in ("time", "tine")
+
+
+def test_wordfreq_notice_ships_beside_the_frequency_table():
+    notice = (resources.files("boggle_cv") / "data" / "en-word-zipf.LICENSE").read_text(encoding="utf-8")
+    assert "Attribution-ShareAlike 4.0" in notice and "SUBTLEX" in notice and "OpenSubtitles" in notice
 
 
 def test_scowl_notice_ships_beside_the_english_list_and_its_levels():

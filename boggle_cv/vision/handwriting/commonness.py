@@ -1,24 +1,29 @@
 """How common a word is: the prior of the lexicon reading (English only).
 
-A player writes "happy" far more often than "haply", "time" than "tine": when the ink
-leaves two lexicon words close, the common one is the better bet (and the reading
-stays flagged when the ink does not settle it). The measure is SCOWL's size level of
-the word (boggle_cv/data/en-word-levels.txt.gz, written by
-scripts/build_dictionary.py with the default dictionary; SCOWL: 10 = the most common
-thousands of words ... 80 = the Scrabble-style rest). A word's log prior is
-``-PRIOR_PER_RANK * rank``, rank its level's place in SIZES (10 -> 0 ... 80 -> 8); a
-word the table does not hold (a name, a word of a user's list) gets UNKNOWN_RANK, the
-middle, so it is neither pushed down nor up much.
+A player writes "happy" far more often than "haply", "value" than "valve": when the
+ink leaves two lexicon words close, the common one is the better bet (and the reading
+stays flagged when the ink does not settle it). The measure is the word's Zipf
+frequency (log10 of its uses per billion words) from the wordfreq package's English
+data, shipped as boggle_cv/data/en-word-zipf.txt.gz (written by
+scripts/build_word_frequencies.py; CC BY-SA 4.0, its notice beside it). A word's log
+prior is ``ZIPF_WEIGHT * zipf``; a word the table does not hold (a name, a word of a
+user's list, a word wordfreq never saw) gets UNKNOWN_ZIPF, a rare word's frequency.
 
-PRIOR_PER_RANK (0.5, in the natural log units of the reading's scores after the
-temperature) and UNKNOWN_RANK were chosen on the "tune" split of the open handwriting
-(``python -m boggle_cv.train.word_flags ../shared/handwriting-public --prior``):
-Jeremy's tune words 80.0% -> 85.7% top-1 at 0.5 (0.25: 84.5%, 0.75: 85.7% with more
-confident errors, 1.0: 85.1%); DHSD's tune names 98.9% at rank 4 for unknowns, 97.9%
-at rank 8 (the names would lose to their English neighbours).
+ZIPF_WEIGHT (1.0, in the natural log units of the reading's scores after the
+temperature) and UNKNOWN_ZIPF (2.0) were chosen on the "tune" split of the open
+handwriting (``python -m boggle_cv.train.word_flags ../shared/handwriting-public
+--prior``); they replaced (session 5) a prior from SCOWL's size levels (0.5 a level),
+which sorts words into 9 coarse sizes where the frequency tells "value" from "valve":
+Jeremy's tune words 89.6% top-1 and 1.2% confident errors both ways, flagged 42.5% ->
+34.2%; DHSD's tune names 98.9% both; on sheets composed of the tune crops
+(``scripts/eval_sheets.py boxes``, sheets of scripts/compose_sheets.py --seed 77)
+Jeremy's words cut at their true boxes 81.0% -> 84.7%, DHSD's 99.2% -> 97.7% (a name
+the table lacks loses more often to a common English neighbour when the ink is
+blurred). SCOWL's levels (``ranks``, en-word-levels.txt.gz) still say which words are
+common for train.word_renders.
 
 Other languages have no table (``log_prior`` gives zeros: the uniform prior). The
-table loads on first use (~0.1 s), never on import of boggle_cv.
+tables load on first use (~0.1 s), never on import of boggle_cv.
 """
 from __future__ import annotations
 
@@ -34,12 +39,14 @@ import numpy.typing as npt
 LEVELS_FILE = "en-word-levels.txt.gz"
 #: SCOWL's size levels, most common first (the sizes of the default dictionary).
 SIZES = (10, 20, 35, 40, 50, 55, 60, 70, 80)
-#: Log prior per level step (see the module docstring for how it was chosen).
-PRIOR_PER_RANK = 0.5
-#: Rank given to a word the table does not hold (4: size 50, the middle).
-UNKNOWN_RANK = 4
 #: Languages with a table.
 LANGS = ("en",)
+#: The shipped frequency table, in boggle_cv/data: "<zipf x 10> word word ..." lines.
+ZIPF_FILE = "en-word-zipf.txt.gz"
+#: Log prior per unit of Zipf frequency (a factor of 10 in use).
+ZIPF_WEIGHT = 1.0
+#: Zipf frequency given to a word the table does not hold.
+UNKNOWN_ZIPF = 2.0
 
 
 @functools.cache
@@ -54,11 +61,22 @@ def ranks() -> dict[str, int]:
     return out
 
 
+@functools.cache
+def frequencies() -> dict[str, float]:
+    """word (a-z) -> Zipf frequency (0.1 steps), from the shipped table."""
+    data = (resources.files("boggle_cv") / "data" / ZIPF_FILE).read_bytes()
+    out: dict[str, float] = {}
+    for line in gzip.decompress(data).decode("ascii").splitlines():
+        tenths, *words = line.split()
+        out.update(dict.fromkeys(words, int(tenths) / 10))
+    return out
+
+
 def log_prior(words: Sequence[str], lang: str = "en") -> npt.NDArray[np.float64]:
-    """(len(words),) log prior of each word (a-z, folded), up to a constant: 0 for
-    the most common, -PRIOR_PER_RANK per level rarer; all zeros for a language
-    without a table."""
+    """(len(words),) log prior of each word (a-z, folded), up to a constant:
+    ZIPF_WEIGHT x its Zipf frequency (UNKNOWN_ZIPF for a word the table lacks); all
+    zeros for a language without a table."""
     if lang not in LANGS or not words:
         return np.zeros(len(words))
-    table = ranks()
-    return -PRIOR_PER_RANK * np.array([table.get(w, UNKNOWN_RANK) for w in words], np.float64)
+    table = frequencies()
+    return ZIPF_WEIGHT * np.array([table.get(w, UNKNOWN_ZIPF) for w in words], np.float64)
