@@ -305,3 +305,31 @@ def test_the_images_are_decoded_and_german_written_forms_count_as_their_word():
     assert seen[0][:2] == ["baer", "boer"] and "bar" in seen[0] and "bor" in seen[0]
     assert got[1] is None and got[2] is None
     assert got[0] is not None and [w for w, _ in got[0]] == ["baer", "boer"] and abs(got[0][0][1] - 0.8) < 1e-9
+
+
+def test_the_sample_sheets_doubtful_words_read_again_for_real(dictionary):
+    """The shipped sample sheet read as a sheet sent before the board (against the
+    dictionary), then its doubtful words read again by the real word reader from the
+    WebPs the room keeps, against its board's lexicon, in the server's worker process
+    (the function travels by name): each a word of the lexicon, and no fewer right."""
+    import anyio
+
+    from boggle_cv.board import Board
+    from boggle_cv.cli.sheets import sheet_lexicon
+    from boggle_cv.web.state import ReadingPool, read_sheet_bytes
+
+    from .test_room_sheets import JPEG, TRAY_BOARD, truth
+    early = read_sheet_bytes(JPEG, None, "en")
+    listed, marks, done = sheets.add_sheet([], {}, early["words"])
+    images = {w: early["images"][at] for w, at in zip(done.added, done.sources)}
+    asked = [w for w in marks if images.get(w)]
+    assert asked, "the sample sheet read against the dictionary has doubtful words"
+    lexicon = sheet_lexicon(Board.parse(TRAY_BOARD), dictionary)
+    pool = ReadingPool(1, "classifier")
+    try:
+        got = anyio.run(pool.run, read_word_images, [images[w] for w in asked], lexicon, "en")
+    finally:
+        pool.close()
+    assert len(got) == len(asked) and all(alts and alts[0][0] in lexicon for alts in got)
+    true = set(truth())
+    assert sum(alts[0][0] in true for alts in got) >= sum(w in true for w in asked)
