@@ -333,3 +333,73 @@ def test_the_sample_sheets_doubtful_words_read_again_for_real(dictionary):
     assert len(got) == len(asked) and all(alts and alts[0][0] in lexicon for alts in got)
     true = set(truth())
     assert sum(alts[0][0] in true for alts in got) >= sum(w in true for w in asked)
+
+
+def test_a_board_changed_while_a_re_read_runs_gets_a_fresh_one(client, app):
+    """The first re-read is still reading when the board changes again: its answer is
+    refused (the board's text moved), and a second re-read against the new board follows."""
+    import threading
+    release = threading.Event()
+    answers = iter([[("past", 0.8)], [("post", 0.9)]])
+    lexicons: list[list[str]] = []
+
+    def slow(images: list[np.ndarray], lexicon: list[str], lang: str = "en") -> list[Any]:
+        lexicons.append(lexicon)
+        if len(lexicons) == 1:
+            assert release.wait(20)
+        return [SimpleNamespace(alternatives=next(answers))]
+    app.state.web.word_reader = slow
+    app.state.web.sheet_reader = read_with_images([word("pest", True, [("pest", 0.6), ("past", 0.3)])],
+                                                  [webp("pest")])
+    t = playing(client)
+    assert send(t, "Ann", "Ann").status_code == 200
+    assert t.as_player("Bob", "PUT", "/rounds/current/board", json={"board": BOARD}).status_code == 200
+    end = time.monotonic() + 20
+    while not lexicons:
+        assert time.monotonic() < end
+        time.sleep(0.02)
+    assert t.as_player("Bob", "PUT", "/rounds/current/board", json={"board": OTHER}).status_code == 200
+    release.set()
+    wait_for(app)
+    assert len(lexicons) == 2 and "last" in lexicons[0] and "last" not in lexicons[1]
+    ann = me(t.view("Ann"), "Ann")
+    assert ann["words"] == ["post"] and ann["doubtful"] == {"post": [["post", 0.9]]}
+
+
+def test_the_background_runner_runs_again_after_a_request_meanwhile_and_logs_errors(caplog):
+    import anyio
+
+    from boggle_cv.web.reread import Rereads
+    runs: list[str] = []
+
+    async def main() -> None:
+        gate = anyio.Event()
+
+        async def run(code: str) -> None:
+            runs.append(code)
+            if len(runs) == 1:
+                await gate.wait()
+            if code == "BAD":
+                raise RuntimeError("broken")
+        rereads = Rereads(run, timeout_s=5)
+        rereads.request("A")  # no lifespan: nothing runs
+        assert not rereads.busy()
+        async with rereads.running():
+            rereads.request("A")
+            await anyio.sleep(0.05)
+            rereads.request("A")
+            rereads.request("A")  # two asks while one runs: one more run
+            gate.set()
+            rereads.request("BAD")
+            with anyio.fail_after(5):
+                while rereads.busy():
+                    await anyio.sleep(0.01)
+        slow = Rereads(lambda code: anyio.sleep(10), timeout_s=0.05)
+        async with slow.running():
+            slow.request("S")
+            with anyio.fail_after(5):
+                while slow.busy():
+                    await anyio.sleep(0.01)
+    anyio.run(main)
+    assert runs == ["A", "A", "BAD"] or runs == ["A", "BAD", "A"]
+    assert "broken" in caplog.text and "TimeoutError" in caplog.text
