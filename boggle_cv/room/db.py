@@ -178,6 +178,20 @@ class RoomDB:
         if before_round is not None:
             conn.execute("DELETE FROM room_word_images WHERE code = ? AND round < ?", (code, before_round))
 
+    def word_images(self, code: str, ids: Iterable[str]) -> dict[str, bytes]:
+        """Images of room `code` by id (one read; an id not stored is left out)."""
+        wanted = list(dict.fromkeys(ids))
+
+        def read(conn: sqlite3.Connection) -> dict[str, bytes]:
+            out: dict[str, bytes] = {}
+            for image_id in wanted:
+                row = conn.execute("SELECT image FROM room_word_images WHERE id = ? AND code = ?",
+                                   (image_id, code)).fetchone()
+                if row:
+                    out[image_id] = bytes(row[0])
+            return out
+        return self._run("read words' images", read, write=False)
+
     def word_image(self, code: str, image_id: str, player: str) -> bytes | None:
         def read(conn: sqlite3.Connection) -> bytes | None:
             row = conn.execute("SELECT image FROM room_word_images WHERE id = ? AND code = ? AND player = ?",

@@ -166,7 +166,11 @@ class Round:
     first}, the words a sheet photo read with doubt and nobody has confirmed or fixed
     yet (room.sheets); images: player id -> {word of that list: the id of its
     handwriting's image}, for the words a sheet photo added (the image itself is in
-    the database's ``room_word_images``: room.db; docs/web.md, "Handwriting")."""
+    the database's ``room_word_images``: room.db; docs/web.md, "Handwriting");
+    read_against: player id -> {doubtful word of that list: the board (its text) it
+    was read against, "" the edition's whole dictionary}, so that a word is read
+    again from its image when the board becomes known or changes, and only then
+    (a round stored before has none: its doubtful words are read again once)."""
 
     number: int
     phase: Phase = Phase.waiting
@@ -183,6 +187,7 @@ class Round:
     settings: Settings | None = None
     doubtful: dict[str, dict[str, list[tuple[str, float]]]] = field(default_factory=dict)
     images: dict[str, dict[str, str]] = field(default_factory=dict)
+    read_against: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.phase = Phase(self.phase)  # Round(1, "playing") works as before
@@ -204,7 +209,8 @@ class Round:
                 "settings": self.settings.to_dict() if self.settings is not None else None,
                 "doubtful": {pid: {w: [[a, p] for a, p in alts] for w, alts in marks.items()}
                              for pid, marks in self.doubtful.items() if marks},
-                "images": {pid: dict(refs) for pid, refs in self.images.items() if refs}}
+                "images": {pid: dict(refs) for pid, refs in self.images.items() if refs},
+                "read_against": {pid: dict(boards) for pid, boards in self.read_against.items() if boards}}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Round:
@@ -216,7 +222,9 @@ class Round:
                    Settings.from_dict(snap) if snap is not None else None,
                    {str(pid): {str(w): [(str(a), float(p)) for a, p in alts] for w, alts in marks.items()}
                     for pid, marks in (d.get("doubtful") or {}).items()},
-                   {str(pid): {str(w): str(i) for w, i in refs.items()} for pid, refs in (d.get("images") or {}).items()})
+                   {str(pid): {str(w): str(i) for w, i in refs.items()} for pid, refs in (d.get("images") or {}).items()},
+                   {str(pid): {str(w): str(b) for w, b in boards.items()}
+                    for pid, boards in (d.get("read_against") or {}).items()})
 
 
 @dataclass

@@ -67,6 +67,35 @@ class NotGiven(enum.Enum):
     not_given = "not given"
 
 
+@dataclass(frozen=True)
+class RereadItem:
+    """One doubtful word to read again: whose, the word, its mark and image id as they
+    were when the reading started (the compare-and-swap's expected values)."""
+
+    player_id: str
+    word: str
+    mark: tuple[tuple[str, float], ...]
+    image_id: str
+
+
+@dataclass(frozen=True)
+class RereadPlan:
+    """The doubtful words of round `number` to read again against `board` (its text
+    `board_text`, in edition `lang`), and each word's image (bytes; None: gone)."""
+
+    code: str
+    number: int
+    board: Board
+    board_text: str
+    lang: str
+    items: tuple[RereadItem, ...]
+    images: tuple[bytes | None, ...]
+
+
+class _NothingToApply(Exception):
+    """apply_reread found nothing to change: the transaction writes nothing."""
+
+
 ROOM_TIMER = RoomTimer.room
 NOT_GIVEN = NotGiven.not_given
 
@@ -152,6 +181,7 @@ class RoomService:
             room.round.lists.pop(player.id, None)
             room.round.revisions.pop(player.id, None)
             room.round.doubtful.pop(player.id, None)
+            room.round.read_against.pop(player.id, None)
             self._images(conn, room, player.id, {})
             room.last_change = {"what": "remove", "by": "host", "player": player.name, "at": self.clock()}
         return self._update(code, change)[0]
@@ -292,7 +322,7 @@ class RoomService:
         return room.round.number, current_board(room.round.board), round_settings(room).lang
 
     def add_sheet(self, code: str, player_id: str, token: str | None, number: int,
-                  read: Sequence[dict[str, Any]], images: Sequence[bytes | None] = ()
+                  read: Sequence[dict[str, Any]], images: Sequence[bytes | None] = (), read_against: str = ""
                   ) -> tuple[Room, sheets.SheetAdded, int]:
         """A sheet's words (SheetWord.to_dict each, writing order) added to that player's
         list in round `number` (room.sheets.add_sheet: nothing replaced, no word twice,
@@ -300,8 +330,10 @@ class RoomService:
         revision bumps, every phone hears of it). images: the handwriting of each word
         read (its image, or None), kept for each word added, in the same transaction,
         within the caps of room.sheets. RoundChanged (409, nothing stored) when the round
-        is no longer `number` or was scored while the sheet was read. (room, what was
-        done, how many images were kept)."""
+        is no longer `number` or was scored while the sheet was read. read_against: the
+        text of the board whose lexicon the sheet was read against ("" the dictionary),
+        kept for each doubtful word (a later board reads it again: reread_plan).
+        (room, what was done, how many images were kept)."""
         def change(room: Room, conn: sqlite3.Connection) -> tuple[sheets.SheetAdded, int]:
             player, who = self._own_or_host(room, player_id, token)
             self._sheet_open(room, number)
@@ -317,6 +349,8 @@ class RoomService:
                 r.lists[player.id] = words
                 r.revisions[player.id] = revision = revision + 1
                 self._marks(r, player.id, marks)
+                for w in done.doubtful:
+                    r.read_against.setdefault(player.id, {})[w] = read_against
                 kept = self._keep_images(conn, room, player.id, done, images)
             room.last_change = {"what": "sheet", "by": who, "player_id": player.id, "revision": revision,
                                 "added": len(done.added), "doubtful": len(done.doubtful), "at": now}
@@ -370,10 +404,89 @@ class RoomService:
 
     @staticmethod
     def _marks(r: Round, player_id: str, marks: sheets.Marks) -> None:
+        """That player's doubtful words are now `marks` (and what each was read against
+        is kept for those only)."""
         if marks:
             r.doubtful[player_id] = marks
         else:
             r.doubtful.pop(player_id, None)
+        against = {w: b for w, b in r.read_against.get(player_id, {}).items() if w in marks}
+        if against:
+            r.read_against[player_id] = against
+        else:
+            r.read_against.pop(player_id, None)
+
+    # ---- doubtful words read again when the board becomes known or changes --------------------
+    def reread_plan(self, code: str) -> RereadPlan | None:
+        """What to read again now: every doubtful word of the current round (playing or
+        locked) with an image, read against another lexicon than the board's now (the
+        dictionary, another board, or not recorded), with its mark and image as they
+        are; None when there is nothing (no board, no such word, a round scored)."""
+        room = self.room(code)
+        r = room.round
+        board = current_board(r.board)
+        if board is None or r.phase not in (Phase.playing, Phase.locked):
+            return None
+        text = board.to_text()
+        items = []
+        for p in room.players:
+            refs, against = r.images.get(p.id, {}), r.read_against.get(p.id, {})
+            for w, mark in r.doubtful.get(p.id, {}).items():
+                if refs.get(w) and against.get(w) != text:
+                    items.append(RereadItem(p.id, w, tuple(mark), refs[w]))
+        if not items:
+            return None
+        data = self.db.word_images(room.code, [i.image_id for i in items])
+        return RereadPlan(room.code, r.number, board, text, round_settings(room).lang, tuple(items),
+                          tuple(data.get(i.image_id) for i in items))
+
+    def apply_reread(self, code: str, plan: RereadPlan,
+                     readings: Sequence[Sequence[tuple[str, float]] | None]) -> Room | None:
+        """The new readings of `plan`'s words (each its alternatives best first, or None:
+        not read) applied in one transaction (room.sheets.reread): only while the round
+        is the plan's, not scored, and its board still the plan's; only to a word still
+        marked as it was (a word settled, typed away or changed meanwhile is left). A
+        word replaced changes its list: that list's revision bumps, as a save. The room
+        changed (last_change "reread"), or None when nothing was applied."""
+        def change(room: Room, conn: sqlite3.Connection) -> None:
+            r = room.round
+            board = current_board(r.board)
+            if (r.number != plan.number or r.phase not in (Phase.playing, Phase.locked) or board is None
+                    or board.to_text() != plan.board_text):
+                raise _NothingToApply
+            players: list[str] = []
+            moved: set[str] = set()  # players whose list changed: one save each
+            replaced = updated = 0
+            for item, alts in zip(plan.items, readings):
+                if alts is None or room.player(item.player_id) is None:
+                    continue
+                pid = item.player_id
+                words = r.lists.get(pid, [])
+                done = sheets.reread(words, r.doubtful.get(pid, {}), r.images.get(pid, {}), item.word, item.mark,
+                                     item.image_id, alts)
+                if done is None:
+                    continue
+                new_words, marks, refs, now = done
+                updated += 1
+                if new_words != words:
+                    r.lists[pid] = new_words
+                    moved.add(pid)
+                    replaced += 1
+                self._marks(r, pid, marks)
+                self._images(conn, room, pid, refs)
+                r.read_against.setdefault(pid, {})[now] = plan.board_text
+                if pid not in players:
+                    players.append(pid)
+            if not updated:
+                raise _NothingToApply
+            for pid in moved:
+                r.revisions[pid] = r.revision(pid) + 1
+            room.last_change = {"what": "reread", "by": "server", "player_ids": players, "words": updated,
+                                "replaced": replaced, "at": self.clock()}
+        try:
+            return self._update(code, change)[0]
+        except _NothingToApply:
+            return None
 
     def _images(self, conn: sqlite3.Connection, room: Room, player_id: str, refs: sheets.Images) -> None:
         """That player's word images are now `refs`; the images it no longer names are

@@ -14,7 +14,11 @@ service.settle_word) calls them inside the room's transaction. The rules:
     a doubtful word replaced by another hands its image on to it (`settled_images`),
     an image whose word leaves the list goes (`keep_images`). An image is at most
     MAX_IMAGE_BYTES, a player's images in one round at most MAX_PLAYER_IMAGE_BYTES
-    (the words past that cap are added without one).
+    (the words past that cap are added without one);
+  * a doubtful word read again from its image against a new board's lexicon (`reread`)
+    takes the new reading's alternatives, and its best word in its place when that word
+    is not in the list yet; it stays doubtful, and a word settled, typed away or
+    changed since the reading started is left as it is.
 """
 from __future__ import annotations
 
@@ -159,3 +163,35 @@ def settled_images(images: Images, words: Sequence[str], word: str, choice: str 
         if not any(word_key(w) == word_key(choice) for w in out):
             out[choice] = out.pop(mine)
     return keep_images(words, out)
+
+
+def reread(words: list[str], marks: Marks, images: Images, word: str, mark: Sequence[tuple[str, float]],
+           image_id: str, alternatives: Iterable[Sequence[Any]]) -> tuple[list[str], Marks, Images, str] | None:
+    """A doubtful word read again (from its image, against a new board's lexicon).
+
+    Compare and swap: `word` must still be marked with `mark` and hold the image
+    `image_id`, as when the reading started; else None (settled, typed away or read
+    again meanwhile: nothing changes). Then its mark takes the new reading's
+    `alternatives` ([(word, p), ...] best first; rounded and cut as add_sheet's), and
+    the best of them replaces `word` in its place, with its mark and image, when it is
+    another word not in the list yet (no word twice); the word stays doubtful.
+    (words, marks, images, the word now in the list). A reading with no word leaves
+    the mark as it was."""
+    key = next((w for w in marks if word_key(w) == word_key(word)), None)
+    if key is None or list(marks[key]) != list(mark) or images.get(key) != image_id:
+        return None
+    at = next((i for i, w in enumerate(words) if word_key(w) == word_key(key)), None)
+    if at is None:
+        return None
+    alts = [(str(a[0]).strip().lower()[:MAX_TOKEN], float(a[1])) for a in alternatives if a and str(a[0]).strip()]
+    if not alts:
+        return list(words), dict(marks), dict(images), key
+    best = alts[0][0]
+    now = key
+    out = list(words)
+    if word_key(best) != word_key(key) and not any(word_key(w) == word_key(best) for w in words):
+        now = out[at] = best
+    # the mark and the image keep their places in their tables, under the word now in the list
+    out_marks = {(now if w == key else w): (_alternatives(now, alts) if w == key else a) for w, a in marks.items()}
+    out_images = {(now if w == key else w): i for w, i in images.items()}
+    return out, out_marks, out_images, now

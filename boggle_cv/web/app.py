@@ -6,9 +6,10 @@ with a proper status (errors.py) and never stops the server.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 from pathlib import Path
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -131,6 +132,14 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
     from ..room.db import RoomDB
     from ..room.service import RoomLimits, RoomService
     from . import rooms, sheets
+    from .reread import Rereads, reread_room
+    rereads = Rereads(lambda code: reread_room(app.state, code))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        """The photo readers, and the background re-reads of doubtful sheet words."""
+        async with state.running(), rereads.running():
+            yield
     room_service = RoomService(RoomDB(config.db_path), dictionaries,
                                limits=RoomLimits(max_rooms=config.max_rooms, max_players=config.max_players,
                                                  max_words=config.max_words, idle_s=config.room_idle_s),
@@ -174,11 +183,12 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
         exception_handlers=_handlers({BoggleError: _boggle_error, BodyTooLarge: _too_large,
                                       UnsupportedType: _unsupported, HTTPException: _http_error,
                                       Exception: _internal}),
-        lifespan=lambda _app: state.running(),
+        lifespan=lifespan,
     )
     app.state.web = state
     app.state.rooms = room_service
     app.state.room_hub = RoomHub()
     app.state.lexicons = sheets.Lexicons(dictionaries)
+    app.state.rereads = rereads
     app.state.room_guard = GuessGuard(config.guess_limit, config.guess_window_s)
     return app

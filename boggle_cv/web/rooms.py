@@ -19,6 +19,7 @@ from ..room.service import RoomService
 from .api import _json_body, _ok
 from .guards import GuessGuard
 from .live import RoomHub, room_events
+from .reread import Rereads
 from .requests import BoardChange, CreateRoom, Join, PutWords, Rename, SettingsChange, StartRound
 from .uploads import read_photo
 
@@ -48,9 +49,20 @@ async def _call(request: Request, fn: Any, *args: Any) -> Any:
 def _changed(request: Request, room: Room) -> None:
     """Tell the room's live streams (no await: the change is committed, so nothing may
     stop its answer); the hub keeps the round's deadline from it."""
-    hub: RoomHub = request.app.state.room_hub
+    publish(request.app.state.room_hub, room)
+
+
+def publish(hub: RoomHub, room: Room) -> None:
+    """Tell the room's live streams of a committed change (a plain call)."""
     r = room.round
     hub.publish(room.code, room.version, room.last_change, deadline=r.deadline if r.phase == "playing" else None)
+
+
+def reread_doubtful(request: Request, room: Room) -> None:
+    """The board may have changed: the round's doubtful sheet words read against another
+    lexicon are read again against the board's, in the background (web.reread)."""
+    rereads: Rereads = request.app.state.rereads
+    rereads.request(room.code)
 
 
 async def _view(request: Request, room: Room, token: str | None, status: int = 200,
@@ -166,6 +178,7 @@ async def put_board(request: Request) -> JSONResponse:
     cmd = BoardChange.read(await _json_body(request))
     room = await _call(request, _service(request).set_board, request.path_params["code"], _token(request),
                        cmd.text, dict(cmd.fixes) if cmd.fixes is not None else None, cmd.bonus, cmd.challenge)
+    reread_doubtful(request, room)
     return await _view(request, room, _token(request))
 
 
@@ -179,6 +192,7 @@ async def post_photo(request: Request) -> JSONResponse:
     scan_doc = {**stored.scan.to_dict(), "geometry": board_geometry(stored.scan)}
     scan_doc.pop("photo", None)
     room = await _call(request, svc.set_photo, code, token, scan_doc, stored.preview)
+    reread_doubtful(request, room)
     return await _view(request, room, token)
 
 

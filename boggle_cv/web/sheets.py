@@ -7,7 +7,9 @@ is read in the server's photo readers (state.WebState.read_sheet) against the le
 of the round's board when there is one (`Lexicons`), freely otherwise; its words are
 then added to the list (service.add_sheet) in the round it was sent for, or not at
 all, with the handwriting of each word added (the reader's "images": a small WebP a
-word, stored with the room: service.add_sheet). POST .../players/{id}/doubtful
+word, stored with the room: service.add_sheet), and what each doubtful word was read
+against (the board's text, "" the dictionary): when the board becomes known or
+changes, those words are read again from their images (web.reread). POST .../players/{id}/doubtful
 settles one doubtful word (service.settle_word). GET .../players/{id}/images/{image_id}
 serves one word's handwriting (service.word_image): its URL never changes, so the
 phone's cache keeps it.
@@ -29,7 +31,7 @@ from ..room.dictionaries import Dictionaries
 from ..room.sheets import media_type
 from .api import _json_body
 from .requests import SettleWord
-from .rooms import _call, _service, _token, _view
+from .rooms import _call, _service, _token, _view, reread_doubtful
 from .uploads import read_photo
 
 
@@ -84,7 +86,10 @@ async def post_sheet(request: Request) -> JSONResponse:
     reading = await request.app.state.web.read_sheet(data, lexicon, lang)  # the server's photo readers
     read: list[dict[str, Any]] = reading.get("words") or []
     images: list[bytes | None] = reading.get("images") or []
-    room, done, kept = await _call(request, svc.add_sheet, code, pid, token, number, read, images)
+    against = board.to_text() if board is not None else ""
+    room, done, kept = await _call(request, svc.add_sheet, code, pid, token, number, read, images, against)
+    if done.doubtful:  # the board may have changed while the sheet was read
+        reread_doubtful(request, room)
     sheet = {**done.to_dict(), "round": number, "read": len(read), "turn": reading.get("turn", 0),
              "lexicon": "board" if lexicon is not None else "dictionary", "images": kept}
     return await _view(request, room, token, extra={"sheet": sheet})

@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -115,6 +115,42 @@ def read_sheet_bytes(data: bytes, lexicon: list[str] | None, lang: str = "en") -
     doc: dict[str, Any] = read_sheet(image, lexicon, lang=lang, dictionary=dictionary).to_dict()
     doc["images"] = word_images(image, doc["words"])
     return doc
+
+
+WordAlternatives = list[tuple[str, float]]
+
+
+def read_word_images(images: Sequence[bytes | None], lexicon: list[str], lang: str = "en",
+                     reader: Callable[..., Sequence[Any]] | None = None) -> list[WordAlternatives | None]:
+    """Doubtful words read again from their stored handwriting (the room's small grey
+    WebP of each word, web.word_images) against `lexicon` (a board's: web.sheets.Lexicons)
+    in edition `lang`: for each image its alternatives [(word, p), ...] best first, or
+    None for an image that does not decode. reader(images, lexicon, lang=...) ->
+    WordReadings: boggle_cv.read_words (tests may give their own). German: a word's
+    written forms (ä as ae, ...) are read too and counted as the word, as a sheet is
+    (vision.sheet.written)."""
+    import cv2
+    import numpy as np
+    grey = [cv2.imdecode(np.frombuffer(d, np.uint8), cv2.IMREAD_GRAYSCALE) if d else None for d in images]
+    ok = [g for g in grey if g is not None and g.size]
+    if reader is None:
+        from ..vision.handwriting import read_words
+        reader = read_words
+    words_in, back = list(lexicon), dict[str, str]()
+    if lang == "de":
+        from ..vision.sheet.written import with_written_forms
+        words_in, back = with_written_forms(words_in)
+    readings = iter(reader(ok, words_in, lang=lang) if ok else [])
+    out: list[WordAlternatives | None] = []
+    for g in grey:
+        if g is None or not g.size:
+            out.append(None)
+            continue
+        summed: dict[str, float] = {}
+        for w, p in next(readings).alternatives:
+            summed[back.get(str(w), str(w))] = summed.get(back.get(str(w), str(w)), 0.0) + float(p)
+        out.append(sorted(summed.items(), key=lambda a: -a[1]))
+    return out
 
 
 # ---- worker processes ---------------------------------------------------------------
@@ -252,7 +288,8 @@ class WebState:
     go to a ReadingPool of that many processes (the factory is not used).
     sheet_reader(data, lexicon, lang) -> SheetReading.to_dict(): how a sheet photo is read
     in process (read_sheet_bytes; tests may give their own); the pool always reads
-    with read_sheet_bytes.
+    with read_sheet_bytes. word_reader: the word reader read_word_images uses in
+    process (None: boggle_cv.read_words; tests may give their own).
     """
 
     def __init__(self, config: ServeConfig, dictionary: Dictionary,
@@ -267,6 +304,7 @@ class WebState:
         self._one_at_a_time = anyio.Semaphore(1)
         self.pool: ReadingPool | None = None
         self.sheet_reader: Callable[[bytes, list[str] | None, str], dict[str, Any]] = read_sheet_bytes
+        self.word_reader: Callable[..., Sequence[Any]] | None = None
         self._readers_started = False
         if config.scan_workers > 0:
             threads = max(1, (os.cpu_count() or 1) // config.scan_workers)
@@ -297,6 +335,18 @@ class WebState:
         async with self._one_at_a_time:
             result: dict[str, Any] = await anyio.to_thread.run_sync(self.sheet_reader, data, lexicon, lang)
             return result
+
+    async def read_words(self, images: Sequence[bytes | None], lexicon: list[str],
+                         lang: str = "en") -> list[WordAlternatives | None]:
+        """Words read again from their stored images (read_word_images) in the photo
+        readers, as a sheet is: in a worker process, or one at a time in a thread."""
+        if self.pool is not None:
+            out: list[WordAlternatives | None] = await self.pool.run(read_word_images, list(images), lexicon, lang)
+            return out
+        async with self._one_at_a_time:
+            read = functools.partial(read_word_images, reader=self.word_reader)
+            got: list[WordAlternatives | None] = await anyio.to_thread.run_sync(read, list(images), lexicon, lang)
+            return got
 
     def start_readers(self) -> None:
         """Start the worker processes now (once; nothing without a pool) and check that

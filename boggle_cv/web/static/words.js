@@ -251,6 +251,9 @@ export class WordBox {
     const c = this.lastChange || {};
     if (c.player_id === this.id && c.what === "sheet") return t("words from the sheet added");
     if (c.player_id === this.id && c.settled) return t("a word from the sheet settled");
+    if (c.what === "reread" && (c.player_ids || []).includes(this.id)) {
+      return t("words to confirm read again with the board");
+    }
     return t("saved in another tab or phone");
   }
 
