@@ -73,7 +73,7 @@ def main() -> None:
         for s, rows in data.items():
             n = top1 = conf_wrong = flagged = 0
             for ll, truth, has_ink, zipf, lengths in rows:
-                z = ll / temp + weight * np.where(zipf < 0, unknown, zipf) + bonus * lengths
+                z = ll / temp + weight * np.minimum(np.where(zipf < 0, unknown, zipf), commonness.ZIPF_CAP) + bonus * lengths
                 z = np.exp(z - z.max())
                 post = z / z.sum()
                 best = int(post.argmax())

@@ -65,7 +65,8 @@ def test_frequency_table_words_are_default_dictionary_words():
 def test_log_prior_by_frequency_unknown_as_rare_and_none_for_other_languages():
     got = commonness.log_prior(["the", "haply", "zzzqx"])
     table = commonness.frequencies()
-    want = commonness.ZIPF_WEIGHT * np.array([table["the"], table["haply"], commonness.UNKNOWN_ZIPF])
+    want = commonness.ZIPF_WEIGHT * np.array([commonness.ZIPF_CAP, table["haply"], commonness.UNKNOWN_ZIPF])
+    assert table["the"] > commonness.ZIPF_CAP
     np.testing.assert_allclose(got, want)
     np.testing.assert_array_equal(commonness.log_prior(["the", "haply"], "de"), [0.0, 0.0])
     assert commonness.log_prior([]).shape == (0,)
@@ -85,8 +86,8 @@ def _views_for(word: str, frames: int = 12, other: float = 0.01) -> list[np.ndar
 
 
 def test_prior_breaks_a_near_tie_towards_the_common_word():
-    """time (Zipf 6.3) against tine (2.6), the ink unable to tell m from n: time, sure
-    of it; without the prior a coin toss."""
+    """time (Zipf 6.3, counted as ZIPF_CAP 5.5) against tine (2.6), the ink unable to
+    tell m from n: time, sure of it; without the prior a coin toss."""
     views = _views_for("tim|ne")  # the ink cannot tell m from n
     lexicon = ["tine", "time"]
     enc = ctc.encode(lexicon)
@@ -94,7 +95,7 @@ def test_prior_breaks_a_near_tie_towards_the_common_word():
     assert scores[0] == pytest.approx(scores[1])  # the ink cannot tell them apart
     prior = commonness.log_prior(lexicon)
     r = reading.read_views(views, lexicon, enc, prior)
-    assert r.word == "time" and r.confidence > 0.95
+    assert r.word == "time" and r.confidence > 0.9 and not r.flagged
     uniform = reading.read_views(views, lexicon, enc)
     assert uniform.confidence == pytest.approx(0.5) and uniform.flagged
 
@@ -112,7 +113,7 @@ def test_clear_ink_beats_the_prior():
     network is sure of (0.9 against 0.0001: 4.6 nats after the temperature) outweighs
     it, a letter at 90:1 (2.2 nats) does not."""
     table = commonness.frequencies()
-    assert 3.0 < commonness.ZIPF_WEIGHT * (table["happy"] - table["haply"]) < 4.5
+    assert 3.0 < commonness.ZIPF_WEIGHT * (min(table["happy"], commonness.ZIPF_CAP) - table["haply"]) < 4.5
     views = _views_for("haply", other=0.0001)
     lexicon = ["happy", "haply"]
     r = reading.read_views(views, lexicon, None, commonness.log_prior(lexicon))

@@ -7,7 +7,8 @@ frequency (log10 of its uses per billion words) from the wordfreq package's Engl
 data, shipped as boggle_cv/data/en-word-zipf.txt.gz (written by
 scripts/build_word_frequencies.py; CC BY-SA 4.0, its notice beside it). A word's log
 prior is ``ZIPF_WEIGHT * zipf``; a word the table does not hold (a name, a word of a
-user's list, a word wordfreq never saw) gets UNKNOWN_ZIPF, a rare word's frequency.
+user's list, a word wordfreq never saw) gets UNKNOWN_ZIPF, a rare word's frequency;
+none counts for more than ZIPF_CAP.
 
 ZIPF_WEIGHT (1.0, in the natural log units of the reading's scores after the
 temperature) and UNKNOWN_ZIPF (2.0) were chosen on the "tune" split of the open
@@ -47,6 +48,11 @@ ZIPF_FILE = "en-word-zipf.txt.gz"
 ZIPF_WEIGHT = 1.0
 #: Zipf frequency given to a word the table does not hold.
 UNKNOWN_ZIPF = 2.0
+#: Frequencies above this count as this: the commonest words of running text ("the"
+#: 7.7, "and", "you") are not written on a Boggle sheet in proportion, and a board's
+#: "tho" must not lose to "the" by 4 nats for that (at 5.5 it loses by 2, and its ink
+#: decides). No loss on the tune split (word_flags --prior: Jeremy 89.6% -> 90.0%).
+ZIPF_CAP = 5.5
 
 
 @functools.cache
@@ -74,9 +80,9 @@ def frequencies() -> dict[str, float]:
 
 def log_prior(words: Sequence[str], lang: str = "en") -> npt.NDArray[np.float64]:
     """(len(words),) log prior of each word (a-z, folded), up to a constant:
-    ZIPF_WEIGHT x its Zipf frequency (UNKNOWN_ZIPF for a word the table lacks); all
-    zeros for a language without a table."""
+    ZIPF_WEIGHT x its Zipf frequency up to ZIPF_CAP (UNKNOWN_ZIPF for a word the table
+    lacks); all zeros for a language without a table."""
     if lang not in LANGS or not words:
         return np.zeros(len(words))
     table = frequencies()
-    return ZIPF_WEIGHT * np.array([table.get(w, UNKNOWN_ZIPF) for w in words], np.float64)
+    return ZIPF_WEIGHT * np.minimum(np.array([table.get(w, UNKNOWN_ZIPF) for w in words], np.float64), ZIPF_CAP)
