@@ -56,7 +56,9 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -186,19 +188,13 @@ def fold(s: str) -> str:
     return "".join(c for c in s if c.isascii()).lower()
 
 
-def composed(folder: Path, words_file: Path, why: bool, verbose: bool) -> None:
-    """Composed sheets read as ../shared/tools/eval_sheets.py reads them (module doc)."""
-    from boggle_cv.vision.sheet import read_sheet
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from sheet_losses import Losses, align, attribute, table
-    truth = json.loads((folder / "truth.json").read_text())
+def sheet_lexicons(truth: dict[str, Any], words_file: Path) -> Iterator[tuple[str, dict[str, Any], list[str], set[str]]]:
+    """Per composed sheet, in name order: (name, its truth, its words folded, its
+    lexicon as ../shared/tools/eval_sheets.py builds it: the words, every word of
+    `words_file` (3-10 letters) one edit away, random ones to 1,000; seed 1203)."""
     pool = [w.strip() for w in words_file.open() if 3 <= len(w.strip()) <= 10]
     pool_set = set(pool)
     rng = random.Random(1203)
-    right = total = extra = confident = allright = 0
-    seconds: list[float] = []
-    by_set: dict[str, Losses] = {}
-    boxed = all("boxes" in t for t in truth.values())
     for name, t in sorted(truth.items()):
         words = [fold(w) for w in t["words"]]
         lex = set(words)
@@ -206,6 +202,20 @@ def composed(folder: Path, words_file: Path, why: bool, verbose: bool) -> None:
             lex |= neighbours(w, pool_set)
         while len(lex) < 1000:
             lex.add(rng.choice(pool))
+        yield name, t, words, lex
+
+
+def composed(folder: Path, words_file: Path, why: bool, verbose: bool) -> None:
+    """Composed sheets read as ../shared/tools/eval_sheets.py reads them (module doc)."""
+    from boggle_cv.vision.sheet import read_sheet
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from sheet_losses import Losses, align, attribute, table
+    truth = json.loads((folder / "truth.json").read_text())
+    right = total = extra = confident = allright = 0
+    seconds: list[float] = []
+    by_set: dict[str, Losses] = {}
+    boxed = all("boxes" in t for t in truth.values())
+    for name, t, words, lex in sheet_lexicons(truth, words_file):
         t0 = time.perf_counter()
         try:
             got = list(read_sheet(str(folder / name), lexicon=sorted(lex)).words)
@@ -274,17 +284,8 @@ def boxes(folder: Path, crops: Path, words_path: Path) -> None:
     truth = json.loads((folder / "truth.json").read_text())
     if not all("boxes" in t for t in truth.values()):
         raise SystemExit(f"{folder}/truth.json holds no word boxes: make the sheets with scripts/compose_sheets.py")
-    enable = [w.strip() for w in words_path.open() if 3 <= len(w.strip()) <= 10]
-    eset = set(enable)
-    rng = random.Random(1203)
     counts: dict[str, list[int]] = {}
-    for name, t in sorted(truth.items()):
-        words = [fold(w) for w in t["words"]]
-        lex = set(words)
-        for w in words:
-            lex |= neighbours(w, eset)
-        while len(lex) < 1000:
-            lex.add(rng.choice(enable))
+    for name, t, words, lex in sheet_lexicons(truth, words_path):
         photo = cv2.imread(str(folder / name))
         own = [cv2.imread(str(crops / f), cv2.IMREAD_UNCHANGED) for f in t["files"]]
         cut = []
