@@ -192,3 +192,21 @@ def test_a_word_read_not_quite_surely_against_the_lexicon_is_asked(confidence, l
     paper, _ = sheet(0)
     got = read_sheet(photo_of(paper, 0)[0], lexicon=lexicon, reader=reader)
     assert len(got.words) == len(WORDS) and all(w.flagged == flagged for w in got.words)
+
+
+@pytest.mark.parametrize("word, free, lexicon, flagged", [("eatings", "ening", ["eatings"], True),
+                                                          ("eatings", "eating", ["eatings"], False),
+                                                          ("ening", "ening", None, False)])
+def test_a_sure_reading_that_does_not_fit_the_ink_is_asked(word, free, lexicon, flagged):
+    """Against a lexicon, a word read surely but far from what the network reads freely
+    (more than a third of its letters edited: read._fits) is flagged; one a letter off
+    is not, nor a free reading."""
+    from types import SimpleNamespace
+
+    def reader(images, lex=None):
+        return [SimpleNamespace(word=word, confidence=0.999, alternatives=((word, 0.999),), flagged=False,
+                                free=free) for _ in images]
+
+    paper, _ = sheet(0)
+    got = read_sheet(photo_of(paper, 0)[0], lexicon=lexicon, reader=reader)
+    assert got.words and all(w.flagged == flagged for w in got.words)
