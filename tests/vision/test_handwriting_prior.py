@@ -123,7 +123,9 @@ def test_clear_ink_beats_the_prior():
 
 
 def test_read_words_applies_the_prior_of_its_language(monkeypatch):
+    from boggle_cv.vision.handwriting import recogniser
     monkeypatch.setattr(reading, "crop_views", lambda images: [_views_for("tim|ne") for _ in images])
+    monkeypatch.setattr(recogniser, "frame_probs", lambda images, stretch=1.0: [_views_for("tim|ne")[0] for _ in images])
     image = np.full((48, 100, 3), 255, np.uint8)
     en = reading.read_words([image], ["tine", "time"])[0]
     de = reading.read_words([image], ["tine", "time"], lang="de")[0]
@@ -142,3 +144,24 @@ def test_scowl_notice_ships_beside_the_english_list_and_its_levels():
     notice = (resources.files("boggle_cv") / "data" / "default-dict.LICENSE").read_text(encoding="utf-8")
     assert "en-word-levels.txt.gz" in notice and "Copyright 2000-2011 by Kevin Atkinson" in notice
     assert "Permission to use, copy, modify, distribute and sell" in notice
+
+
+def test_a_doubtful_word_gets_a_second_look_at_other_stretches(monkeypatch):
+    """read_words: a lexicon reading under RECHECK_BELOW is read again at SECOND_LOOK's
+    stretches (only that crop), its candidates scored over all the views; a sure one is
+    read once."""
+    from boggle_cv.vision.handwriting import recogniser
+    sure, doubtful = np.zeros((48, 100, 3), np.uint8), np.full((48, 100, 3), 255, np.uint8)
+    first = {id(sure): _views_for("time", other=0.0001)[0], id(doubtful): _views_for("tim|ne")[0]}
+    monkeypatch.setattr(reading, "crop_views", lambda images: [[first[id(im)]] for im in images])
+    looked: list[tuple[int, float]] = []
+
+    def more(images, stretch=1.0):
+        looked.extend((len(images), stretch) for _ in [0])
+        assert all(im is doubtful for im in images)
+        return [_views_for("tine", other=0.0001)[0] for _ in images]
+    monkeypatch.setattr(recogniser, "frame_probs", more)
+    a, b = reading.read_words([sure, doubtful], ["tine", "time"], lang="de")
+    assert a.word == "time" and a.confidence > reading.RECHECK_BELOW
+    assert looked == [(1, s) for s in reading.SECOND_LOOK]
+    assert b.word == "tine"  # two clear views of "tine" outweigh one that cannot tell
