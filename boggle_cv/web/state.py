@@ -136,9 +136,9 @@ def read_word_images(images: Sequence[bytes | None], lexicon: list[str], lang: s
     if reader is None:
         from ..vision.handwriting import read_words
         reader = read_words
+    from ..vision.sheet.written import as_lexicon_words, with_written_forms
     words_in, back = list(lexicon), dict[str, str]()
     if lang == "de":
-        from ..vision.sheet.written import with_written_forms
         words_in, back = with_written_forms(words_in)
     readings = iter(reader(ok, words_in, lang=lang) if ok else [])
     out: list[WordAlternatives | None] = []
@@ -146,10 +146,7 @@ def read_word_images(images: Sequence[bytes | None], lexicon: list[str], lang: s
         if g is None or not g.size:
             out.append(None)
             continue
-        summed: dict[str, float] = {}
-        for w, p in next(readings).alternatives:
-            summed[back.get(str(w), str(w))] = summed.get(back.get(str(w), str(w)), 0.0) + float(p)
-        out.append(sorted(summed.items(), key=lambda a: -a[1]))
+        out.append(as_lexicon_words(next(readings).alternatives, back))
     return out
 
 

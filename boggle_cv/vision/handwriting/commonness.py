@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 import gzip
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib import resources
 
 import numpy as np
@@ -55,27 +55,25 @@ UNKNOWN_ZIPF = 2.0
 ZIPF_CAP = 5.5
 
 
+def _grouped(name: str) -> Iterator[tuple[int, list[str]]]:
+    """The lines of a shipped table, boggle_cv/data/`name` (gzip, "<number> word word
+    ..."): (number, words) each."""
+    data = (resources.files("boggle_cv") / "data" / name).read_bytes()
+    for line in gzip.decompress(data).decode("ascii").splitlines():
+        number, *words = line.split()
+        yield int(number), words
+
+
 @functools.cache
 def ranks() -> dict[str, int]:
     """word (a-z) -> rank 0..len(SIZES)-1, from the shipped table."""
-    data = (resources.files("boggle_cv") / "data" / LEVELS_FILE).read_bytes()
-    out: dict[str, int] = {}
-    for line in gzip.decompress(data).decode("ascii").splitlines():
-        size, *words = line.split()
-        rank = SIZES.index(int(size))
-        out.update(dict.fromkeys(words, rank))
-    return out
+    return {w: SIZES.index(size) for size, words in _grouped(LEVELS_FILE) for w in words}
 
 
 @functools.cache
 def frequencies() -> dict[str, float]:
     """word (a-z) -> Zipf frequency (0.1 steps), from the shipped table."""
-    data = (resources.files("boggle_cv") / "data" / ZIPF_FILE).read_bytes()
-    out: dict[str, float] = {}
-    for line in gzip.decompress(data).decode("ascii").splitlines():
-        tenths, *words = line.split()
-        out.update(dict.fromkeys(words, int(tenths) / 10))
-    return out
+    return {w: tenths / 10 for tenths, words in _grouped(ZIPF_FILE) for w in words}
 
 
 def log_prior(words: Sequence[str], lang: str = "en") -> npt.NDArray[np.float64]:

@@ -265,10 +265,8 @@ def _flag(r: Any) -> Any:
 def _as_lexicon_word(r: Any, back: dict[str, str]) -> Any:
     """A reading with each written form (written.with_written_forms) replaced by its
     lexicon word, the alternatives of one word summed, best first."""
-    alts: dict[str, float] = {}
-    for w, p in r.alternatives:
-        alts[back.get(str(w), str(w))] = alts.get(back.get(str(w), str(w)), 0.0) + float(p)
-    ranked = tuple(sorted(alts.items(), key=lambda a: -a[1]))
+    from .written import as_lexicon_words
+    ranked = tuple(as_lexicon_words(r.alternatives, back))
     word = back.get(str(r.word), str(r.word))
     if ranked and ranked[0][0] != word:  # two forms of a runner-up outweigh the word read
         word = ranked[0][0]

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 #: A folded German spelling -> what the reader sees of it written by hand.
 _SEEN = {"ae": ("a",), "oe": ("o",), "ue": ("u",), "ss": ("s",)}
@@ -54,3 +55,14 @@ def with_written_forms(lexicon: Iterable[str]) -> tuple[list[str], dict[str, str
             if f not in known and f not in back:
                 back[f] = w
     return words + list(back), back
+
+
+def as_lexicon_words(alternatives: Iterable[Sequence[Any]], back: dict[str, str]) -> list[tuple[str, float]]:
+    """A reading's alternatives [(word, p), ...] with each written form (`back`, from
+    with_written_forms) counted as its lexicon word, the probabilities of one word
+    summed, best first."""
+    summed: dict[str, float] = {}
+    for w, p in alternatives:
+        word = back.get(str(w), str(w))
+        summed[word] = summed.get(word, 0.0) + float(p)
+    return sorted(summed.items(), key=lambda a: -a[1])
