@@ -19,6 +19,17 @@ With --harsh, harder ones instead:
   *_night               dark (x0.3, gamma) with sensor noise
 and a truth.json with the faces and the corners moved with the photo. Then run
   python ../shared/tools/eval_photos.py OUT_FOLDER
+With --sheets, SRC_FOLDER holds sheet photos made by ../shared/tools/compose_sheets.py
+(truth.json: {file: {set, words}}) and OUT_FOLDER gets one folder per variant, each
+with its sheets and truth.json, so that each is measured on its own by
+  python ../shared/tools/eval_sheets.py OUT_FOLDER/VARIANT
+The sheet variants (sizes fit a page of handwriting, not a tray):
+  rot90, rot180         turned by a quarter / upside down
+  rot_free              turned by a random 15-75 degrees (canvas grown to fit)
+  tilt                  shot 25-35 degrees off vertical
+  small                 shrunk so the long side is 1,200 px (a 1 MP photo)
+  dim, warm             darker with a light gradient / a warm colour cast + noise
+  blur                  defocused (sigma 0.1% of the long side) + JPEG 40
 The outputs are derived from the source photos: write them outside the project.
 """
 from __future__ import annotations
@@ -90,6 +101,39 @@ def _harsh_variants(img, rng):
     return out
 
 
+def _sheet_variants(img, rng):
+    """name -> (3x3 H, (w, h), effect(img, rng) or None) of the --sheets set."""
+    h, w = img.shape[:2]
+    out = {"rot90": (*_rotation(img, 90), None), "rot180": (*_rotation(img, 180), None),
+           "rot_free": (*_rotation(img, float(rng.uniform(15, 75))), None),
+           "tilt": (*_keystone(img, rng, (0.12, 0.2)), None)}
+    s = 1200 / max(h, w)
+    out["small"] = (np.diag([s, s, 1.0]), (int(w * s), int(h * s)), None)
+    out["dim"] = (np.eye(3), (w, h), lambda v, r: _relight(v, r, False))
+    out["warm"] = (np.eye(3), (w, h), lambda v, r: _relight(v, r, True))
+    out["blur"] = (np.eye(3), (w, h),
+                   lambda v, r: jpeg_roundtrip(cv2.GaussianBlur(v, (0, 0), 0.001 * max(v.shape[:2])), 40))
+    return out
+
+
+def _sheets(src: Path, out: Path, rng: np.random.Generator) -> None:
+    """The --sheets mode: OUT/VARIANT/ with the variants of every sheet and its truth."""
+    truth = json.loads((src / "truth.json").read_text())
+    made: dict[str, dict] = {}
+    for name, t in sorted(truth.items()):
+        img = cv2.imread(str(src / name), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        for variant, (H, size, effect) in _sheet_variants(img, rng).items():
+            v = _warp(img, H, size) if effect is None else effect(img, rng)
+            (out / variant).mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out / variant / name), v, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            made.setdefault(variant, {})[name] = t
+    for variant, entries in made.items():
+        (out / variant / "truth.json").write_text(json.dumps(entries, indent=1, ensure_ascii=False))
+    print(f"wrote {len(made)} variants of {len(truth)} sheets to {out}")
+
+
 def _defocus(img, rng):
     return jpeg_roundtrip(cv2.GaussianBlur(img, (0, 0), 0.0025 * max(img.shape[:2])), 40)
 
@@ -121,10 +165,14 @@ def main() -> None:
     ap.add_argument("out", type=Path)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--harsh", action="store_true", help="the harder set (see the docstring)")
+    ap.add_argument("--sheets", action="store_true", help="SRC holds composed sheets (see the docstring)")
     a = ap.parse_args()
     if (Path(__file__).resolve().parents[1] in a.out.resolve().parents) or a.out.resolve() == Path(__file__).resolve().parents[1]:
         raise SystemExit("write variants outside the project")
     rng = np.random.default_rng(a.seed)
+    if a.sheets:
+        _sheets(a.src, a.out, rng)
+        return
     truth = json.loads((a.src / "truth.json").read_text())["photos"]
     a.out.mkdir(parents=True, exist_ok=True)
     out = []

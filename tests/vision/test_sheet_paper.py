@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from boggle_cv.vision.sheet.ink import ink_mask
-from boggle_cv.vision.sheet.paper import find_paper, upright_turn
+from boggle_cv.vision.sheet.paper import find_paper, paper_mask, upright_turn, white_balanced
 from boggle_cv.vision.stages import DebugImages
 
 from sheet_helpers import photo_of, sheet
@@ -96,3 +96,62 @@ def test_paper_on_a_light_table_under_falling_light(angle):
     found = find_paper(photo)
     assert found.found
     assert _corner_error(found.corners, corners) < 12, (found.corners, corners)
+
+
+def _lit(photo, gains):
+    """The photo under a coloured light: each BGR channel times its gain."""
+    return np.clip(photo.astype(np.float32) * np.float32(gains), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("angle", [-8.0, 6.0])
+def test_paper_under_a_warm_lamp_is_found(angle):
+    """Under a tungsten lamp white paper is orange (HSV saturation over 90, as a wooden
+    table's): the light's colour is taken out before saturation rules a region out."""
+    import cv2
+    paper, _ = sheet(3)
+    photo, corners = photo_of(paper, 3, angle=angle, tilt=0.05)
+    warm = _lit(photo, (0.62, 0.92, 1.12))
+    page = cv2.cvtColor(warm, cv2.COLOR_BGR2HSV)[:, :, 1][warm.sum(axis=2) > 500]
+    assert np.median(page) > 90  # as orange as the case it guards
+    # the bright region is the paper (before: nothing, and a sheet whose page runs off
+    # the frame was taken whole)
+    s = 640 / max(warm.shape[:2])
+    small = cv2.resize(warm, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    inside = np.zeros(small.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(corners * s).astype(np.int32)], 255)
+    mask = paper_mask(small)
+    assert (mask[inside > 0] > 0).mean() > 0.9 and (mask[inside == 0] > 0).mean() < 0.02
+    found = find_paper(warm)
+    assert found.found
+    assert _corner_error(found.corners, corners) < 12, (found.corners, corners)
+
+
+def test_white_balance_takes_out_the_light_and_leaves_a_grey_photo():
+    paper, _ = sheet(3)
+    photo, _ = photo_of(paper, 3)
+    grey = np.repeat(photo.mean(axis=2, keepdims=True), 3, axis=2).astype(np.uint8)
+    assert white_balanced(grey) is grey
+    warm = _lit(photo, (0.6, 0.9, 1.1))
+    levels = [np.percentile(white_balanced(warm)[:, :, c], 98) for c in range(3)]
+    assert max(levels) - min(levels) <= 6, levels
+
+
+def test_a_paper_within_the_first_region_is_taken():
+    """When the first region found is a dark board with the sheet on it (lighter
+    than the floor around it), the paper inside it is the sheet; a plain sheet, or
+    one with a box drawn on it, keeps its quad."""
+    import cv2
+    from boggle_cv.vision.sheet.paper import _paper_within
+    paper, _ = sheet(4)
+    small = cv2.resize(paper, (480, 640), interpolation=cv2.INTER_AREA)
+    board = np.full((800, 640, 3), (40, 40, 45), np.uint8)
+    board[80:720, 80:560] = small
+    whole = np.array([[0, 0], [639, 0], [639, 799], [0, 799]], np.float64)
+    inner = _paper_within(board, whole)
+    assert np.abs(inner - [[80, 80], [559, 80], [559, 719], [80, 719]]).max() < 8, inner
+    assert _paper_within(small, np.array([[0, 0], [479, 0], [479, 639], [0, 639]], np.float64)) is not None
+    framed = small.copy()
+    cv2.rectangle(framed, (60, 60), (420, 580), (30, 30, 30), 3)  # a box of writing, not a sheet
+    plain = np.array([[0, 0], [479, 0], [479, 639], [0, 639]], np.float64)
+    assert np.array_equal(_paper_within(framed, plain), plain)
+    assert np.array_equal(_paper_within(small, plain), plain)

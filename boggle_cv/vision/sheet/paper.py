@@ -174,6 +174,25 @@ def paper_quad(image: U8) -> F64 | None:
     return best
 
 
+#: The brightest things in a photo of a sheet are its paper: each colour channel is
+#: scaled so that its WHITE_PERCENTILE level is the same, by at most MAX_GAIN.
+WHITE_PERCENTILE = 98.0
+MAX_GAIN = 2.5
+
+
+def white_balanced(image: U8) -> U8:
+    """The photo with the light's colour taken out (BGR uint8 (h, w, 3) in and out):
+    under a warm lamp white paper is orange, as saturated as a wooden table, until
+    each channel is scaled so that its brightest pixels (WHITE_PERCENTILE, the paper)
+    agree. A grey photo comes back as it is."""
+    levels = np.array([np.percentile(image[:, :, c], WHITE_PERCENTILE) for c in range(3)], np.float64)
+    gains = np.clip(levels.max() / np.maximum(levels, 1.0), 1.0, MAX_GAIN)
+    if np.allclose(gains, 1.0, atol=0.02):
+        return image
+    out: U8 = np.clip(image.astype(np.float32) * gains.astype(np.float32), 0, 255).astype(np.uint8)
+    return out
+
+
 def paper_mask(image: U8) -> U8:
     """uint8 (h, w) at WORK_SIDE scale: 255 on the paper.
 
@@ -182,7 +201,7 @@ def paper_mask(image: U8) -> U8:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     grey = cv2.medianBlur(grey, 5)
     grey = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))  # writing is thin
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    hsv = cv2.cvtColor(white_balanced(image), cv2.COLOR_BGR2HSV)
     sat = cv2.medianBlur(hsv[:, :, 1], 5)
     _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright[sat > 90] = 0  # paper is white or nearly: a coloured table is not paper
@@ -222,6 +241,7 @@ def find_paper(image: U8, debug: DebugSink | None = None) -> Paper:
     quad = paper_quad(small)
     found = quad is not None
     if quad is not None:
+        quad = _paper_within(small, quad)
         corners = quad / scale
     else:
         corners = np.array([[0, 0], [W - 1, 0], [W - 1, H - 1], [0, H - 1]], np.float64)
@@ -242,6 +262,36 @@ def find_paper(image: U8, debug: DebugSink | None = None) -> Paper:
         debug("s1_paper", shown)
         debug("s2_flat", flat)
     return Paper(corners, np.ascontiguousarray(flat), matrix, bool(found))
+
+
+#: A paper found inside the first one's flattened image that covers less than this
+#: share of it is the paper; the first was a board or table it lies on.
+INNER_MAX_SHARE = 0.85
+#: ...and only when the band around it is darker than this share of the paper.
+INNER_BAND_DARKER = 0.6
+
+
+def _paper_within(small: U8, quad: F64) -> F64:
+    """The paper's quad (4, 2) at `small`'s scale: `quad`, or a paper found within it
+    (the first region was a dark board the sheet lies on, lighter than the floor
+    around it: its flattened image then shows the paper inside a dark band)."""
+    side = float(max(small.shape[:2]))
+    dst = np.array([[0, 0], [side - 1, 0], [side - 1, side - 1], [0, side - 1]], np.float64)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst.astype(np.float32))
+    inner_view: U8 = np.asarray(cv2.warpPerspective(small, m, (int(side), int(side)), flags=cv2.INTER_AREA), np.uint8)
+    inner = paper_quad(inner_view)
+    if inner is None:
+        return quad
+    share = cv2.contourArea(inner.astype(np.float32)) / (side * side)
+    if not PAPER_MIN_AREA <= share < INNER_MAX_SHARE:
+        return quad
+    grey = cv2.cvtColor(inner_view, cv2.COLOR_BGR2GRAY)
+    inside = np.zeros(grey.shape, np.uint8)
+    cv2.fillPoly(inside, [np.round(inner).astype(np.int32)], 255)
+    if float(np.median(grey[inside == 0])) > INNER_BAND_DARKER * float(np.median(grey[inside > 0])):
+        return quad  # the band around it is paper too: a box of writing, not a sheet
+    back = cv2.perspectiveTransform(inner.reshape(-1, 1, 2), np.linalg.inv(m)).reshape(4, 2)
+    return _order(np.asarray(back, np.float64))
 
 
 def _blob_boxes(mask: U8, pen: float) -> npt.NDArray[np.int32]:
