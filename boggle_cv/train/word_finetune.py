@@ -13,11 +13,13 @@ shipped reader. Loss: CTC over the folded classes (blank, a-z; each letter's
 probability the sum over the model's classes that fold to it, as
 ``recogniser.fold``). Batches hold crops of one width (no padding: a crop is read
 alone at run time). Data: the "train" split of ../shared/handwriting-public
-(``word_head.split_of``) only. Writes the same graph with new constant values (still
+(``word_head.split_of``) only, or with ``--splits train,tune`` the tune split too (the
+final fit, once a recipe is chosen on tune). Writes the same graph with new constant values (still
 run by cv2.dnn), the new head, each with its .sha256, and the charset file.
 
 usage: python -m boggle_cv.train.word_finetune ../shared/handwriting-public --out DIR \\
            [--copies 3] [--steps 3000] [--lr 3e-4] [--head-lr 1e-3] [--cache FILE]
+           [--splits train[,tune]] [--blur P]  (P: share of copies defocused: word_head.defocused)
            [--renders N --render-copies 1]  (N words drawn in handwriting fonts too:
            train.word_renders; the fonts are installed at training time only)
 """
@@ -34,7 +36,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from boggle_cv.train.word_head import distort, harsher, load, photographed, training_items
+from boggle_cv.train.word_head import (defocused, distort, harsher, load, parse_splits, photographed,
+                                       training_items)
 from boggle_cv.vision.handwriting import preprocess
 from boggle_cv.vision.handwriting.reading import fold_candidate
 
@@ -69,13 +72,14 @@ Cached = tuple[np.ndarray, str, int]
 
 def backbone_cache(words_in: list[tuple[np.ndarray, str]], model: Path, copies: int,
                    stretch: tuple[float, float], seed: int, boundary: str = BOUNDARY,
-                   harsh: float = 0.0, photo: float = 0.0) -> list[Cached]:
+                   harsh: float = 0.0, photo: float = 0.0, blur: float = 0.0) -> list[Cached]:
     """(the boundary's output (C, H, T') float16, word, output frames T) per (image,
     folded word) and distortion (the image as it is, then `copies` distorted at a
     random stretch; a share `harsh` of those also through ``word_head.harsher``)."""
     rng = np.random.default_rng(seed)
     hrng = np.random.default_rng(seed + 1000)  # its own stream: harsh=0 keeps the old crops
     prng = np.random.default_rng(seed + 2000)  # and photo=0 too
+    brng = np.random.default_rng(seed + 3000)  # and blur=0 too
     net = backbone_net(model, boundary)
     crops, words = [], []
     for im, w in words_in:
@@ -85,6 +89,8 @@ def backbone_cache(words_in: list[tuple[np.ndarray, str]], model: Path, copies: 
                 v = harsher(v, hrng)
             if c and photo and prng.random() < photo:
                 v = photographed(v, prng)
+            if c and blur and brng.random() < blur:
+                v = defocused(v, brng)
             s = 1.0 if c == 0 else rng.uniform(*stretch)
             crops.append(preprocess.resized(preprocess.normalise(v), s))
             words.append(w)
@@ -122,8 +128,12 @@ def main() -> None:
     ap.add_argument("--boundary", default=BOUNDARY, help="the node whose output is cached (trained after it)")
     ap.add_argument("--harsh", type=float, default=0.0,
                     help="share of the distorted copies also shadowed, shrunk, noisy, blurred or JPEG'd (word_head.harsher)")
+    ap.add_argument("--blur", type=float, default=0.0,
+                    help="share of the distorted copies shrunk and defocused as on a blurred sheet photo (word_head.defocused)")
     ap.add_argument("--photo", type=float, default=0.0,
                     help="share of the distorted copies shrunk, blurred and JPEG'd as on a whole-sheet photo (word_head.photographed)")
+    ap.add_argument("--splits", default="train",
+                    help="comma-separated splits to train on (word_head.split_of): 'train', or 'train,tune'")
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--head-lr", type=float, default=1e-3)
@@ -137,14 +147,14 @@ def main() -> None:
     torch.set_num_threads(a.threads)
     rng = np.random.default_rng(a.seed)
 
-    items = training_items(a.folder)
+    items = training_items(a.folder, parse_splits(a.splits))
     print(f"{len(items)} training crops", flush=True)
     if a.cache and a.cache.is_file():
         data = pickle.loads(a.cache.read_bytes())
     else:
         real = [(load(a.folder / x["file"]), fold_candidate(x["transcription"])) for x in items]
         data = backbone_cache(real, a.models / "word_reader.onnx", a.copies, tuple(a.stretch), a.seed, a.boundary,
-                              a.harsh, a.photo)
+                              a.harsh, a.photo, a.blur)
         if a.renders:
             from boggle_cv.train.word_renders import renders
             drawn = renders(a.renders, a.seed)

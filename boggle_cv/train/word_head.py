@@ -45,12 +45,23 @@ def split_of(item: dict) -> str:
     return ("tune" if (h // 3) % 2 == 0 else "test") if h % 3 == 0 else "train"
 
 
-def training_items(folder: Path) -> list[dict]:
+def training_items(folder: Path, splits: tuple[str, ...] = ("train",)) -> list[dict]:
     """The manifest entries of `folder` the word models train on: the DHSD writers' and
-    Jeremy's words of the 'train' split whose transcription folds to letters."""
+    Jeremy's words of `splits` (``split_of``; 'train' alone by default) whose
+    transcription folds to letters."""
     items = json.loads((folder / "manifest.json").read_text())
-    return [x for x in items if x["set"] in ("dhsd", "jeremy-words") and split_of(x) == "train"
+    return [x for x in items if x["set"] in ("dhsd", "jeremy-words") and split_of(x) in splits
             and fold_candidate(x["transcription"])]
+
+
+def parse_splits(text: str) -> tuple[str, ...]:
+    """'train' or 'train,tune' -> the splits to train on. The test split is refused:
+    the figures come from it."""
+    splits = tuple(p.strip() for p in text.split(",") if p.strip())
+    bad = [p for p in splits if p not in ("train", "tune")]
+    if not splits or bad:
+        raise SystemExit(f"--splits takes train and tune only (the test split is held out for the figures), not {text!r}")
+    return splits
 
 
 def load(path: Path) -> np.ndarray:
@@ -113,6 +124,22 @@ def harsher(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     else:
         grey = cv2.imdecode(cv2.imencode(".jpg", grey, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(15, 40))])[1], 0)
     return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
+
+
+def defocused(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A word from a blurred whole-sheet photo (BGR uint8 in and out): shrunk so that
+    the crop is 28-56 px high, blurred by 1-4% of that height (a phone that focused
+    on the table, or shook) and JPEG 40-85 at that size.
+    Returned small, as ``photographed``."""
+    grey = cv2.cvtColor(im, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    h, w = grey.shape
+    target = rng.uniform(28, 56)
+    s = target / h
+    grey = cv2.resize(grey, (max(4, round(w * s)), max(4, round(h * s))), interpolation=cv2.INTER_AREA)
+    grey = cv2.GaussianBlur(grey, (0, 0), rng.uniform(0.01, 0.04) * target)
+    u8 = np.clip(grey, 0, 255).astype(np.uint8)
+    u8 = cv2.imdecode(cv2.imencode(".jpg", u8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 86))])[1], 0)
+    return cv2.cvtColor(u8, cv2.COLOR_GRAY2BGR)
 
 
 def photographed(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -219,10 +246,12 @@ def main() -> None:
     ap.add_argument("--hidden", type=int, default=0, help="a hidden layer of this width (0: linear)")
     ap.add_argument("--context", type=int, default=3, help="frames of features per frame (odd)")
     ap.add_argument("--cache", type=Path, default=None, help="npz of computed features to reuse")
+    ap.add_argument("--splits", default="train",
+                    help="comma-separated splits to train on (split_of): 'train', or 'train,tune' for the final fit")
     a = ap.parse_args()
     import os
     os.environ["BOGGLE_CV_WORD_HEAD"] = "none"
-    items = training_items(a.folder)
+    items = training_items(a.folder, parse_splits(a.splits))
     print(f"{len(items)} training crops", flush=True)
     if a.cache and a.cache.is_file():
         import pickle
