@@ -81,6 +81,7 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1201)
     ap.add_argument("--enable", type=Path, default=DEFAULT_ENABLE)
+    ap.add_argument("--misses", action="store_true", help="print each word read wrong (file, writer, truth, reading)")
     ap.add_argument("--dictionary", action="store_true",
                     help="also read each crop against the whole English dictionary (no board: read_words(dictionary=...))")
     a = ap.parse_args()
@@ -117,6 +118,9 @@ def main() -> int:
             n += 1
             alts = [w for w, _ in r.alternatives][:3]
             ok = r.word == t
+            if a.misses and not ok:
+                print(f"miss: {x['file']} writer {x['writer']}: {t!r} read {r.word!r} "
+                      f"({r.confidence:.2f}{', flagged' if r.flagged else ''}; then {alts[1:]})")
             top1 += ok
             top3 += t in alts or ok
             flagged += bool(r.flagged)

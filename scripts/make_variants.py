@@ -27,7 +27,7 @@ The sheet variants (sizes fit a page of handwriting, not a tray):
   rot90, rot180         turned by a quarter / upside down
   rot_free              turned by a random 15-75 degrees (canvas grown to fit)
   tilt                  shot 25-35 degrees off vertical
-  small                 shrunk so the long side is 1,200 px (a 1 MP photo)
+  small                 shrunk so the long side is 1,200 px (a 1 MP photo; never enlarged)
   dim, warm             darker with a light gradient / a warm colour cast + noise
   blur                  defocused (sigma 0.1% of the long side) + JPEG 40
 The outputs are derived from the source photos: write them outside the project.
@@ -107,7 +107,7 @@ def _sheet_variants(img, rng):
     out = {"rot90": (*_rotation(img, 90), None), "rot180": (*_rotation(img, 180), None),
            "rot_free": (*_rotation(img, float(rng.uniform(15, 75))), None),
            "tilt": (*_keystone(img, rng, (0.12, 0.2)), None)}
-    s = 1200 / max(h, w)
+    s = min(1.0, 1200 / max(h, w))  # never enlarged
     out["small"] = (np.diag([s, s, 1.0]), (int(w * s), int(h * s)), None)
     out["dim"] = (np.eye(3), (w, h), lambda v, r: _relight(v, r, False))
     out["warm"] = (np.eye(3), (w, h), lambda v, r: _relight(v, r, True))

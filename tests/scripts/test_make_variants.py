@@ -66,3 +66,42 @@ def test_variants_refuse_to_write_inside_the_project(labelled):
                         str(ROOT / "variants_here")], capture_output=True, text=True)
     assert r.returncode != 0 and "outside the project" in r.stderr
     assert not (ROOT / "variants_here").exists()
+
+
+def test_sheet_variants_each_in_a_folder_with_its_truth(tmp_path):
+    """--sheets: composed-sheet photos (truth.json {file: {set, words}}) -> one folder per
+    variant, each with every sheet and the same truth, ready for eval_sheets.py."""
+    src = tmp_path / "sheets"
+    src.mkdir()
+    truth = {}
+    for i in range(2):
+        img = np.full((1500, 1200, 3), 60, np.uint8)
+        cv2.rectangle(img, (240, 180), (960, 1320), (240, 240, 240), -1)
+        cv2.putText(img, "seat", (110, 200), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (30, 30, 30), 3)
+        cv2.imwrite(str(src / f"sheet-{i:03d}.jpg"), img)
+        truth[f"sheet-{i:03d}.jpg"] = {"set": "jeremy-words", "words": ["seat"]}
+    (src / "truth.json").write_text(json.dumps(truth))
+    out = tmp_path / "out"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "make_variants.py"), str(src), str(out), "--sheets"],
+                   check=True, capture_output=True)
+    names = {"rot90", "rot180", "rot_free", "tilt", "small", "dim", "warm", "blur"}
+    assert {p.name for p in out.iterdir()} == names
+    for name in names:
+        assert json.loads((out / name / "truth.json").read_text()) == truth
+        img = cv2.imread(str(out / name / "sheet-000.jpg"))
+        assert img is not None
+        if name == "small":
+            assert img.shape[:2] == (1200, 960)
+        if name == "rot90":
+            assert img.shape[:2] == (1200, 1500)
+        if name in ("rot180", "dim", "warm", "blur"):
+            assert img.shape[:2] == (1500, 1200)
+    upside = cv2.imread(str(out / "rot180" / "sheet-000.jpg"), cv2.IMREAD_GRAYSCALE)
+    first = cv2.imread(str(src / "sheet-000.jpg"), cv2.IMREAD_GRAYSCALE)
+    assert np.abs(upside.astype(int) - first[::-1, ::-1].astype(int)).mean() < 4
+
+
+def test_variants_refuse_to_write_into_the_project(tmp_path):
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_variants.py"), str(tmp_path), str(ROOT / "x"),
+                        "--sheets"], capture_output=True, text=True)
+    assert r.returncode != 0 and "outside the project" in r.stderr
