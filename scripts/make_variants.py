@@ -30,6 +30,8 @@ The sheet variants (sizes fit a page of handwriting, not a tray):
   small                 shrunk so the long side is 1,200 px (a 1 MP photo; never enlarged)
   dim, warm             darker with a light gradient / a warm colour cast + noise
   blur                  defocused (sigma 0.1% of the long side) + JPEG 40
+  shadow                a sharp shadow (a phone's under a ceiling light) over the part
+                        beyond a random line through the middle: 25-55% darker
 The outputs are derived from the source photos: write them outside the project.
 """
 from __future__ import annotations
@@ -113,7 +115,20 @@ def _sheet_variants(img, rng):
     out["warm"] = (np.eye(3), (w, h), lambda v, r: _relight(v, r, True))
     out["blur"] = (np.eye(3), (w, h),
                    lambda v, r: jpeg_roundtrip(cv2.GaussianBlur(v, (0, 0), 0.001 * max(v.shape[:2])), 40))
+    out["shadow"] = (np.eye(3), (w, h), _sharp_shadow)
     return out
+
+
+def _sharp_shadow(img, rng):
+    """img with the part beyond a random line through its middle third 25-55% darker,
+    the edge 6 px soft."""
+    h, w = img.shape[:2]
+    ang = rng.uniform(0, np.pi)
+    cx, cy = rng.uniform(0.33, 0.67) * w, rng.uniform(0.33, 0.67) * h
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    side = ((np.cos(ang) * (xx - cx) + np.sin(ang) * (yy - cy)) > 0).astype(np.float32)
+    f = 1.0 - rng.uniform(0.25, 0.55) * cv2.GaussianBlur(side, (0, 0), 6)
+    return np.clip(img.astype(np.float32) * f[..., None], 0, 255).astype(np.uint8)
 
 
 def _sheets(src: Path, out: Path, rng: np.random.Generator) -> None:

@@ -84,7 +84,7 @@ def test_sheet_variants_each_in_a_folder_with_its_truth(tmp_path):
     out = tmp_path / "out"
     subprocess.run([sys.executable, str(ROOT / "scripts" / "make_variants.py"), str(src), str(out), "--sheets"],
                    check=True, capture_output=True)
-    names = {"rot90", "rot180", "rot_free", "tilt", "small", "dim", "warm", "blur"}
+    names = {"rot90", "rot180", "rot_free", "tilt", "small", "dim", "warm", "blur", "shadow"}
     assert {p.name for p in out.iterdir()} == names
     for name in names:
         assert json.loads((out / name / "truth.json").read_text()) == truth
@@ -94,7 +94,7 @@ def test_sheet_variants_each_in_a_folder_with_its_truth(tmp_path):
             assert img.shape[:2] == (1200, 960)
         if name == "rot90":
             assert img.shape[:2] == (1200, 1500)
-        if name in ("rot180", "dim", "warm", "blur"):
+        if name in ("rot180", "dim", "warm", "blur", "shadow"):
             assert img.shape[:2] == (1500, 1200)
     upside = cv2.imread(str(out / "rot180" / "sheet-000.jpg"), cv2.IMREAD_GRAYSCALE)
     first = cv2.imread(str(src / "sheet-000.jpg"), cv2.IMREAD_GRAYSCALE)

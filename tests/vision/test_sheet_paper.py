@@ -155,3 +155,38 @@ def test_a_paper_within_the_first_region_is_taken():
     plain = np.array([[0, 0], [479, 0], [479, 639], [0, 639]], np.float64)
     assert np.array_equal(_paper_within(framed, plain), plain)
     assert np.array_equal(_paper_within(small, plain), plain)
+
+
+def _shadowed(photo, corners, strength: float):
+    """The photo with a sharp shadow (a phone's, under a ceiling light) over the part
+    of it beyond a line through the paper's middle, at a slant: that side times
+    1 - strength (edge 2 px soft)."""
+    import cv2
+    h, w = photo.shape[:2]
+    c = np.asarray(corners).mean(axis=0)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    side = ((xx - c[0]) * 0.8 + (yy - c[1]) * 0.6 > 0).astype(np.float32)
+    f = 1.0 - strength * cv2.GaussianBlur(side, (0, 0), 2.0)
+    return np.clip(photo.astype(np.float32) * f[..., None], 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("strength", [0.3, 0.5])
+def test_a_sheet_half_in_a_sharp_shadow_is_found_whole(strength):
+    """A shadow's edge across the sheet splits it into a lit part (the bright region)
+    and a darker part: the darker part beside it, even, unsaturated and making one
+    convex shape with it, is the same paper (with_shadowed_part)."""
+    paper, _ = sheet(5)
+    photo, corners = photo_of(paper, 5, angle=-6.0, tilt=0.04)
+    found = find_paper(_shadowed(photo, corners, strength))
+    assert found.found
+    assert _corner_error(found.corners, corners) < 14, (found.corners, corners)
+
+
+def test_a_shadows_edge_on_the_flat_sheet_is_no_ink():
+    """darkness_of estimates the paper's brightness with an edge-keeping median: a sharp
+    shadow's edge across blank paper leaves no band of 'ink' along it."""
+    from boggle_cv.vision.sheet.ink import INK_DARKNESS, darkness_of
+    flat = np.full((1200, 900, 3), 225, np.uint8)
+    flat[:, 450:] = (225 * 0.5)  # the right half in a shadow, a sharp edge
+    d = darkness_of(flat)
+    assert float(d[:, 400:500].max()) < INK_DARKNESS

@@ -54,8 +54,14 @@ def darkness_of(flat: U8) -> npt.NDArray[np.float32]:
     small = cv2.resize(grey, (max(w // 4, 1), max(h // 4, 1)), interpolation=cv2.INTER_AREA)
     k = max(9, (min(small.shape) // 20) | 1)
     paper = cv2.morphologyEx(small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    paper = cv2.GaussianBlur(paper, (0, 0), k / 3)
-    paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    # smoothed by a median, not a Gaussian: a sharp shadow's edge across the sheet stays
+    # a step (a Gaussian carries the lit paper's level into the shadow, where its first
+    # few millimetres then read as a band of ink)
+    paper = cv2.medianBlur(paper, k)
+    paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
+    # the resize ramps a step over a few pixels: the lowest level near each pixel keeps the
+    # shadow's side of the edge at its own level
+    paper = cv2.erode(paper, np.ones((7, 7), np.uint8)).astype(np.float32)
     d = 1.0 - grey.astype(np.float32) / np.maximum(paper, 1.0)
     out: npt.NDArray[np.float32] = np.clip(d, 0.0, 1.0)
     return out

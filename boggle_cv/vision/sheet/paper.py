@@ -229,7 +229,76 @@ def paper_mask(image: U8) -> U8:
     grown: U8 = (markers == 2).astype(np.uint8) * 255
     grown = np.asarray(cv2.morphologyEx(grown, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)), np.uint8)
     share = np.count_nonzero(grown) / grown.size
-    return grown if share >= PAPER_MIN_AREA else mask
+    paper = grown if share >= PAPER_MIN_AREA else mask
+    return with_shadowed_part(image, paper)
+
+
+#: A region beside the lit paper is its part in a shadow when it is this much darker
+#: (grey median ratio), even (10th-90th percentile spread under SHADOW_EVEN of its
+#: median), unsaturated and the two make one convex shape (SHADOW_SOLIDITY).
+SHADOW_RATIO = (0.3, 0.92)
+SHADOW_EVEN = 0.35
+SHADOW_SOLIDITY = 0.93
+SHADOW_MIN_SHARE = 0.03  # of the image
+SHADOW_FRAME = 0.25      # it runs along at most this share of the photo's frame...
+SHADOW_AROUND = 0.6      # ...and along at most this share of the lit paper's outline
+
+
+def with_shadowed_part(image: U8, paper: U8) -> U8:
+    """The paper mask (uint8 (h, w), 255 on the paper) with its part in a sharp shadow
+    added (a phone's or a hand's shadow across the sheet splits it into a lit part,
+    the bright region, and a darker part beyond a straight edge). Regions are the
+    pieces of the photo between its strong edges (``_edges``); a piece beside the
+    paper is added when it is shadowed paper: darker by a ratio in SHADOW_RATIO, even,
+    unsaturated, and the two together convex. image: BGR uint8 at the mask's scale."""
+    if not paper.any():
+        return paper
+    grey: U8 = np.asarray(cv2.morphologyEx(cv2.medianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 5),
+                                           cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)), np.uint8)
+    edges = _edges(grey)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((edges == 0).astype(np.uint8), connectivity=4)
+    lit = paper > 0
+    lit_level = float(np.median(grey[lit]))
+    sat = cv2.cvtColor(white_balanced(image), cv2.COLOR_BGR2HSV)[:, :, 1]
+    near = cv2.dilate(paper, np.ones((15, 15), np.uint8)) > 0
+    rim = near & ~lit  # the band just outside the lit paper
+    frame = np.zeros(paper.shape, bool)
+    frame[:3, :] = frame[-3:, :] = True
+    frame[:, :3] = frame[:, -3:] = True
+    best, best_area = paper, 0
+    for k in range(1, n):
+        area = int(stats[k, cv2.CC_STAT_AREA])
+        if area < SHADOW_MIN_SHARE * paper.size:
+            continue
+        region = labels == k
+        if (region & lit).sum() > 0.5 * area or not (region & near).any():
+            continue  # the lit paper itself, or not beside it
+        values = grey[region]
+        level = float(np.median(values))
+        if not SHADOW_RATIO[0] * lit_level <= level <= SHADOW_RATIO[1] * lit_level:
+            continue
+        if float(np.percentile(values, 90) - np.percentile(values, 10)) > SHADOW_EVEN * level:
+            continue
+        if float(np.median(sat[region])) > 60:
+            continue
+        # the table around the paper is even and unsaturated too: but it runs along the
+        # photo's frame and around the lit paper, where a shadowed part of the paper
+        # meets the lit part along one edge only
+        if np.count_nonzero(region & frame) > SHADOW_FRAME * np.count_nonzero(frame):
+            continue
+        if np.count_nonzero(cv2.dilate(region.astype(np.uint8), np.ones((15, 15), np.uint8)).astype(bool) & rim) \
+                > SHADOW_AROUND * np.count_nonzero(rim):
+            continue
+        union = np.where(region | lit, 255, 0).astype(np.uint8)
+        union = np.asarray(cv2.morphologyEx(union, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)), np.uint8)
+        contours, _ = cv2.findContours(union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        c = max(contours, key=cv2.contourArea)
+        hull = cv2.contourArea(cv2.convexHull(c))
+        if hull <= 0 or cv2.contourArea(c) / hull < SHADOW_SOLIDITY:
+            continue
+        if area > best_area:
+            best, best_area = union, area
+    return best
 
 
 def find_paper(image: U8, debug: DebugSink | None = None) -> Paper:
@@ -267,8 +336,11 @@ def find_paper(image: U8, debug: DebugSink | None = None) -> Paper:
 #: A paper found inside the first one's flattened image that covers less than this
 #: share of it is the paper; the first was a board or table it lies on.
 INNER_MAX_SHARE = 0.85
-#: ...and only when the band around it is darker than this share of the paper.
+#: ...and only when the band around it is darker than this share of the paper...
 INNER_BAND_DARKER = 0.6
+#: ...and runs all around it, at least this share of the side wide (else darker than
+#: any shadow: SHADOW_RATIO[0]).
+INNER_MARGIN = 0.02
 
 
 def _paper_within(small: U8, quad: F64) -> F64:
@@ -288,8 +360,12 @@ def _paper_within(small: U8, quad: F64) -> F64:
     grey = cv2.cvtColor(inner_view, cv2.COLOR_BGR2GRAY)
     inside = np.zeros(grey.shape, np.uint8)
     cv2.fillPoly(inside, [np.round(inner).astype(np.int32)], 255)
-    if float(np.median(grey[inside == 0])) > INNER_BAND_DARKER * float(np.median(grey[inside > 0])):
-        return quad  # the band around it is paper too: a box of writing, not a sheet
+    # where it reaches the edge it may be the lit part of a sheet half in a shadow (paper
+    # at SHADOW_RATIO of it): only a band darker than any shadow is a board there
+    edge = min(float(inner.min()), float(side - 1 - inner.max())) < INNER_MARGIN * side
+    darker = SHADOW_RATIO[0] if edge else INNER_BAND_DARKER
+    if float(np.median(grey[inside == 0])) > darker * float(np.median(grey[inside > 0])):
+        return quad  # the band around it is paper too (a box of writing, a shadowed part)
     back = cv2.perspectiveTransform(inner.reshape(-1, 1, 2), np.linalg.inv(m)).reshape(4, 2)
     return _order(np.asarray(back, np.float64))
 
