@@ -190,3 +190,24 @@ def test_a_shadows_edge_on_the_flat_sheet_is_no_ink():
     flat[:, 450:] = (225 * 0.5)  # the right half in a shadow, a sharp edge
     d = darkness_of(flat)
     assert float(d[:, 400:500].max()) < INK_DARKNESS
+
+
+def test_a_paper_small_in_the_photo_is_enlarged_to_the_flat_size():
+    """A small photo (or a sheet far from the phone): the flat page is enlarged to
+    FLAT_MAX_SIDE (by at most MAX_UPSCALE), so the layout and the reader see its
+    writing at the size a close photo gives; a big one is shrunk to it."""
+    import cv2
+    from boggle_cv.vision.sheet.paper import FLAT_MAX_SIDE, MAX_UPSCALE
+    paper, _ = sheet(7)
+    photo, corners = photo_of(paper, 7)
+    for side in (400, 800, 2400):
+        s = side / max(photo.shape[:2])
+        shown = cv2.resize(photo, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+        found = find_paper(shown)
+        assert found.found
+        long_side = max(found.flat.shape[:2])
+        paper_side = max(np.linalg.norm(np.asarray(corners[2]) - corners[1]), np.linalg.norm(np.asarray(corners[1]) - corners[0])) * s
+        assert long_side <= FLAT_MAX_SIDE
+        assert long_side >= min(FLAT_MAX_SIDE, MAX_UPSCALE * paper_side) - 40, (side, long_side, paper_side)
+        if side <= 800:  # enlarged: at least twice the paper's size in the photo
+            assert long_side >= min(1600, 2 * paper_side), (side, long_side, paper_side)

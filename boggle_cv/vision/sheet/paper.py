@@ -10,8 +10,9 @@ darker or busier); its outline's convex hull gives four corners (unless a side o
 that quad is not on an edge of the photo - a pale table where the light falls off is
 as bright as the paper - and an outline of the edge map gives a quad whose sides all
 are: paper_quad), and a perspective
-warp makes it a square-on image (``flat``) whose long side is at most FLAT_MAX_SIDE
-px. When no bright region covers PAPER_MIN_AREA of the photo, the whole photo is
+warp makes it a square-on image (``flat``) whose long side is FLAT_MAX_SIDE px (a
+paper smaller in the photo is enlarged, by at most MAX_UPSCALE: the layout's and the
+reader's crops then see small writing at the size they see a close photo's). When no bright region covers PAPER_MIN_AREA of the photo, the whole photo is
 taken as the paper (a close-up that shows no edge).
 
 The turn: written lines run left to right, so words are wider than tall (a sheet
@@ -35,6 +36,7 @@ F64 = npt.NDArray[np.float64]
 
 WORK_SIDE = 640          # long side (px) the paper is searched at
 FLAT_MAX_SIDE = 1600     # long side (px) of the flattened paper
+MAX_UPSCALE = 3.0        # a paper smaller in the photo is enlarged to FLAT_MAX_SIDE, by at most this
 PAPER_MIN_AREA = 0.12    # the paper covers at least this share of the photo
 EDGE_SUPPORT = 0.7       # a quad's weakest side on an edge over this share of it is the paper's outline
 EDGE_LOW, EDGE_HIGH = 20, 60  # Canny thresholds (grey levels) of the paper's outline
@@ -319,7 +321,7 @@ def find_paper(image: U8, debug: DebugSink | None = None) -> Paper:
     left = np.linalg.norm(corners[3] - corners[0])
     right = np.linalg.norm(corners[2] - corners[1])
     fw, fh = (top + bottom) / 2, (left + right) / 2
-    s = min(1.0, FLAT_MAX_SIDE / max(fw, fh, 1.0))
+    s = min(MAX_UPSCALE, FLAT_MAX_SIDE / max(fw, fh, 1.0))
     fw, fh = max(int(round(fw * s)), 8), max(int(round(fh * s)), 8)
     dst = np.array([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]], np.float64)
     matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), dst.astype(np.float32)).astype(np.float64)
