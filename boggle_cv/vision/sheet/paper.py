@@ -157,14 +157,13 @@ def paper_quad(image: U8) -> F64 | None:
     or None: the bright region's quad (paper_mask), unless its weakest side is not an
     edge (edge_support under EDGE_SUPPORT) and an outline of the edge map makes a quad
     whose sides are; then the better supported of those."""
-    mask = paper_mask(image)
+    grey = writing_free_grey(image)
+    edges = _edges(grey)
+    mask = paper_mask(image, grey, edges)
     quad = _quad_of(mask) if mask.any() else None
     min_area = PAPER_MIN_AREA * mask.size
     if quad is not None and cv2.contourArea(quad.astype(np.float32)) < min_area:
         quad = None
-    grey: U8 = np.asarray(cv2.morphologyEx(cv2.medianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 5),
-                                           cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)), np.uint8)
-    edges = _edges(grey)
     support = edge_support(edges, quad) if quad is not None else 0.0
     if support >= EDGE_SUPPORT:
         return quad
@@ -195,16 +194,30 @@ def white_balanced(image: U8) -> U8:
     return out
 
 
-def paper_mask(image: U8) -> U8:
-    """uint8 (h, w) at WORK_SIDE scale: 255 on the paper.
+def writing_free_grey(image: U8) -> U8:
+    """The photo in grey (uint8 (h, w)) with the writing closed away (thin strokes):
+    what the paper's region and outline are looked for in."""
+    grey = cv2.medianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 5)
+    out: U8 = np.asarray(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)), np.uint8)
+    return out
+
+
+def _frame_band(shape: tuple[int, ...], width: int = 3) -> npt.NDArray[np.bool_]:
+    """bool (h, w): True on the image's outer `width` pixels."""
+    frame = np.zeros(shape[:2], bool)
+    frame[:width, :] = frame[-width:, :] = True
+    frame[:, :width] = frame[:, -width:] = True
+    return frame
+
+
+def paper_mask(image: U8, grey: U8 | None = None, edges: U8 | None = None) -> U8:
+    """uint8 (h, w) at WORK_SIDE scale: 255 on the paper. grey, edges: the image's
+    ``writing_free_grey`` and its ``_edges``, when the caller has them already.
 
     The writing is closed away; the largest bright region (Otsu) seeds the paper,
     which a watershed then grows to the strongest edge around it."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    grey = cv2.medianBlur(grey, 5)
-    grey = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))  # writing is thin
-    hsv = cv2.cvtColor(white_balanced(image), cv2.COLOR_BGR2HSV)
-    sat = cv2.medianBlur(hsv[:, :, 1], 5)
+    grey = writing_free_grey(image) if grey is None else grey
+    sat: U8 = np.asarray(cv2.medianBlur(cv2.cvtColor(white_balanced(image), cv2.COLOR_BGR2HSV)[:, :, 1], 5), np.uint8)
     _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright[sat > 90] = 0  # paper is white or nearly: a coloured table is not paper
     bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
@@ -219,10 +232,7 @@ def paper_mask(image: U8) -> U8:
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     markers = np.zeros(grey.shape, np.int32)
     markers[dist > 0.5 * float(dist.max())] = 2
-    frame = np.zeros(grey.shape, bool)
-    frame[:3, :] = frame[-3:, :] = True
-    frame[:, :3] = frame[:, -3:] = True
-    outside = frame & (mask == 0)
+    outside = _frame_band(grey.shape) & (mask == 0)
     if not outside.any():
         return mask  # the paper fills the frame
     markers[outside] = 1
@@ -232,7 +242,7 @@ def paper_mask(image: U8) -> U8:
     grown = np.asarray(cv2.morphologyEx(grown, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)), np.uint8)
     share = np.count_nonzero(grown) / grown.size
     paper = grown if share >= PAPER_MIN_AREA else mask
-    return with_shadowed_part(image, paper)
+    return with_shadowed_part(paper, grey, _edges(grey) if edges is None else edges, sat)
 
 
 #: A region beside the lit paper is its part in a shadow when it is this much darker
@@ -246,27 +256,23 @@ SHADOW_FRAME = 0.25      # it runs along at most this share of the photo's frame
 SHADOW_AROUND = 0.6      # ...and along at most this share of the lit paper's outline
 
 
-def with_shadowed_part(image: U8, paper: U8) -> U8:
+def with_shadowed_part(paper: U8, grey: U8, edges: U8, sat: U8) -> U8:
     """The paper mask (uint8 (h, w), 255 on the paper) with its part in a sharp shadow
     added (a phone's or a hand's shadow across the sheet splits it into a lit part,
     the bright region, and a darker part beyond a straight edge). Regions are the
     pieces of the photo between its strong edges (``_edges``); a piece beside the
     paper is added when it is shadowed paper: darker by a ratio in SHADOW_RATIO, even,
-    unsaturated, and the two together convex. image: BGR uint8 at the mask's scale."""
+    unsaturated, and the two together convex. grey, edges, sat: the photo's
+    ``writing_free_grey``, its ``_edges`` and its white-balanced HSV saturation, all
+    uint8 at the mask's scale."""
     if not paper.any():
         return paper
-    grey: U8 = np.asarray(cv2.morphologyEx(cv2.medianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 5),
-                                           cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)), np.uint8)
-    edges = _edges(grey)
     n, labels, stats, _ = cv2.connectedComponentsWithStats((edges == 0).astype(np.uint8), connectivity=4)
     lit = paper > 0
     lit_level = float(np.median(grey[lit]))
-    sat = cv2.cvtColor(white_balanced(image), cv2.COLOR_BGR2HSV)[:, :, 1]
     near = cv2.dilate(paper, np.ones((15, 15), np.uint8)) > 0
     rim = near & ~lit  # the band just outside the lit paper
-    frame = np.zeros(paper.shape, bool)
-    frame[:3, :] = frame[-3:, :] = True
-    frame[:, :3] = frame[:, -3:] = True
+    frame = _frame_band(paper.shape)
     best, best_area = paper, 0
     for k in range(1, n):
         area = int(stats[k, cv2.CC_STAT_AREA])
