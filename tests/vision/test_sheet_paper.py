@@ -211,3 +211,65 @@ def test_a_paper_small_in_the_photo_is_enlarged_to_the_flat_size():
         assert long_side >= min(FLAT_MAX_SIDE, MAX_UPSCALE * paper_side) - 40, (side, long_side, paper_side)
         if side <= 800:  # enlarged: at least twice the paper's size in the photo
             assert long_side >= min(1600, 2 * paper_side), (side, long_side, paper_side)
+
+
+def _placed(paper, corners, table_bgr, size=(800, 1000)):
+    """The paper warped onto a plain table of colour table_bgr at `corners` (4, 2)
+    photo px, clockwise from its top-left (which may lie beyond the photo's frame);
+    BGR uint8 (size[1], size[0])."""
+    import cv2
+    W, H = size
+    ph, pw = paper.shape[:2]
+    src = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32)
+    m = cv2.getPerspectiveTransform(src, np.asarray(corners, np.float32))
+    page = cv2.warpPerspective(paper.astype(np.float32), m, (W, H))
+    cover = cv2.warpPerspective(np.ones((ph, pw), np.float32), m, (W, H))[..., None]
+    img = np.full((H, W, 3), table_bgr, np.float32) * (1 - cover) + page * cover
+    return np.clip(cv2.GaussianBlur(img, (0, 0), 1.0), 0, 255).astype(np.uint8)
+
+
+def test_a_paper_running_off_the_frame_at_a_corner_keeps_that_corner():
+    """The frame cuts a corner off the paper: its quad is where its four own sides
+    meet, the cut corner beyond the frame (before, the outline's simplest quad cut
+    across the corner and through the words along that side)."""
+    paper, _ = sheet(7)
+    corners = np.array([[-60, 170], [560, 60], [660, 880], [60, 960]], np.float64)
+    found = find_paper(_placed(paper, corners, (70, 90, 60)))
+    assert found.found
+    assert found.corners[0][0] < -30  # beyond the frame
+    assert _corner_error(found.corners, corners) < 20, (found.corners, corners)
+
+
+@pytest.mark.parametrize("strength", [0.45, 0.6])
+def test_a_shadow_across_a_sheet_on_a_pale_table_is_no_paper_edge(strength):
+    """A sharp shadow across a sheet on a pale table: the lit table is nearly as bright
+    as the paper, and the bright region is the whole lit side, bounded by the frame and
+    the shadow's edge (all 'edges'). The paper is the two pieces between the edges, the
+    lit and the shadowed, that together make one solid quad off the frame."""
+    from boggle_cv.vision.sheet.paper import SHADOW_RATIO
+    paper, _ = sheet(7)
+    corners = np.array([[120, 140], [640, 110], [670, 860], [140, 890]], np.float64)
+    photo = _placed(paper, corners, (168, 172, 176))
+    h, w = photo.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    side = ((xx - 400) * 0.45 + (yy - 600) * 0.9 > 0).astype(np.float32)
+    photo = np.clip(photo * (1.0 - strength * side)[..., None], 0, 255).astype(np.uint8)
+    assert SHADOW_RATIO[0] < 1 - strength < SHADOW_RATIO[1]
+    found = find_paper(photo)
+    assert found.found
+    assert _corner_error(found.corners, corners) < 12, (found.corners, corners)
+
+
+@pytest.mark.parametrize("dimmest", [0.4, 0.5])
+def test_a_paper_off_the_frame_with_its_far_end_in_dim_light_is_found_whole(dimmest):
+    """Light falling off towards the side where the sheet runs off the frame: the
+    bright region is the lit end only, and the watershed takes the dim end, on the
+    frame, for the table. The piece between the edges that holds the bright region is
+    the paper, its corner beyond the frame."""
+    paper, _ = sheet(8)
+    corners = np.array([[-60, 170], [560, 60], [660, 880], [60, 960]], np.float64)
+    photo = _placed(paper, corners, (60, 80, 50)).astype(np.float32)
+    photo *= np.linspace(dimmest, 1.05, photo.shape[1], dtype=np.float32)[None, :, None]
+    found = find_paper(np.clip(photo, 0, 255).astype(np.uint8))
+    assert found.found
+    assert _corner_error(found.corners, corners) < 20, (found.corners, corners)

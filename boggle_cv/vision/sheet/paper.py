@@ -9,7 +9,9 @@ largest bright, even region of the photo (a table, a hand, the floor around it a
 darker or busier); its outline's convex hull gives four corners (unless a side of
 that quad is not on an edge of the photo - a pale table where the light falls off is
 as bright as the paper - and an outline of the edge map gives a quad whose sides all
-are: paper_quad), and a perspective
+are: paper_quad; a paper the frame cuts keeps its corner beyond the frame; a paper
+that a sharp shadow cuts in two on a pale table is the lit and the shadowed piece
+between the edges together), and a perspective
 warp makes it a square-on image (``flat``) whose long side is FLAT_MAX_SIDE px (a
 paper smaller in the photo is enlarged, by at most MAX_UPSCALE: the layout's and the
 reader's crops then see small writing at the size they see a close photo's). When no bright region covers PAPER_MIN_AREA of the photo, the whole photo is
@@ -106,6 +108,69 @@ def _quad_of(mask: U8) -> F64 | None:
     return _order(np.asarray(box, np.float64))
 
 
+#: A side of a region's outline within this many px of the photo's border all along is
+#: the frame's, not the paper's.
+FRAME_PX = 3
+#: A corner beyond the frame is kept when it lies within this share of the photo's
+#: long side from it (further, the sides are near parallel: no paper corner).
+PAST_FRAME = 0.5
+#: Simplifications tried (share of the outline's perimeter): a short piece of frame
+#: cutting off a corner is lost at 1%.
+PAST_FRAME_EPS = (0.004, 0.007, 0.01)
+
+
+def _quad_past_frame(mask: U8) -> F64 | None:
+    """The quad (4, 2) of the largest region of mask when the photo's frame cuts it
+    (a paper running off the photo: a corner or two beyond the frame), or None: its
+    convex outline simplified (PAST_FRAME_EPS of its perimeter, the first that works)
+    to five to eight sides, of which those along the frame (FRAME_PX) are dropped;
+    when four sides remain, each corner is where two of them, in turn round the
+    outline, meet (beyond the frame where the frame cut it off)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    peri = cv2.arcLength(hull, True)
+    h, w = mask.shape[:2]
+    for eps in PAST_FRAME_EPS:
+        quad = _sides_past_frame(cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).astype(np.float64), w, h)
+        if quad is not None:
+            return quad
+    return None
+
+
+def _sides_past_frame(approx: F64, w: int, h: int) -> F64 | None:
+    """_quad_past_frame for one simplified outline (n, 2) in a w x h photo."""
+    if not 5 <= len(approx) <= 8:
+        return None
+
+    def on_frame(a: F64, b: F64) -> bool:
+        for axis, edge in ((0, 0.0), (0, w - 1.0), (1, 0.0), (1, h - 1.0)):
+            if abs(a[axis] - edge) <= FRAME_PX and abs(b[axis] - edge) <= FRAME_PX:
+                return True
+        return False
+
+    sides = [(a, b) for a, b in zip(approx, np.roll(approx, -1, axis=0)) if not on_frame(a, b)]
+    if len(sides) != 4 or len(sides) == len(approx):
+        return None
+    corners = []
+    for (a1, b1), (a2, b2) in zip(sides, sides[1:] + sides[:1]):
+        d1, d2 = b1 - a1, b2 - a2
+        den = d1[0] * d2[1] - d1[1] * d2[0]
+        if abs(den) < 1e-6 * np.linalg.norm(d1) * np.linalg.norm(d2) + 1e-9:
+            return None
+        t = ((a2[0] - a1[0]) * d2[1] - (a2[1] - a1[1]) * d2[0]) / den
+        corners.append(a1 + t * d1)
+    quad = np.asarray(corners, np.float64)
+    reach = PAST_FRAME * max(h, w)
+    if (quad[:, 0] < -reach).any() or (quad[:, 0] > w - 1 + reach).any() \
+            or (quad[:, 1] < -reach).any() or (quad[:, 1] > h - 1 + reach).any():
+        return None
+    if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+        return None
+    return _order(quad)
+
+
 def _edges(grey: U8) -> U8:
     """uint8 (h, w): 255 within a pixel or two of a strong edge of the (writing-free)
     grey image: the paper's outline against any table, light or dark."""
@@ -155,8 +220,14 @@ def _edge_quads(edges: U8, min_area: float) -> list[F64]:
 def paper_quad(image: U8) -> F64 | None:
     """The paper's corners (4, 2) at the image's scale, clockwise from the top-left,
     or None: the bright region's quad (paper_mask), unless its weakest side is not an
-    edge (edge_support under EDGE_SUPPORT) and an outline of the edge map makes a quad
-    whose sides are; then the better supported of those."""
+    edge (edge_support under EDGE_SUPPORT) and a quad whose sides are comes from its
+    sides met beyond the photo's frame (``_quad_past_frame``), from the piece between
+    the edges that holds it (``_enclosing_piece_quads``) or from an outline of the
+    edge map; then the better supported of those. When neither is on edges, or
+    the bright region runs along the photo's frame (a sharp shadow across a sheet on a
+    pale table: the lit table joins the lit paper, and the frame and the shadow's edge
+    bound them), a paper cut in two by a shadow's edge is looked for
+    (``_shadow_split_quads``)."""
     grey = writing_free_grey(image)
     edges = _edges(grey)
     mask = paper_mask(image, grey, edges)
@@ -165,14 +236,146 @@ def paper_quad(image: U8) -> F64 | None:
     if quad is not None and cv2.contourArea(quad.astype(np.float32)) < min_area:
         quad = None
     support = edge_support(edges, quad) if quad is not None else 0.0
-    if support >= EDGE_SUPPORT:
+    frame = _frame_band(mask.shape, 8)
+    along_frame = np.count_nonzero((mask > 0) & frame) > SHADOW_FRAME * np.count_nonzero(frame)
+    if support >= EDGE_SUPPORT and not along_frame:
         return quad
     best, best_support = quad, support
-    for q in _edge_quads(edges, min_area):
-        sq = edge_support(edges, q)
-        if sq > best_support + 0.15:
-            best, best_support = q, sq
+    if support < EDGE_SUPPORT:
+        past = _quad_past_frame(mask) if quad is not None else None
+        for q in ([past] if past is not None else []) + _edge_quads(edges, min_area) + _enclosing_piece_quads(mask, edges):
+            sq = edge_support(edges, q)
+            if sq > best_support + 0.15:
+                best, best_support = q, sq
+    if best_support >= EDGE_SUPPORT and not along_frame:
+        return best
+    sat = white_balanced_saturation(image)
+    split = [(q, edge_support(edges, q), area) for q, area in _shadow_split_quads(grey, edges, sat, min_area)]
+    if split:
+        top = max(p[1] for p in split)
+        q, sq, _ = max((p for p in split if p[1] >= top - PIECE_TIE), key=lambda p: p[2])
+        if sq >= EDGE_SUPPORT and (along_frame or sq > best_support + 0.15):
+            best = q
     return best
+
+
+#: The piece of the photo between its strong edges that holds this share of the bright
+#: region is the paper that region is part of.
+PIECE_HOLDS = 0.9
+
+
+def _enclosing_piece_quads(mask: U8, edges: U8) -> list[F64]:
+    """Quads (4, 2) of the piece of the photo between its strong edges (``_edges``) that
+    holds the bright region (PIECE_HOLDS of it) and is larger: its own quad, and its
+    quad past the frame (``_quad_past_frame``). Light falling off across a sheet that
+    runs off the frame leaves its dim end out of the bright region, and the watershed
+    takes that end, on the frame, for the table; the edges still bound the paper."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((edges == 0).astype(np.uint8), connectivity=4)
+    inside = labels[mask > 0]
+    if n <= 1 or not inside.size:
+        return []
+    k = int(np.bincount(inside, minlength=n)[1:].argmax()) + 1
+    if np.count_nonzero(inside == k) < PIECE_HOLDS * inside.size or stats[k, cv2.CC_STAT_AREA] <= inside.size:
+        return []
+    # the piece stops short of the edge band's middle, where the paper's outline is
+    piece = np.asarray(cv2.dilate((labels == k).astype(np.uint8) * 255, np.ones((7, 7), np.uint8)), np.uint8)
+    return [q for q in (_quad_of(piece), _quad_past_frame(piece)) if q is not None]
+
+
+#: Pieces of the photo between its strong edges (``_edges``) this large (share of the
+#: photo) may be a part of the paper cut off by a shadow's edge...
+PIECE_MIN_SHARE = 0.02
+#: ...and two of them side by side are the whole paper when together they are this
+#: solid (area over their convex hull's): a table piece wraps around the paper.
+PIECE_SOLIDITY = 0.95
+#: Of two such quads on edges within this share alike, the larger is the paper.
+PIECE_TIE = 0.05
+
+
+def _shadow_split_quads(grey: U8, edges: U8, sat: U8, min_area: float) -> list[tuple[F64, float]]:
+    """Quads (4, 2) and areas (px) of papers cut in two by a shadow's straight edge:
+    the unions of two pieces of the photo (the regions between its strong edges, each
+    at least PIECE_MIN_SHARE of it) that lie side by side, one the other's shadow (its
+    grey median SHADOW_RATIO of the other's, both even and unsaturated as in
+    ``with_shadowed_part``), together one solid shape (PIECE_SOLIDITY) of at least
+    min_area px that runs along at most SHADOW_FRAME of the photo's frame (the lit
+    table with the lit paper, or the shadowed table with the shadowed paper, runs
+    along it). grey, edges, sat: ``writing_free_grey``, ``_edges``, white-balanced
+    HSV saturation, uint8 (h, w)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((edges == 0).astype(np.uint8), connectivity=4)
+    big = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= PIECE_MIN_SHARE * edges.size]
+    level, paperlike = {}, {}
+    for k in big:
+        values = grey[labels == k]
+        level[k] = float(np.median(values))
+        paperlike[k] = float(np.percentile(values, 90) - np.percentile(values, 10)) <= SHADOW_EVEN * level[k] \
+            and float(np.median(sat[labels == k])) <= 60
+    frame = _frame_band(edges.shape, 8)  # (the edge map's dilation keeps a piece ~3 px off the frame)
+    out = []
+    for i, a in enumerate(big):
+        if not paperlike[a]:
+            continue
+        near = cv2.dilate((labels == a).astype(np.uint8), np.ones((17, 17), np.uint8)) > 0  # across the edge band
+        for b in big[i + 1:]:
+            lit, dark = max(level[a], level[b]), min(level[a], level[b])
+            if not paperlike[b] or not SHADOW_RATIO[0] * lit <= dark <= SHADOW_RATIO[1] * lit:
+                continue
+            if stats[a, cv2.CC_STAT_AREA] + stats[b, cv2.CC_STAT_AREA] < min_area or not (near & (labels == b)).any():
+                continue
+            union = np.where((labels == a) | (labels == b), 255, 0).astype(np.uint8)
+            if np.count_nonzero((union > 0) & frame) > SHADOW_FRAME * np.count_nonzero(frame):
+                continue
+            union = np.asarray(cv2.morphologyEx(union, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)), np.uint8)
+            contours, _ = cv2.findContours(union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            c = max(contours, key=cv2.contourArea)
+            area, hull = float(np.count_nonzero(union)), cv2.contourArea(cv2.convexHull(c))
+            if hull <= 0 or area / hull < PIECE_SOLIDITY:  # (pixels: a ring around the paper has a hole)
+                continue
+            # the pieces stop short of the edge band's middle, where the paper's outline is
+            quad = _quad_of(np.asarray(cv2.dilate(union, np.ones((7, 7), np.uint8)), np.uint8))
+            if quad is not None:
+                out.append((_snapped(quad, edges), area))
+    return out
+
+
+#: A side is fitted to the edge pixels within this many px of it (``_snapped``).
+SNAP_PX = 6
+
+
+def _snapped(quad: F64, edges: U8) -> F64:
+    """`quad` (4, 2) with each side moved onto the edge pixels along it: a line fitted
+    (least squares, Huber) to the pixels of `edges` within SNAP_PX of the side's
+    middle 80%, the corners where the fitted lines meet. A side with too few edge
+    pixels, or lines that meet far off, leave the quad as it was."""
+    ys, xs = np.nonzero(edges)
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    lines = []
+    for a, b in zip(quad, np.roll(quad, -1, axis=0)):
+        d = b - a
+        length = float(np.linalg.norm(d))
+        if length < 1:
+            return quad
+        u = d / length
+        rel = pts - a
+        along = rel @ u
+        across = rel[:, 0] * u[1] - rel[:, 1] * u[0]
+        near = pts[(np.abs(across) <= SNAP_PX) & (along >= 0.1 * length) & (along <= 0.9 * length)]
+        if len(near) < 0.4 * length:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    corners = []
+    for (p1, d1), (p2, d2) in zip(lines, lines[1:] + lines[:1]):
+        den = d1[0] * d2[1] - d1[1] * d2[0]
+        if abs(den) < 1e-3:
+            return quad
+        t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / den
+        corners.append(p1 + t * d1)
+    # corner k is where side k-1 meets side k... the lines are sides 0..3 from corner 0
+    out = np.roll(np.asarray(corners, np.float64), 1, axis=0)
+    if np.abs(out - quad).max() > 3 * SNAP_PX:
+        return quad
+    return out
 
 
 #: The brightest things in a photo of a sheet are its paper: each colour channel is
@@ -192,6 +395,13 @@ def white_balanced(image: U8) -> U8:
         return image
     out: U8 = np.clip(image.astype(np.float32) * gains.astype(np.float32), 0, 255).astype(np.uint8)
     return out
+
+
+def white_balanced_saturation(image: U8) -> U8:
+    """uint8 (h, w): the HSV saturation of the white-balanced photo (``white_balanced``),
+    smoothed (median 5): paper is near 0, a coloured table well above."""
+    sat: U8 = np.asarray(cv2.medianBlur(cv2.cvtColor(white_balanced(image), cv2.COLOR_BGR2HSV)[:, :, 1], 5), np.uint8)
+    return sat
 
 
 def writing_free_grey(image: U8) -> U8:
@@ -217,7 +427,7 @@ def paper_mask(image: U8, grey: U8 | None = None, edges: U8 | None = None) -> U8
     The writing is closed away; the largest bright region (Otsu) seeds the paper,
     which a watershed then grows to the strongest edge around it."""
     grey = writing_free_grey(image) if grey is None else grey
-    sat: U8 = np.asarray(cv2.medianBlur(cv2.cvtColor(white_balanced(image), cv2.COLOR_BGR2HSV)[:, :, 1], 5), np.uint8)
+    sat = white_balanced_saturation(image)
     _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright[sat > 90] = 0  # paper is white or nearly: a coloured table is not paper
     bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
