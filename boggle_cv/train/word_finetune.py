@@ -22,6 +22,8 @@ usage: python -m boggle_cv.train.word_finetune ../shared/handwriting-public --ou
            [--splits train[,tune]] [--blur P]  (P: share of copies defocused: word_head.defocused)
            [--renders N --render-copies 1]  (N words drawn in handwriting fonts too:
            train.word_renders; the fonts are installed at training time only)
+           [--recombined N --recombined-copies 1]  (N words joined from letters cut
+           from Jeremy's crops: train.word_recombine; tried in session 7, not shipped)
 """
 from __future__ import annotations
 
@@ -110,6 +112,35 @@ def backbone_cache(words_in: list[tuple[np.ndarray, str]], model: Path, copies: 
     return out
 
 
+def recombined_cache(a: argparse.Namespace, items: list[dict]) -> list[Cached]:
+    """Backbone outputs of a.recombined words joined from the letters of Jeremy's crops
+    among `items` (``word_recombine``; cut where the starting files in a.models align
+    them), each also in a.recombined_copies distortions; the words are common English
+    words (Zipf 3+, 3-10 letters) of the training splits only (``word_head.word_split``).
+    Cached beside a.cache when one is given."""
+    import os
+
+    from boggle_cv.train.word_head import word_split
+    from boggle_cv.train.word_recombine import letter_pieces, recombined
+    from boggle_cv.vision.handwriting.commonness import frequencies
+    path = a.cache.with_suffix(f".recombined-{a.recombined}.pkl") if a.cache else None
+    if path is not None and path.is_file():
+        return list(pickle.loads(path.read_bytes()))
+    os.environ["BOGGLE_CV_WORD_READER"] = str(a.models / "word_reader.onnx")
+    os.environ["BOGGLE_CV_WORD_HEAD"] = str(a.models / "word_head.npz")
+    splits = set(parse_splits(a.splits))
+    jeremy = [(load(a.folder / x["file"]), fold_candidate(x["transcription"])) for x in items if x["set"] == "jeremy-words"]
+    pieces = letter_pieces(jeremy)
+    words = sorted(w for w, z in frequencies().items() if z >= 3.0 and 3 <= len(w) <= 10 and word_split(w) in splits)
+    joined = recombined(pieces, words, a.recombined, np.random.default_rng(a.seed + 4000))
+    print(f"{len(joined)} words joined from {sum(len(v) for v in pieces.values())} letters of {len(jeremy)} crops", flush=True)
+    data = backbone_cache(joined, a.models / "word_reader.onnx", a.recombined_copies, tuple(a.stretch), a.seed + 2,
+                          a.boundary, blur=a.blur)
+    if path is not None:
+        path.write_bytes(pickle.dumps(data))
+    return data
+
+
 def main() -> None:
     import torch
 
@@ -132,6 +163,9 @@ def main() -> None:
                     help="share of the distorted copies shrunk and defocused as on a blurred sheet photo (word_head.defocused)")
     ap.add_argument("--photo", type=float, default=0.0,
                     help="share of the distorted copies shrunk, blurred and JPEG'd as on a whole-sheet photo (word_head.photographed)")
+    ap.add_argument("--recombined", type=int, default=0,
+                    help="also this many words joined from letters cut from Jeremy's crops (train.word_recombine)")
+    ap.add_argument("--recombined-copies", type=int, default=1, help="distortions of each joined word")
     ap.add_argument("--splits", default="train",
                     help="comma-separated splits to train on (word_head.split_of): 'train', or 'train,tune'")
     ap.add_argument("--steps", type=int, default=3000)
@@ -163,6 +197,8 @@ def main() -> None:
             print(f"{len(drawn)} words drawn in handwriting fonts", flush=True)
         if a.cache:
             a.cache.write_bytes(pickle.dumps(data))
+    if a.recombined:
+        data += recombined_cache(a, items)
     data = [d for d in data if len(d[1]) <= d[2]]
     by_t: dict[int, list[int]] = {}
     for i, (_, _, frames) in enumerate(data):

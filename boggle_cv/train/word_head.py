@@ -41,7 +41,15 @@ def split_of(item: dict) -> str:
     if item["set"] == "dhsd":
         w = item["writer"]
         return ("tune" if w in DHSD_TUNE_WRITERS else "test") if w in DHSD_TEST_WRITERS else "train"
-    h = zlib.crc32(fold_candidate(item["transcription"]).encode())
+    return word_split(fold_candidate(item["transcription"]))
+
+
+def word_split(word: str) -> str:
+    """The split of Jeremy's crops of `word` (a-z): by the crc32 of the word, two thirds
+    'train', the rest halved into 'tune' and 'test'. Words made up for training
+    (``word_recombine``) are drawn from the training splits' words only, so the test
+    words stay never seen."""
+    h = zlib.crc32(word.encode())
     return ("tune" if (h // 3) % 2 == 0 else "test") if h % 3 == 0 else "train"
 
 
