@@ -32,6 +32,13 @@ The sheet variants (sizes fit a page of handwriting, not a tray):
   blur                  defocused (sigma 0.1% of the long side) + JPEG 40
   shadow                a sharp shadow (a phone's under a ceiling light) over the part
                         beyond a random line through the middle: 25-55% darker
+With --sheets --harsh, harder sheet variants instead:
+  steep                 shot 40-50 degrees off vertical
+  far                   the sheet at 55% of its size in the middle of a grey table (a
+                        photo from further away)
+  jpeg                  JPEG quality 15 (a photo sent through a chat app)
+  night                 dark (x0.55, gamma 1.2) with sensor noise (sigma 8)
+  bright                overexposed (x1.35 + 20, clipped): faint pencil washes out
 The outputs are derived from the source photos: write them outside the project.
 """
 from __future__ import annotations
@@ -119,6 +126,25 @@ def _sheet_variants(img, rng):
     return out
 
 
+def _harsh_sheet_variants(img, rng):
+    """name -> (3x3 H, (w, h), effect(img, rng) or None) of the --sheets --harsh set."""
+    h, w = img.shape[:2]
+    out = {"steep": (*_keystone(img, rng, (0.22, 0.3)), None)}
+    s = 0.55
+    out["far"] = (np.array([[s, 0, w * (1 - s) / 2], [0, s, h * (1 - s) / 2], [0, 0, 1]]), (w, h), None)
+    out["jpeg"] = (np.eye(3), (w, h), lambda v, r: jpeg_roundtrip(v, 15))
+    out["night"] = (np.eye(3), (w, h), _sheet_night)
+    out["bright"] = (np.eye(3), (w, h),
+                     lambda v, r: np.clip(v.astype(np.float32) * 1.35 + 20, 0, 255).astype(np.uint8))
+    return out
+
+
+def _sheet_night(img, rng):
+    f = (img.astype(np.float32) / 255.0) ** 1.2 * 255 * 0.55
+    f += rng.normal(0, 8, f.shape).astype(np.float32)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
 def _sharp_shadow(img, rng):
     """img with the part beyond a random line through its middle third 25-55% darker,
     the edge 6 px soft."""
@@ -131,15 +157,17 @@ def _sharp_shadow(img, rng):
     return np.clip(img.astype(np.float32) * f[..., None], 0, 255).astype(np.uint8)
 
 
-def _sheets(src: Path, out: Path, rng: np.random.Generator) -> None:
-    """The --sheets mode: OUT/VARIANT/ with the variants of every sheet and its truth."""
+def _sheets(src: Path, out: Path, rng: np.random.Generator, harsh: bool = False) -> None:
+    """The --sheets mode: OUT/VARIANT/ with the variants of every sheet and its truth
+    (the --harsh set with `harsh`)."""
+    variants = _harsh_sheet_variants if harsh else _sheet_variants
     truth = json.loads((src / "truth.json").read_text())
     made: dict[str, dict] = {}
     for name, t in sorted(truth.items()):
         img = cv2.imread(str(src / name), cv2.IMREAD_COLOR)
         if img is None:
             continue
-        for variant, (H, size, effect) in _sheet_variants(img, rng).items():
+        for variant, (H, size, effect) in variants(img, rng).items():
             v = _warp(img, H, size) if effect is None else effect(img, rng)
             (out / variant).mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(out / variant / name), v, [cv2.IMWRITE_JPEG_QUALITY, 90])
@@ -186,7 +214,7 @@ def main() -> None:
         raise SystemExit("write variants outside the project")
     rng = np.random.default_rng(a.seed)
     if a.sheets:
-        _sheets(a.src, a.out, rng)
+        _sheets(a.src, a.out, rng, a.harsh)
         return
     truth = json.loads((a.src / "truth.json").read_text())["photos"]
     a.out.mkdir(parents=True, exist_ok=True)

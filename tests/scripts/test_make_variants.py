@@ -68,9 +68,8 @@ def test_variants_refuse_to_write_inside_the_project(labelled):
     assert not (ROOT / "variants_here").exists()
 
 
-def test_sheet_variants_each_in_a_folder_with_its_truth(tmp_path):
-    """--sheets: composed-sheet photos (truth.json {file: {set, words}}) -> one folder per
-    variant, each with every sheet and the same truth, ready for eval_sheets.py."""
+def _composed(tmp_path) -> tuple[Path, dict]:
+    """Two drawn sheet photos (1500 x 1200) and their truth.json {file: {set, words}}."""
     src = tmp_path / "sheets"
     src.mkdir()
     truth = {}
@@ -81,6 +80,13 @@ def test_sheet_variants_each_in_a_folder_with_its_truth(tmp_path):
         cv2.imwrite(str(src / f"sheet-{i:03d}.jpg"), img)
         truth[f"sheet-{i:03d}.jpg"] = {"set": "jeremy-words", "words": ["seat"]}
     (src / "truth.json").write_text(json.dumps(truth))
+    return src, truth
+
+
+def test_sheet_variants_each_in_a_folder_with_its_truth(tmp_path):
+    """--sheets: composed-sheet photos (truth.json {file: {set, words}}) -> one folder per
+    variant, each with every sheet and the same truth, ready for eval_sheets.py."""
+    src, truth = _composed(tmp_path)
     out = tmp_path / "out"
     subprocess.run([sys.executable, str(ROOT / "scripts" / "make_variants.py"), str(src), str(out), "--sheets"],
                    check=True, capture_output=True)
@@ -99,6 +105,28 @@ def test_sheet_variants_each_in_a_folder_with_its_truth(tmp_path):
     upside = cv2.imread(str(out / "rot180" / "sheet-000.jpg"), cv2.IMREAD_GRAYSCALE)
     first = cv2.imread(str(src / "sheet-000.jpg"), cv2.IMREAD_GRAYSCALE)
     assert np.abs(upside.astype(int) - first[::-1, ::-1].astype(int)).mean() < 4
+
+
+def test_harsh_sheet_variants(tmp_path):
+    """--sheets --harsh: steeper, further, JPEG 15, night, overexposed; each photo the
+    source's size, each folder with the same truth."""
+    src, truth = _composed(tmp_path)
+    out = tmp_path / "out"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "make_variants.py"), str(src), str(out), "--sheets",
+                    "--harsh"], check=True, capture_output=True)
+    names = {"steep", "far", "jpeg", "night", "bright"}
+    assert {p.name for p in out.iterdir()} == names
+    first = cv2.imread(str(src / "sheet-000.jpg"), cv2.IMREAD_GRAYSCALE).astype(np.float32)
+    grey = {}
+    for name in names:
+        assert json.loads((out / name / "truth.json").read_text()) == truth
+        grey[name] = cv2.imread(str(out / name / "sheet-000.jpg"), cv2.IMREAD_GRAYSCALE).astype(np.float32)
+        assert grey[name].shape == (1500, 1200)
+    paper = (slice(600, 900), slice(400, 800))
+    assert grey["night"][paper].mean() < 0.7 * first[paper].mean() and grey["night"][paper].std() > 3
+    assert grey["bright"][paper].mean() >= 250  # the paper washed out to white
+    assert (grey["far"] > 200).mean() < 0.6 * (first > 200).mean()  # the sheet smaller in the frame
+    assert np.abs(grey["jpeg"] - first).mean() < 6
 
 
 def test_variants_refuse_to_write_into_the_project(tmp_path):
