@@ -273,3 +273,17 @@ def test_a_paper_off_the_frame_with_its_far_end_in_dim_light_is_found_whole(dimm
     found = find_paper(np.clip(photo, 0, 255).astype(np.uint8))
     assert found.found
     assert _corner_error(found.corners, corners) < 20, (found.corners, corners)
+
+
+def test_a_sheet_far_from_the_phone_is_found():
+    """A sheet covering under a tenth of the photo (a photo from further off, or a
+    big table) is still the paper, not the whole photo; its flat page is enlarged."""
+    from boggle_cv.vision.sheet.paper import MAX_UPSCALE, PAPER_MIN_AREA
+    paper, _ = sheet(9)
+    corners = np.array([[300, 360], [540, 345], [555, 670], [310, 685]], np.float64)
+    share = 240 * 325 / (800 * 1000)
+    assert PAPER_MIN_AREA < share < 0.12  # under the share it once had to cover
+    found = find_paper(_placed(paper, corners, (70, 60, 50)))
+    assert found.found
+    assert _corner_error(found.corners, corners) < 8, (found.corners, corners)
+    assert max(found.flat.shape[:2]) >= 0.95 * 325 * MAX_UPSCALE
