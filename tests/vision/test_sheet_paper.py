@@ -287,3 +287,21 @@ def test_a_sheet_far_from_the_phone_is_found():
     assert found.found
     assert _corner_error(found.corners, corners) < 8, (found.corners, corners)
     assert max(found.flat.shape[:2]) >= 0.95 * 325 * MAX_UPSCALE
+
+
+def test_a_pale_floor_around_a_dark_table_is_not_the_paper():
+    """A dim sheet on a dark table seen from afar, a grey floor all round: the floor is
+    the largest bright region but a ring (the table and sheet its hole); the sheet is
+    the largest region without one."""
+    import cv2
+    paper, _ = sheet(10)
+    dim = (paper.astype(np.float32) * 0.7).astype(np.uint8)
+    corners = np.array([[300, 330], [530, 350], [510, 660], [290, 650]], np.float64)
+    photo = _placed(dim, corners, (30, 32, 34))
+    floor = np.full_like(photo, 92)
+    table = np.zeros(photo.shape[:2], np.uint8)
+    cv2.rectangle(table, (180, 225), (620, 775), 255, -1)
+    photo = np.where(table[..., None] > 0, photo, floor)
+    found = find_paper(photo)
+    assert found.found
+    assert _corner_error(found.corners, corners) < 10, (found.corners, corners)

@@ -434,7 +434,7 @@ def paper_mask(image: U8, grey: U8 | None = None, edges: U8 | None = None) -> U8
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=4)
     if n <= 1:
         return np.zeros(bright.shape, np.uint8)
-    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    best = _largest_without_hole(np.asarray(labels, np.int32), np.asarray(stats, np.int32), PAPER_MIN_AREA * bright.size)
     mask: U8 = (labels == best).astype(np.uint8) * 255
     # grow the paper from the bright region's core to the strongest edge around it
     # (a watershed on the grey image, the photo's border bands outside the bright
@@ -453,6 +453,29 @@ def paper_mask(image: U8, grey: U8 | None = None, edges: U8 | None = None) -> U8
     share = np.count_nonzero(grown) / grown.size
     paper = grown if share >= PAPER_MIN_AREA else mask
     return with_shadowed_part(paper, grey, _edges(grey) if edges is None else edges, sat)
+
+
+#: A bright region whose holes make up more than this share of it with them filled is
+#: around something (a pale floor around a dark table with the sheet on it), not paper.
+RING_HOLES = 0.2
+
+
+def _largest_without_hole(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], min_area: float) -> int:
+    """The label (1..) of the largest region of `labels` (connected components, `stats`
+    their cv2 stats) that is not a ring (RING_HOLES) when it covers min_area px, else
+    the largest."""
+    order = 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])
+    for k in order:
+        area = int(stats[k, cv2.CC_STAT_AREA])
+        if area < min_area:
+            break
+        region = (labels == k).astype(np.uint8)
+        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        filled = np.zeros_like(region)
+        cv2.drawContours(filled, contours, -1, 1, -1)
+        if area >= (1 - RING_HOLES) * np.count_nonzero(filled):
+            return int(k)
+    return int(order[0])
 
 
 #: A region beside the lit paper is its part in a shadow when it is this much darker
