@@ -253,3 +253,40 @@ def test_a_strike_at_a_slight_slant_is_found():
         cv2.ellipse(d, (x, 24), (9, 11), 0, 0, 360, 0.8, 3)
     cv2.line(d, (0, 27), (219, 19), 0.8, 2)
     assert _struck(d, 0, 2, 220, 42)
+
+
+def _faint_pencil(paper: np.ndarray, seed: int = 0) -> np.ndarray:
+    """The paper's writing as faint pencil on an overexposed photo: white paper (255)
+    and strokes 0.1-0.32 dark, the pressure varying along them (a smooth random field)."""
+    import cv2
+    grey = cv2.cvtColor(paper, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    alpha = np.clip((246 - grey) / 216, 0, 1)
+    field = np.random.default_rng(seed).uniform(0, 1, (40, 30)).astype(np.float32)
+    pressure = 0.3 + 0.7 * np.clip(cv2.resize(field, (paper.shape[1], paper.shape[0]), interpolation=cv2.INTER_CUBIC), 0, 1)
+    faint = np.clip(255 * (1 - 0.32 * alpha * pressure), 0, 255).astype(np.uint8)
+    return np.asarray(cv2.cvtColor(faint, cv2.COLOR_GRAY2BGR))
+
+
+def test_faint_pencil_on_an_overexposed_page_is_ink_whole():
+    """Faint pencil, the paper clipped to white: the strokes' lighter stretches are under
+    the usual ink cut, so letters would break into pieces; the cut comes down with the
+    page's darkest ink and the strokes stay whole, every word found."""
+    import cv2
+    from boggle_cv.vision.sheet.ink import INK_DARKNESS, darkness_of, ink_cut
+    paper, boxes = sheet(0, ruled=False)
+    faint = _faint_pencil(paper)
+    assert ink_cut(darkness_of(faint)) < INK_DARKNESS
+    ink = ink_mask(faint)
+    strokes = cv2.cvtColor(paper, cv2.COLOR_BGR2GRAY) < 120
+    assert (ink.mask[strokes] > 0).mean() > 0.7  # (0.52 at the usual cut)
+    _match(find_words(ink), boxes)
+    assert ink_cut(darkness_of(paper)) == INK_DARKNESS  # a page of dark ink keeps the usual cut
+
+
+def test_a_blank_overexposed_page_with_sensor_noise_has_no_words():
+    from boggle_cv.vision.sheet.ink import INK_DARKNESS, darkness_of, ink_cut
+    blank, _ = sheet(5, lines=[], ruled=False)
+    noisy = np.clip(np.full(blank.shape, 250, np.float32)
+                    + np.random.default_rng(0).normal(0, 6, blank.shape), 0, 255).astype(np.uint8)
+    assert ink_cut(darkness_of(noisy)) == INK_DARKNESS  # no ink to scale the cut by
+    assert find_words(ink_mask(noisy)) == []

@@ -8,7 +8,9 @@
     pen: the writing's typical line height in pixels (text_height)
 
 The paper's brightness is divided out first (a large closing estimates the paper
-under the writing), so uneven light and a shadow do not look like ink. A ruled line
+under the writing), so uneven light and a shadow do not look like ink. The cut
+between ink and paper comes down on a page whose ink is faint (``ink_cut``: an
+overexposed photo, a hard pencil), scaled by its darkest ink. A ruled line
 is a thin, light stroke that runs for a good part of the page; it is found by an
 opening with a long horizontal (vertical for the margin) line kernel.
 """
@@ -26,6 +28,15 @@ U8 = npt.NDArray[np.uint8]
 #: than ink but darker than paper, so strokes in between are ink only where they are
 #: not a long straight line.
 INK_DARKNESS = 0.15
+#: On a page whose ink is faint (an overexposed photo, a hard pencil: its darkest ink,
+#: the INK_LEVEL_PERCENTILE of the darkness, under FAINT_INK) the ink cut comes down to
+#: FAINT_SHARE of that level, never under FAINT_CUT_MIN; a page whose darkest pixels are
+#: under BLANK_LEVEL holds no ink to scale by (blank paper, noise) and keeps INK_DARKNESS.
+INK_LEVEL_PERCENTILE = 99.9
+FAINT_INK = 0.5
+FAINT_SHARE = 0.3
+FAINT_CUT_MIN = 0.09
+BLANK_LEVEL = 0.2
 #: A ruled line runs over at least this share of the page's width...
 LINE_SPAN = 0.25
 #: ...and a margin line over this share of its height (a tall letter of a close-up
@@ -67,12 +78,22 @@ def darkness_of(flat: U8) -> npt.NDArray[np.float32]:
     return out
 
 
+def ink_cut(darkness: npt.NDArray[np.float32]) -> float:
+    """The darkness (0..1) above which a pixel of this page is ink: INK_DARKNESS, or
+    lower on a page of faint ink (FAINT_INK, FAINT_SHARE, FAINT_CUT_MIN, BLANK_LEVEL)."""
+    level = float(np.percentile(darkness, INK_LEVEL_PERCENTILE)) if darkness.size else 0.0
+    if not BLANK_LEVEL <= level < FAINT_INK:
+        return INK_DARKNESS
+    return float(min(INK_DARKNESS, max(FAINT_CUT_MIN, FAINT_SHARE * level)))
+
+
 def ink_mask(flat: U8, darkness: npt.NDArray[np.float32] | None = None) -> Ink:
     """The ink of a flattened sheet with its ruling taken out (see the module doc)."""
     d = darkness_of(flat) if darkness is None else darkness
     h, w = d.shape
     faint = (d > 0.07).astype(np.uint8) * 255          # ink and ruling
-    strong = (d > INK_DARKNESS).astype(np.uint8) * 255  # ink
+    cut = ink_cut(d)
+    strong = (d > cut).astype(np.uint8) * 255  # ink
     lines = np.zeros_like(faint)
     for length, shape in ((int(w * LINE_SPAN), (1, 0)), (int(h * MARGIN_SPAN), (0, 1))):
         if length < 20:
@@ -84,7 +105,7 @@ def ink_mask(flat: U8, darkness: npt.NDArray[np.float32] | None = None) -> Ink:
     on_line = lines > 0
     line_dark = float(np.median(d[on_line])) if on_line.any() else 0.0
     mask = strong.copy()
-    mask[on_line & (d < max(INK_DARKNESS, line_dark + 0.15))] = 0
+    mask[on_line & (d < max(cut, line_dark + 0.15))] = 0
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8)
     by, bx = int(h * BORDER), int(w * BORDER)
     mask[:by], mask[h - by:], mask[:, :bx], mask[:, w - bx:] = 0, 0, 0, 0
