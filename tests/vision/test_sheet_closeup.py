@@ -12,7 +12,7 @@ import pytest
 
 from boggle_cv.vision.sheet.ink import ink_mask, text_height
 from boggle_cv.vision.sheet.layout import find_words
-from boggle_cv.vision.sheet.paper import upright_turn
+from boggle_cv.vision.sheet.upright import upright_turn
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "handwriting-public"
 

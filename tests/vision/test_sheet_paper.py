@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from boggle_cv.vision.sheet.ink import ink_mask
-from boggle_cv.vision.sheet.paper import find_paper, paper_mask, upright_turn, white_balanced
+from boggle_cv.vision.sheet.paper import find_paper, paper_mask, white_balanced
+from boggle_cv.vision.sheet.upright import upright_turn
 from boggle_cv.vision.stages import DebugImages
 
 from sheet_helpers import photo_of, sheet

@@ -39,7 +39,8 @@ from ...errors import ArgumentTypeError, NoWritingError
 from ..stages import DebugSink, ImageU8, check_image
 from .ink import ink_mask
 from .layout import WordBox, crop_word, find_words
-from .paper import find_paper, upright_turn
+from .paper import find_paper
+from .upright import upright_turn
 from .types import SheetReading, SheetWord
 
 #: read_words(images, lexicon) -> one reading per image, each with .word,
