@@ -107,13 +107,8 @@ def _prepared(bgr: np.ndarray) -> tuple[np.ndarray, int]:
 def _frame_probs(crop48: np.ndarray) -> np.ndarray:
     """(T, 27) frame probabilities of one prepared crop (as recogniser.frame_probs, without
     normalising it again)."""
-    net = recogniser._net()
-    target = recogniser._fold_targets(str(recogniser._charset_path()))
-    blob, frames = preprocess.batch_blob([crop48])
-    net.setInput(blob)
-    probs, feats = net.forward(list(recogniser.OUTPUTS))
-    folded = recogniser.fold(np.asarray(probs), target)[0, :frames[0]]
-    return head.apply(folded, np.asarray(feats, np.float32)[0, :frames[0]])
+    ((probs, feats),) = recogniser.prepared_outputs([crop48])
+    return head.apply(probs, feats)
 
 
 def letter_pieces(crops: Sequence[tuple[np.ndarray, str]]) -> dict[str, list[Piece]]:

@@ -81,12 +81,21 @@ def frame_outputs(images: Sequence[np.ndarray], stretch: float = 1.0) -> list[tu
     (T_i, 120) features (what the adapted head reads)."""
     if not images:
         return []
+    bgr = [preprocess.to_bgr(im) for im in images]
+    # a crop without ink (or without pixels) has no frames: it reads as nothing
+    return prepared_outputs([preprocess.resized(preprocess.normalise(b), stretch) if preprocess.has_ink(b)
+                             else b[:0, :0] for b in bgr])
+
+
+def prepared_outputs(crops: Sequence[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``frame_outputs`` of crops already as the network reads them (BGR uint8
+    (HEIGHT, W, 3): ``preprocess.resized(preprocess.normalise(...))``; an empty array
+    for a crop without ink): per crop, its folded (T, 27) probabilities and (T, 120)
+    features, T = ceil(W / FRAME_PX)."""
+    if not crops:
+        return []
     net = _net()
     target = _fold_targets(str(_charset_path()))
-    bgr = [preprocess.to_bgr(im) for im in images]
-    crops = [preprocess.resized(preprocess.normalise(b), stretch) if preprocess.has_ink(b) else b[:0, :0]
-             for b in bgr]
-    # a crop without ink (or without pixels) has no frames: it reads as nothing
     order = sorted((i for i in range(len(crops)) if crops[i].size), key=lambda i: crops[i].shape[1])
     out: list[tuple[np.ndarray, np.ndarray] | None] = [None] * len(crops)
     start = 0

@@ -5,6 +5,7 @@ frame, fitted to the edges, and how well a quad lies on the photo's strong edges
     quad_past_frame(mask)    -> (4, 2) corners of a region the frame cuts, its own
                                 sides met beyond the frame, or None
     edge_map(grey)           -> uint8 mask of the strong edges (Canny, dilated)
+    edge_pieces(edges)       -> the regions between those edges (labels, stats)
     edge_support(edges, q)   -> 0..1, the share of the weakest side of q on edges
     edge_quads(edges, area)  -> quads of the closed outlines of the edge map
     snapped(q, edges)        -> q with each side fitted to the edge pixels along it
@@ -123,6 +124,17 @@ def edge_map(grey: U8) -> U8:
     return out
 
 
+#: The pieces of a photo between its strong edges: (count, labels int32 (h, w), cv2
+#: stats (count, 5)), label 0 the edges themselves.
+Pieces = tuple[int, npt.NDArray[np.int32], npt.NDArray[np.int32]]
+
+
+def edge_pieces(edges: U8) -> Pieces:
+    """The regions between the strong edges of ``edge_map`` (4-connected)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((edges == 0).astype(np.uint8), connectivity=4)
+    return int(n), np.asarray(labels, np.int32), np.asarray(stats, np.int32)
+
+
 def edge_support(edges: U8, quad: F64) -> float:
     """The weakest side of `quad` (4, 2) px: the share of points along it (its middle
     80%) that lie on an edge (`edge_map`). A side of the real paper is an edge all
@@ -194,7 +206,7 @@ def snapped(quad: F64, edges: U8) -> F64:
             return quad
         t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / den
         corners.append(p1 + t * d1)
-    # corner k is where side k-1 meets side k... the lines are sides 0..3 from corner 0
+    # line k runs from corner k to corner k + 1, so lines k and k + 1 meet at corner k + 1
     out = np.roll(np.asarray(corners, np.float64), 1, axis=0)
     if np.abs(out - quad).max() > 3 * SNAP_PX:
         return quad

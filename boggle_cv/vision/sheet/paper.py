@@ -27,7 +27,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..stages import DebugSink
-from .outline import edge_map, edge_quads, edge_support, frame_band, order, quad_of, quad_past_frame, snapped
+from .outline import (Pieces, edge_map, edge_pieces, edge_quads, edge_support, frame_band, order, quad_of,
+                      quad_past_frame, snapped)
 
 U8 = npt.NDArray[np.uint8]
 F64 = npt.NDArray[np.float64]
@@ -88,7 +89,9 @@ def paper_quad(image: U8) -> F64 | None:
     (``_shadow_split_quads``)."""
     grey = writing_free_grey(image)
     edges = edge_map(grey)
-    mask = paper_mask(image, grey, edges)
+    sat = white_balanced_saturation(image)
+    pieces = edge_pieces(edges)
+    mask = paper_mask(image, grey, edges, sat, pieces)
     quad = quad_of(mask) if mask.any() else None
     min_area = PAPER_MIN_AREA * mask.size
     if quad is not None and cv2.contourArea(quad.astype(np.float32)) < min_area:
@@ -101,14 +104,13 @@ def paper_quad(image: U8) -> F64 | None:
     best, best_support = quad, support
     if support < EDGE_SUPPORT:
         past = quad_past_frame(mask) if quad is not None else None
-        for q in ([past] if past is not None else []) + edge_quads(edges, min_area) + _enclosing_piece_quads(mask, edges):
+        for q in ([past] if past is not None else []) + edge_quads(edges, min_area) + _enclosing_piece_quads(mask, pieces):
             sq = edge_support(edges, q)
             if sq > best_support + 0.15:
                 best, best_support = q, sq
     if best_support >= EDGE_SUPPORT and not along_frame:
         return best
-    sat = white_balanced_saturation(image)
-    split = [(q, edge_support(edges, q), area) for q, area in _shadow_split_quads(grey, edges, sat, min_area)]
+    split = [(q, edge_support(edges, q), area) for q, area in _shadow_split_quads(grey, edges, pieces, sat, min_area)]
     if split:
         top = max(p[1] for p in split)
         q, sq, _ = max((p for p in split if p[1] >= top - PIECE_TIE), key=lambda p: p[2])
@@ -122,13 +124,14 @@ def paper_quad(image: U8) -> F64 | None:
 PIECE_HOLDS = 0.9
 
 
-def _enclosing_piece_quads(mask: U8, edges: U8) -> list[F64]:
+def _enclosing_piece_quads(mask: U8, pieces: Pieces) -> list[F64]:
     """Quads (4, 2) of the piece of the photo between its strong edges (``edge_map``) that
     holds the bright region (PIECE_HOLDS of it) and is larger: its own quad, and its
     quad past the frame (``quad_past_frame``). Light falling off across a sheet that
     runs off the frame leaves its dim end out of the bright region, and the watershed
-    takes that end, on the frame, for the table; the edges still bound the paper."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((edges == 0).astype(np.uint8), connectivity=4)
+    takes that end, on the frame, for the table; the edges still bound the paper.
+    pieces: ``outline.edge_pieces`` of the photo."""
+    n, labels, stats = pieces
     inside = labels[mask > 0]
     if n <= 1 or not inside.size:
         return []
@@ -150,7 +153,7 @@ PIECE_SOLIDITY = 0.95
 PIECE_TIE = 0.05
 
 
-def _shadow_split_quads(grey: U8, edges: U8, sat: U8, min_area: float) -> list[tuple[F64, float]]:
+def _shadow_split_quads(grey: U8, edges: U8, pieces: Pieces, sat: U8, min_area: float) -> list[tuple[F64, float]]:
     """Quads (4, 2) and areas (px) of papers cut in two by a shadow's straight edge:
     the unions of two pieces of the photo (the regions between its strong edges, each
     at least PIECE_MIN_SHARE of it) that lie side by side, one the other's shadow (its
@@ -159,15 +162,14 @@ def _shadow_split_quads(grey: U8, edges: U8, sat: U8, min_area: float) -> list[t
     min_area px that runs along at most SHADOW_FRAME of the photo's frame (the lit
     table with the lit paper, or the shadowed table with the shadowed paper, runs
     along it). grey, edges, sat: ``writing_free_grey``, ``edge_map``, white-balanced
-    HSV saturation, uint8 (h, w)."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((edges == 0).astype(np.uint8), connectivity=4)
+    HSV saturation, uint8 (h, w); pieces: ``outline.edge_pieces`` of edges."""
+    n, labels, stats = pieces
     big = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= PIECE_MIN_SHARE * edges.size]
     level, paperlike = {}, {}
     for k in big:
         values = grey[labels == k]
         level[k] = float(np.median(values))
-        paperlike[k] = float(np.percentile(values, 90) - np.percentile(values, 10)) <= SHADOW_EVEN * level[k] \
-            and float(np.median(sat[labels == k])) <= 60
+        paperlike[k] = _even_and_unsaturated(values, level[k], sat[labels == k])
     frame = frame_band(edges.shape, 8)  # (the edge map's dilation keeps a piece ~3 px off the frame)
     out = []
     for i, a in enumerate(big):
@@ -175,8 +177,7 @@ def _shadow_split_quads(grey: U8, edges: U8, sat: U8, min_area: float) -> list[t
             continue
         near = cv2.dilate((labels == a).astype(np.uint8), np.ones((17, 17), np.uint8)) > 0  # across the edge band
         for b in big[i + 1:]:
-            lit, dark = max(level[a], level[b]), min(level[a], level[b])
-            if not paperlike[b] or not SHADOW_RATIO[0] * lit <= dark <= SHADOW_RATIO[1] * lit:
+            if not paperlike[b] or not _shadow_level(min(level[a], level[b]), max(level[a], level[b])):
                 continue
             if stats[a, cv2.CC_STAT_AREA] + stats[b, cv2.CC_STAT_AREA] < min_area or not (near & (labels == b)).any():
                 continue
@@ -230,14 +231,16 @@ def writing_free_grey(image: U8) -> U8:
     return out
 
 
-def paper_mask(image: U8, grey: U8 | None = None, edges: U8 | None = None) -> U8:
-    """uint8 (h, w) at WORK_SIDE scale: 255 on the paper. grey, edges: the image's
-    ``writing_free_grey`` and its ``edge_map``, when the caller has them already.
+def paper_mask(image: U8, grey: U8 | None = None, edges: U8 | None = None, sat: U8 | None = None,
+               pieces: Pieces | None = None) -> U8:
+    """uint8 (h, w) at WORK_SIDE scale: 255 on the paper. grey, edges, sat, pieces: the
+    image's ``writing_free_grey``, its ``edge_map``, ``white_balanced_saturation`` and
+    ``outline.edge_pieces``, when the caller has them already.
 
     The writing is closed away; the largest bright region (Otsu) seeds the paper,
     which a watershed then grows to the strongest edge around it."""
     grey = writing_free_grey(image) if grey is None else grey
-    sat = white_balanced_saturation(image)
+    sat = white_balanced_saturation(image) if sat is None else sat
     _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright[sat > 90] = 0  # paper is white or nearly: a coloured table is not paper
     bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
@@ -262,7 +265,9 @@ def paper_mask(image: U8, grey: U8 | None = None, edges: U8 | None = None) -> U8
     grown = np.asarray(cv2.morphologyEx(grown, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)), np.uint8)
     share = np.count_nonzero(grown) / grown.size
     paper = grown if share >= PAPER_MIN_AREA else mask
-    return with_shadowed_part(paper, grey, edge_map(grey) if edges is None else edges, sat)
+    if pieces is None:
+        pieces = edge_pieces(edge_map(grey) if edges is None else edges)
+    return with_shadowed_part(paper, grey, pieces, sat)
 
 
 #: A bright region whose holes make up more than this share of it with them filled is
@@ -299,18 +304,31 @@ SHADOW_FRAME = 0.25      # it runs along at most this share of the photo's frame
 SHADOW_AROUND = 0.6      # ...and along at most this share of the lit paper's outline
 
 
-def with_shadowed_part(paper: U8, grey: U8, edges: U8, sat: U8) -> U8:
+def _shadow_level(dark: float, lit: float) -> bool:
+    """Is a grey level `dark` that of paper at level `lit` in a shadow (SHADOW_RATIO)?"""
+    return SHADOW_RATIO[0] * lit <= dark <= SHADOW_RATIO[1] * lit
+
+
+def _even_and_unsaturated(values: U8, level: float, sat: U8) -> bool:
+    """Is a region (its grey values, their median `level`, its saturation values) as even
+    as paper (10th-90th percentile spread under SHADOW_EVEN of its level) and as
+    unsaturated (median saturation 60 or under)?"""
+    return float(np.percentile(values, 90) - np.percentile(values, 10)) <= SHADOW_EVEN * level \
+        and float(np.median(sat)) <= 60
+
+
+def with_shadowed_part(paper: U8, grey: U8, pieces: Pieces, sat: U8) -> U8:
     """The paper mask (uint8 (h, w), 255 on the paper) with its part in a sharp shadow
     added (a phone's or a hand's shadow across the sheet splits it into a lit part,
     the bright region, and a darker part beyond a straight edge). Regions are the
     pieces of the photo between its strong edges (``edge_map``); a piece beside the
     paper is added when it is shadowed paper: darker by a ratio in SHADOW_RATIO, even,
-    unsaturated, and the two together convex. grey, edges, sat: the photo's
-    ``writing_free_grey``, its ``edge_map`` and its white-balanced HSV saturation, all
-    uint8 at the mask's scale."""
+    unsaturated, and the two together convex. grey, sat: the photo's
+    ``writing_free_grey`` and its white-balanced HSV saturation, uint8 at the mask's
+    scale; pieces: ``outline.edge_pieces`` of its ``edge_map``."""
     if not paper.any():
         return paper
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((edges == 0).astype(np.uint8), connectivity=4)
+    n, labels, stats = pieces
     lit = paper > 0
     lit_level = float(np.median(grey[lit]))
     near = cv2.dilate(paper, np.ones((15, 15), np.uint8)) > 0
@@ -326,11 +344,7 @@ def with_shadowed_part(paper: U8, grey: U8, edges: U8, sat: U8) -> U8:
             continue  # the lit paper itself, or not beside it
         values = grey[region]
         level = float(np.median(values))
-        if not SHADOW_RATIO[0] * lit_level <= level <= SHADOW_RATIO[1] * lit_level:
-            continue
-        if float(np.percentile(values, 90) - np.percentile(values, 10)) > SHADOW_EVEN * level:
-            continue
-        if float(np.median(sat[region])) > 60:
+        if not _shadow_level(level, lit_level) or not _even_and_unsaturated(values, level, sat[region]):
             continue
         # the table around the paper is even and unsaturated too: but it runs along the
         # photo's frame and around the lit paper, where a shadowed part of the paper
