@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""What putting a sheet right costs its player: taps, words typed, wrong words let
+through, for each sheet of a folder made by ../shared/tools/compose_sheets.py (or
+scripts/compose_sheets.py).
+
+    python scripts/sheet_taps.py SHEETS [--words ENABLE] [--save READINGS.json] [--load READINGS.json]
+
+Each sheet is read as ../shared/tools/eval_sheets.py reads it (boggle_cv.read_sheet
+against a lexicon of 1,000: the sheet's words, every ENABLE2k word one edit away,
+random ones to fill; seed 1203), then each word read is settled as the player would
+settle it on the page (`scan --sheet` asks the same questions):
+
+  a right word, not asked about                         0 taps
+  a word asked about, the reading right                 1 tap  (keep it)
+  a word asked about, the true word among the first     1 tap  (pick it)
+    ALTERNATIVES offered
+  a word asked about that is no word of the sheet and   1 tap  (remove it)
+    no unfound word is among its alternatives (junk)
+  a word of the sheet never offered                     typed  (the player types it)
+  a wrong word not asked about                          a confident error (accepted
+                                                        unseen; its true word, if
+                                                        any, is typed too)
+  a crossed-out reading of a word of the sheet          1 tap  (put it back)
+
+Words are matched as multisets (no boxes needed): first the readings that are right,
+then the asked-about readings whose alternatives hold a word not yet found. Last
+lines: per set (fast scrawl = jeremy-words, careful print = dhsd), the median and
+worst taps a sheet, words typed per 10 sheets, confident errors per 1,000 words and
+the median seconds a sheet; then the same over all sheets.
+--save writes the readings (each sheet's SheetReading.to_dict()) so that --load can
+count them again without reading (to compare ways of settling, not readers).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+#: How many alternatives a doubtful word offers (the reading first): the room's
+#: room.sheets.MAX_ALTERNATIVES and `scan --sheet`'s question.
+ALTERNATIVES = 3
+#: The names of the sets as a player meets them.
+SET_NAMES = {"jeremy-words": "fast scrawl", "dhsd": "careful print"}
+
+
+@dataclass
+class SheetCost:
+    """What one sheet costs: `asked` words asked about (each a tap), `removed` junk
+    readings taken away (a tap each), `restored` words read as crossed out put back (a
+    tap each), `typed` words of the sheet never offered, `confident` wrong words not
+    asked about; `right` words of the sheet found (without or after a tap), `words` on it."""
+
+    words: int = 0
+    right: int = 0
+    asked: int = 0
+    removed: int = 0
+    restored: int = 0
+    typed: int = 0
+    confident: int = 0
+    detail: list[str] = field(default_factory=list)
+
+    @property
+    def taps(self) -> int:
+        return self.asked + self.removed + self.restored
+
+
+def _get(r: Any, name: str) -> Any:
+    return r[name] if isinstance(r, dict) else getattr(r, name)
+
+
+def count_taps(truth: Iterable[str], readings: Iterable[Any], alternatives: int = ALTERNATIVES) -> SheetCost:
+    """The cost of putting one sheet right (module doc). truth: its words as written,
+    folded to a-z; readings: SheetWords (or their to_dict()) in any order, each with
+    word, flagged, alternatives [(word, p), ...] best first and crossed_out."""
+    want = Counter(truth)
+    cost = SheetCost(words=sum(want.values()))
+    reads = [r for r in readings if _get(r, "word") or _get(r, "crossed_out")]
+    live = [r for r in reads if not _get(r, "crossed_out")]
+    settled: set[int] = set()
+    for flagged_pass in (False, True):  # right words: the unasked ones claim first
+        for i, r in enumerate(live):
+            if i in settled or bool(_get(r, "flagged")) != flagged_pass:
+                continue
+            w = _get(r, "word")
+            if want[w] > 0:
+                want[w] -= 1
+                cost.right += 1
+                cost.asked += flagged_pass
+                settled.add(i)
+    for i, r in enumerate(live):  # asked about, the true word offered
+        if i in settled or not _get(r, "flagged"):
+            continue
+        offered = [str(a[0]) for a in list(_get(r, "alternatives"))[:alternatives]]
+        pick = next((a for a in offered if want[a] > 0), None)
+        settled.add(i)
+        if pick is not None:
+            want[pick] -= 1
+            cost.right += 1
+            cost.asked += 1
+            cost.detail.append(f"{_get(r, 'word')}->{pick}")
+        else:
+            cost.removed += 1
+            cost.detail.append(f"-{_get(r, 'word')}")
+    for i, r in enumerate(live):  # not asked about and wrong
+        if i not in settled:
+            cost.confident += 1
+            cost.detail.append(f"!{_get(r, 'word')}")
+    for r in reads:  # a word of the sheet taken for crossed out
+        w = _get(r, "word")
+        if _get(r, "crossed_out") and want[w] > 0:
+            want[w] -= 1
+            cost.right += 1
+            cost.restored += 1
+            cost.detail.append(f"~{w}")
+    cost.typed = sum(want.values())
+    cost.detail += [f"+{w}" for w in sorted(want.elements())]
+    return cost
+
+
+def summary(name: str, costs: list[SheetCost], seconds: list[float]) -> str:
+    """One line: sheets, words, right, taps (median / worst / mean), typed per 10 sheets,
+    confident errors per 1,000 words, median seconds a sheet."""
+    if not costs:
+        return f"{name}: no sheets"
+    taps = [c.taps for c in costs]
+    words = sum(c.words for c in costs)
+    typed = sum(c.typed for c in costs)
+    conf = sum(c.confident for c in costs)
+    return (f"{name}: {len(costs)} sheets, {words} words, right {sum(c.right for c in costs)} "
+            f"({100 * sum(c.right for c in costs) / max(words, 1):.1f}%), taps a sheet median {statistics.median(taps):g} "
+            f"worst {max(taps)} mean {statistics.mean(taps):.1f} (asked {sum(c.asked for c in costs)}, "
+            f"removed {sum(c.removed for c in costs)}, put back {sum(c.restored for c in costs)}), "
+            f"typed {typed} ({10 * typed / len(costs):.1f} per 10 sheets), confident errors {conf} "
+            f"({1000 * conf / max(words, 1):.1f} per 1,000 words)"
+            + (f", {statistics.median(seconds):.2f} s a sheet" if seconds else ""))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", type=Path, help="sheet-NNN.jpg and truth.json (compose_sheets.py's)")
+    ap.add_argument("--words", type=Path, default=ROOT.parent / "shared" / "words" / "enable2k.txt",
+                    help="the word list lexicons are filled from (the shared tool's)")
+    ap.add_argument("--save", type=Path, help="write each sheet's reading here (JSON)")
+    ap.add_argument("--load", type=Path, help="count the readings of a --save file instead of reading")
+    ap.add_argument("--verbose", action="store_true", help="each sheet's taps word by word")
+    a = ap.parse_args()
+    from eval_sheets import sheet_lexicons
+    truth = json.loads((a.folder / "truth.json").read_text())
+    saved: dict[str, Any] = json.loads(a.load.read_text()) if a.load else {}
+    readings: dict[str, Any] = {}
+    by_set: dict[str, list[SheetCost]] = {}
+    seconds: dict[str, list[float]] = {}
+    for name, t, words, lex in sheet_lexicons(truth, a.words):
+        t0 = time.perf_counter()
+        if a.load:
+            doc = saved.get(name, {"words": []})
+        else:
+            from boggle_cv.vision.sheet import read_sheet
+            try:
+                doc = read_sheet(str(a.folder / name), lexicon=sorted(lex)).to_dict()
+            except Exception as e:  # a refusal counts as nothing read
+                print(f"{name}: {type(e).__name__}: {e}")
+                doc = {"words": []}
+            seconds.setdefault(t["set"], []).append(time.perf_counter() - t0)
+        readings[name] = doc
+        cost = count_taps(words, doc["words"])
+        by_set.setdefault(t["set"], []).append(cost)
+        line = (f"{name} ({SET_NAMES.get(t['set'], t['set'])}): {cost.words} words, {cost.taps} taps "
+                f"(asked {cost.asked}, removed {cost.removed}, put back {cost.restored}), typed {cost.typed}, "
+                f"confident errors {cost.confident}")
+        if a.verbose and cost.detail:
+            line += "\n   " + " ".join(cost.detail)
+        print(line)
+    if a.save:
+        a.save.write_text(json.dumps(readings))
+    every: list[SheetCost] = []
+    every_s: list[float] = []
+    for s in sorted(by_set):
+        print(summary(f"taps, {SET_NAMES.get(s, s)}", by_set[s], seconds.get(s, [])))
+        every += by_set[s]
+        every_s += seconds.get(s, [])
+    print(summary("taps, all sheets", every, every_s))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
