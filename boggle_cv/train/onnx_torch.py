@@ -1,7 +1,8 @@
 """Run an ONNX graph in torch with its float constants as trainable parameters
 (training only; the shipped network stays the ONNX file, run by cv2.dnn).
 
-Written for models/word_reader.onnx (PP-OCRv5 mobile's recogniser: 25 op types). The
+Written for models/word_reader.onnx (PP-OCR's recognisers: PP-OCRv6 small and
+PP-OCRv5 mobile, the ops after their backbones). The
 graph is executed node by node in its stored (topological) order; every ``Constant``
 holding a float tensor of more than one value becomes a ``torch.nn.Parameter`` named
 after its output, so after training ``write_back`` puts the values into the same
@@ -110,6 +111,8 @@ def _ints(t: torch.Tensor | None) -> list[int]:
 
 def _run(op: str, ins: list, at: dict) -> torch.Tensor:  # type: ignore[type-arg]
     a = ins[0]
+    if op == "Identity":
+        return a
     if op == "Add":
         return a + ins[1]
     if op == "Sub":

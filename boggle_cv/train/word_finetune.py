@@ -22,6 +22,9 @@ usage: python -m boggle_cv.train.word_finetune ../shared/handwriting-public --ou
            [--splits train[,tune]] [--blur P]  (P: share of copies defocused: word_head.defocused)
            [--renders N --render-copies 1]  (N words drawn in handwriting fonts too:
            train.word_renders; the fonts are installed at training time only)
+           [--fonts DIR]  (the renders written by synthetic writers instead: the faces
+           fetched into DIR by ``python -m boggle_cv.train.font_hands fetch --cache DIR``,
+           each with its own style: train.font_hands)
            [--recombined N --recombined-copies 1]  (N words joined from letters cut
            from Jeremy's crops: train.word_recombine; tried in session 7, not shipped)
 """
@@ -44,11 +47,12 @@ from boggle_cv.vision.handwriting import preprocess
 from boggle_cv.vision.handwriting.reading import fold_candidate
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The backbone's output (N, 480, 1, T): everything after it is fine-tuned (the
-#: default; ``--boundary`` picks an earlier node, e.g. "Add.157" (N, 480, 3, 2T): the
-#: backbone's last two blocks trained too).
+#: PP-OCRv5 mobile's backbone output (N, 480, 1, T), for a charset file that does not
+#: name its model's ("boundary", written by ``word_model``): everything after it is
+#: fine-tuned; ``--boundary`` picks another node.
 BOUNDARY = "p2o.pd_op.pool2d.2.0"
-#: The input of the recogniser's final softmax (its kept classes' logits).
+#: PP-OCRv5 mobile's input of the final softmax (its kept classes' logits), for a
+#: charset file without "logits".
 LOGITS = "Add.223"
 
 
@@ -156,7 +160,12 @@ def main() -> None:
     ap.add_argument("--renders", type=int, default=0,
                     help="also this many words drawn in handwriting fonts (train.word_renders)")
     ap.add_argument("--render-copies", type=int, default=1, help="distortions of each render")
-    ap.add_argument("--boundary", default=BOUNDARY, help="the node whose output is cached (trained after it)")
+    ap.add_argument("--fonts", type=Path, default=None,
+                    help="the --renders written by synthetic writers of the faces fetched into this folder "
+                         "(train.font_hands) instead of the Debian fonts")
+    ap.add_argument("--boundary", default=None,
+                    help="the node whose output is cached (trained after it); default: the charset file's "
+                         "'boundary' (the backbone's last pooling), else BOUNDARY")
     ap.add_argument("--harsh", type=float, default=0.0,
                     help="share of the distorted copies also shadowed, shrunk, noisy, blurred or JPEG'd (word_head.harsher)")
     ap.add_argument("--blur", type=float, default=0.0,
@@ -177,6 +186,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1 is faster on a busy 2-core box)")
     a = ap.parse_args()
+    spec = json.loads((a.models / "word_reader_charset.json").read_text(encoding="utf-8"))
+    a.boundary = a.boundary or spec.get("boundary", BOUNDARY)
+    logits_name = spec.get("logits", LOGITS)
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     rng = np.random.default_rng(a.seed)
@@ -190,11 +202,15 @@ def main() -> None:
         data = backbone_cache(real, a.models / "word_reader.onnx", a.copies, tuple(a.stretch), a.seed, a.boundary,
                               a.harsh, a.photo, a.blur)
         if a.renders:
-            from boggle_cv.train.word_renders import renders
-            drawn = renders(a.renders, a.seed)
+            if a.fonts:
+                from boggle_cv.train.font_hands import renders as hand_renders
+                drawn = hand_renders(a.renders, a.seed, a.fonts)
+            else:
+                from boggle_cv.train.word_renders import renders
+                drawn = renders(a.renders, a.seed)
             data += backbone_cache(drawn, a.models / "word_reader.onnx", a.render_copies, tuple(a.stretch),
                                    a.seed + 1, a.boundary)
-            print(f"{len(drawn)} words drawn in handwriting fonts", flush=True)
+            print(f"{len(drawn)} words drawn in handwriting fonts" + (f" of {a.fonts}" if a.fonts else ""), flush=True)
         if a.cache:
             a.cache.write_bytes(pickle.dumps(data))
     if a.recombined:
@@ -207,7 +223,6 @@ def main() -> None:
     net = OnnxModule(a.models / "word_reader.onnx")
     start = net.index_of(a.boundary) + 1
     print(f"{net.freeze_before(start)} recogniser values trained", flush=True)
-    spec = json.loads((a.models / "word_reader_charset.json").read_text(encoding="utf-8"))
     fold = torch.zeros(len(spec["fold"]), 27)
     fold[torch.arange(len(spec["fold"])), torch.tensor(spec["fold"])] = 1.0
     with np.load(a.models / "word_head.npz") as z:
@@ -241,8 +256,8 @@ def main() -> None:
         idx = rng.choice(pool, size=min(a.batch, len(pool)), replace=False)
         x = torch.from_numpy(np.stack([data[i][0] for i in idx]).astype(np.float32))
         labels = [data[i][1] for i in idx]
-        out = net(x, [LOGITS, "features"], start=start, start_name=a.boundary)
-        probs = torch.softmax(out[LOGITS], -1) @ fold  # (n, T, 27)
+        out = net(x, [logits_name, "features"], start=start, start_name=a.boundary)
+        probs = torch.softmax(out[logits_name], -1) @ fold  # (n, T, 27)
         logp = torch.log(probs.clamp_min(1e-8))
         feats = out["features"]
         r = width // 2
