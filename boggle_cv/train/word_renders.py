@@ -13,6 +13,10 @@ Words: English ones from the commonness table (SCOWL sizes <= 50, 3-12 letters) 
 when ``/usr/share/dict/ngerman`` is installed (Debian ``wngerman``), German ones with
 their umlauts and ß, Capitalised as the DHSD names are. Labels are folded to a-z
 (``reading.fold_candidate``: ä -> a, ß -> ss), as the reader reads them.
+
+More hands: ``font_hands`` writes these words letter by letter with some hundred
+synthetic writers (npm's handwriting faces, fetched by ``font_fetch``, each with a
+style of its own); ``word_finetune --renders N --fonts DIR`` trains on them.
 """
 from __future__ import annotations
 
