@@ -27,6 +27,12 @@ then the asked-about readings whose alternatives hold a word not yet found. Last
 lines: per set (fast scrawl = jeremy-words, careful print = dhsd), the median and
 worst taps a sheet, words typed per 10 sheets, confident errors per 1,000 words and
 the median seconds a sheet; then the same over all sheets.
+--board reads each sheet as a game would, with a board known: a simulated board
+(`simulated_board`: the sheet's words on it but for OFF_BOARD of them, which its
+player wrote by mistake, each dictionary neighbour of a sheet word on it too at
+NEIGHBOURS_ON, the share measured on 60 dice-rolled 4x4 boards, random words to
+BOARD_WORDS), the lexicon the board's words and every dictionary word one edit away
+(handwriting.board_lexicon), and the board's words weighed up (read_sheet(board_words=...)).
 --save writes the readings (each sheet's SheetReading.to_dict()) so that --load can
 count them again without reading (to compare ways of settling, not readers).
 """
@@ -34,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import time
@@ -49,6 +56,14 @@ sys.path.insert(0, str(ROOT / "scripts"))
 #: How many alternatives a doubtful word offers (the reading first): the room's
 #: room.sheets.MAX_ALTERNATIVES and `scan --sheet`'s question.
 ALTERNATIVES = 3
+#: With --board: the share of a sheet's words its player wrote off the board (left off
+#: the simulated board, still in the lexicon), the share of a sheet word's dictionary
+#: neighbours one edit away that are on the board too (20% on 60 dice-rolled 4x4 boards
+#: with the default dictionary: seat, seats and sat often lie together), and how many
+#: words the board holds (the median of those boards: 110).
+OFF_BOARD = 0.1
+NEIGHBOURS_ON = 0.2
+BOARD_WORDS = 110
 #: The names of the sets as a player meets them.
 SET_NAMES = {"jeremy-words": "fast scrawl", "dhsd": "careful print"}
 
@@ -127,6 +142,24 @@ def count_taps(truth: Iterable[str], readings: Iterable[Any], alternatives: int 
     return cost
 
 
+def simulated_board(words: list[str], pool: list[str], pool_set: set[str],
+                    rng: random.Random) -> tuple[list[str], list[str]]:
+    """(the board's words, the sheet's lexicon) for a sheet of `words` (a-z) read with a
+    board known (module doc: --board); `pool`: the dictionary's words, `pool_set` the
+    same as a set."""
+    from boggle_cv.vision.handwriting import board_lexicon
+    from boggle_cv.vision.handwriting.reading import one_edit
+    written = sorted(set(words))
+    board = {w for w in written if rng.random() >= OFF_BOARD}
+    for w in written:
+        board |= {n for n in sorted(one_edit(w) & pool_set) if rng.random() < NEIGHBOURS_ON}
+    while len(board) < BOARD_WORDS:
+        board.add(rng.choice(pool))
+    on_board = sorted(board)
+    lexicon = board_lexicon(on_board, pool_set)
+    return on_board, lexicon + sorted(set(written) - set(lexicon))
+
+
 def summary(name: str, costs: list[SheetCost], seconds: list[float]) -> str:
     """One line: sheets, words, right, taps (median / worst / mean), typed per 10 sheets,
     confident errors per 1,000 words, median seconds a sheet."""
@@ -153,6 +186,7 @@ def main() -> int:
     ap.add_argument("--save", type=Path, help="write each sheet's reading here (JSON)")
     ap.add_argument("--load", type=Path, help="count the readings of a --save file instead of reading")
     ap.add_argument("--verbose", action="store_true", help="each sheet's taps word by word")
+    ap.add_argument("--board", action="store_true", help="read with a simulated board known (module doc)")
     a = ap.parse_args()
     from eval_sheets import sheet_lexicons
     truth = json.loads((a.folder / "truth.json").read_text())
@@ -160,14 +194,21 @@ def main() -> int:
     readings: dict[str, Any] = {}
     by_set: dict[str, list[SheetCost]] = {}
     seconds: dict[str, list[float]] = {}
+    pool = [w.strip() for w in a.words.open() if 3 <= len(w.strip()) <= 10]
+    pool_set = set(pool)
+    rng = random.Random(1204)
     for name, t, words, lex in sheet_lexicons(truth, a.words):
+        board: list[str] | None = None
+        if a.board:
+            board, lexicon = simulated_board(words, pool, pool_set, rng)
+            lex = set(lexicon)
         t0 = time.perf_counter()
         if a.load:
             doc = saved.get(name, {"words": []})
         else:
             from boggle_cv.vision.sheet import read_sheet
             try:
-                doc = read_sheet(str(a.folder / name), lexicon=sorted(lex)).to_dict()
+                doc = read_sheet(str(a.folder / name), lexicon=sorted(lex), board_words=board).to_dict()
             except Exception as e:  # a refusal counts as nothing read
                 print(f"{name}: {type(e).__name__}: {e}")
                 doc = {"words": []}

@@ -29,6 +29,7 @@ from ..board import Board
 from ..errors import RoomNotFound, RoundChanged, UsageError
 from ..room.dictionaries import Dictionaries
 from ..room.sheets import media_type
+from ..sheet_lexicon import SheetLexicon, sheet_lexicon
 from .api import _json_body
 from .requests import SettleWord
 from .rooms import _call, _service, _token, _view, reread_doubtful
@@ -42,17 +43,16 @@ class Lexicons:
 
     def __init__(self, dictionaries: Dictionaries, capacity: int = 8) -> None:
         self.dictionaries, self.capacity = dictionaries, max(1, capacity)
-        self._held: OrderedDict[tuple[str, str], list[str]] = OrderedDict()
+        self._held: OrderedDict[tuple[str, str], SheetLexicon] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, board: Board, lang: str) -> list[str]:
+    def get(self, board: Board, lang: str) -> SheetLexicon:
         """Runs in a worker thread (the solver: a few ms to 100 ms)."""
         key = (board.to_text(), lang)
         with self._lock:
             if key in self._held:
                 self._held.move_to_end(key)
                 return self._held[key]
-        from ..cli.sheets import sheet_lexicon
         words = sheet_lexicon(board, self.dictionaries.get(lang), lang)
         with self._lock:
             self._held[key] = words

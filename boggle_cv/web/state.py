@@ -35,6 +35,7 @@ import anyio
 
 from ..dictionary import Dictionary
 from ..room.dictionaries import Dictionaries
+from ..sheet_lexicon import SheetLexicon
 from ..errors import EngineMissingError
 from .config import ServeConfig
 
@@ -96,9 +97,10 @@ def read_photo_bytes(scanner: Callable[[], Any], data: bytes, size: int | None, 
     return StoredScan(preview, result), timings
 
 
-def read_sheet_bytes(data: bytes, lexicon: list[str] | None, lang: str = "en") -> dict[str, Any]:
+def read_sheet_bytes(data: bytes, lexicon: SheetLexicon | None, lang: str = "en") -> dict[str, Any]:
     """Decode a sheet photo (bounded: imageio) and read its words (vision.sheet.read_sheet)
-    against `lexicon` (None: no board yet, against the edition's whole dictionary,
+    against `lexicon` (its board's words weighed up; None: no board yet, against the
+    edition's whole dictionary,
     handwriting.read_words(dictionary=...)) in the room's language `lang` (its prior of
     common words, German written forms): SheetReading.to_dict() (corners, turn, words
     in writing order) and "images": each word's handwriting as a small WebP, or None
@@ -112,7 +114,9 @@ def read_sheet_bytes(data: bytes, lexicon: list[str] | None, lang: str = "en") -
     if lexicon is None:  # no board yet: read against the edition's whole dictionary
         from ..dictionary import load_default
         dictionary = load_default(lang)
-    doc: dict[str, Any] = read_sheet(image, lexicon, lang=lang, dictionary=dictionary).to_dict()
+    words = list(lexicon) if lexicon is not None else None
+    board = lexicon.board_words if lexicon is not None else None
+    doc: dict[str, Any] = read_sheet(image, words, lang=lang, dictionary=dictionary, board_words=board).to_dict()
     doc["images"] = word_images(image, doc["words"])
     return doc
 
@@ -120,26 +124,31 @@ def read_sheet_bytes(data: bytes, lexicon: list[str] | None, lang: str = "en") -
 WordAlternatives = list[tuple[str, float]]
 
 
-def read_word_images(images: Sequence[bytes | None], lexicon: list[str], lang: str = "en",
+def read_word_images(images: Sequence[bytes | None], lexicon: SheetLexicon, lang: str = "en",
                      reader: Callable[..., Sequence[Any]] | None = None) -> list[WordAlternatives | None]:
     """Doubtful words read again from their stored handwriting (the room's small grey
     WebP of each word, web.word_images) against `lexicon` (a board's: web.sheets.Lexicons)
     in edition `lang`: for each image its alternatives [(word, p), ...] best first, or
     None for an image that does not decode. reader(images, lexicon, lang=...) ->
-    WordReadings: boggle_cv.read_words (tests may give their own). German: a word's
+    WordReadings: boggle_cv.read_words, with the board's words weighed up (tests may
+    give their own). German: a word's
     written forms (ä as ae, ...) are read too and counted as the word, as a sheet is
     (vision.sheet.written)."""
     import cv2
     import numpy as np
     grey = [cv2.imdecode(np.frombuffer(d, np.uint8), cv2.IMREAD_GRAYSCALE) if d else None for d in images]
     ok = [g for g in grey if g is not None and g.size]
-    if reader is None:
-        from ..vision.handwriting import read_words
-        reader = read_words
     from ..vision.sheet.written import as_lexicon_words, with_written_forms
     words_in, back = list(lexicon), dict[str, str]()
     if lang == "de":
         words_in, back = with_written_forms(words_in)
+    if reader is None:
+        import functools
+
+        from ..vision.handwriting import read_words
+        board = getattr(lexicon, "board_words", None)
+        on_board = {w for w in words_in if back.get(w, w) in board} if board is not None else None
+        reader = functools.partial(read_words, board_words=on_board)
     readings = iter(reader(ok, words_in, lang=lang) if ok else [])
     out: list[WordAlternatives | None] = []
     for g in grey:
@@ -300,7 +309,7 @@ class WebState:
         self._lock = threading.Lock()
         self._one_at_a_time = anyio.Semaphore(1)
         self.pool: ReadingPool | None = None
-        self.sheet_reader: Callable[[bytes, list[str] | None, str], dict[str, Any]] = read_sheet_bytes
+        self.sheet_reader: Callable[[bytes, SheetLexicon | None, str], dict[str, Any]] = read_sheet_bytes
         self.word_reader: Callable[..., Sequence[Any]] | None = None
         self._readers_started = False
         if config.scan_workers > 0:
@@ -323,7 +332,7 @@ class WebState:
             return await anyio.to_thread.run_sync(
                 lambda: read_photo_bytes(self.scanner, data, size, c.preview_max_side, c.preview_quality))
 
-    async def read_sheet(self, data: bytes, lexicon: list[str] | None, lang: str = "en") -> dict[str, Any]:
+    async def read_sheet(self, data: bytes, lexicon: SheetLexicon | None, lang: str = "en") -> dict[str, Any]:
         """Read one uploaded sheet photo (read_sheet_bytes) in the photo readers, as a
         tray photo is read: in a worker process, or one at a time in a thread."""
         if self.pool is not None:
@@ -333,7 +342,7 @@ class WebState:
             result: dict[str, Any] = await anyio.to_thread.run_sync(self.sheet_reader, data, lexicon, lang)
             return result
 
-    async def read_words(self, images: Sequence[bytes | None], lexicon: list[str],
+    async def read_words(self, images: Sequence[bytes | None], lexicon: SheetLexicon,
                          lang: str = "en") -> list[WordAlternatives | None]:
         """Words read again from their stored images (read_word_images) in the photo
         readers, as a sheet is: in a worker process, or one at a time in a thread."""

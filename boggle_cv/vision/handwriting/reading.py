@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Container, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from . import charlm, commonness, ctc, recogniser
+from . import charlm, commonness, ctc, doubt, recogniser
 
 #: How many alternatives a reading keeps.
 TOP_K = 5
@@ -81,6 +81,12 @@ LETTER_BONUS = 1.0
 #: composed of the tune crops (scripts/compose_sheets.py --seed 77) 77.5 / 80.2 / 81.5
 #: / 81.7 / 81.5%; DHSD 98.9% at each.
 LENGTH_BONUS = 1.0
+#: A log-prior bonus (natural log units, beside the prior of common words) for a
+#: lexicon word that can be traced on the board (``read_words(board_words=...)``): a
+#: player writes the words they found on the board far more often than a dictionary
+#: neighbour of one, so where the ink leaves "five" and "fire" close, the one on the
+#: board is the better bet. A word off the board still wins when its ink says so.
+BOARD_BONUS = 3.0
 #: Longest candidate considered (Boggle words; DHSD names are up to 10 letters + ß).
 MAX_LEN = 20
 
@@ -96,6 +102,10 @@ class WordReading:
     alternatives: tuple[tuple[str, float], ...]
     flagged: bool
     free: str
+    #: what the reading says about how sure it is (doubt.Evidence; lexicon readings
+    #: only), and the calibration's P(right) from it (None without a calibration)
+    evidence: doubt.Evidence | None = field(default=None, compare=False, repr=False)
+    p_right: float | None = field(default=None, compare=False)
 
 
 def fold_candidate(word: str) -> str:
@@ -169,18 +179,67 @@ def _decide(words: Sequence[str], scores: np.ndarray, free: str, prior: np.ndarr
 def lexicon_scores(views: Sequence[np.ndarray], encoded: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """Mean CTC log-likelihood of each candidate over the views (one (T, 27) array per
     stretch of the same crop)."""
+    return np.asarray(np.mean(view_scores(views, encoded), axis=0))
+
+
+def view_scores(views: Sequence[np.ndarray], encoded: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
+    """Each view's (K,) CTC log-likelihoods of the candidates."""
     labels, lengths = encoded
-    return np.asarray(np.mean([ctc.log_likelihoods(p, labels, lengths) for p in views], axis=0))
+    return [ctc.log_likelihoods(p, labels, lengths) for p in views]
+
+
+def _one(view: np.ndarray, word: str) -> float:
+    """log P(word | one view's frames); NEG_INF for no word or no frames."""
+    if not word or view.shape[0] == 0:
+        return ctc.NEG_INF
+    return float(ctc.log_likelihoods(view, *ctc.encode([word]))[0])
+
+
+def evidence(views: Sequence[np.ndarray], lexicon: Sequence[str], per_view: Sequence[np.ndarray],
+             prior: np.ndarray, common: np.ndarray, board: np.ndarray, reading: WordReading) -> doubt.Evidence:
+    """The evidence of a lexicon reading (doubt.Evidence): from the views' frames, the
+    candidates' log-likelihoods per view, the full log prior the posterior used
+    (`prior`), the commonness part of it (`common`) and the board mask (`board`)."""
+    alts = reading.alternatives
+    p1 = min(alts[0][1], 1.0 - 1e-12)
+    p2 = alts[1][1] if len(alts) > 1 else 1e-12
+    i1 = list(lexicon).index(reading.word)
+    word_ll = _one(views[0], reading.word)
+    free_ll = _one(views[0], reading.free)
+    others = [int(np.argmax(_softmax(s, prior))) == i1 for s in per_view[1:]]
+    agree = float(sum(others)) if others else 2.0
+    frames = max(views[0].shape[0], 1)
+    unlisted = float(reading.word not in commonness.frequencies())
+    sure, margin = -float(np.log1p(-p1)), float(np.log(p1 / max(p2, 1e-12)))
+    return doubt.Evidence(
+        doubt=sure, margin=margin, unlisted=unlisted, unlisted_doubt=unlisted * sure, unlisted_margin=unlisted * margin,
+        fit_gap=float(free_ll - word_ll) if reading.free else doubt.CLIP,
+        same=float(reading.word == reading.free), misfit=_edits(reading.word, reading.free) / max(len(reading.word), 1),
+        agree=agree, length=float(len(reading.word)), common=float(common[i1]), on_board=float(board[i1]),
+        per_frame=word_ll / frames)
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance (inserts, deletes, substitutions) between two strings."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[:], i
+        for j, cb in enumerate(b, 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+    return row[-1]
 
 
 def read_views(views: Sequence[np.ndarray], lexicon: Sequence[str] | None,
                encoded: tuple[np.ndarray, np.ndarray] | None = None,
-               prior: np.ndarray | None = None) -> WordReading:
+               prior: np.ndarray | None = None, board: np.ndarray | None = None) -> WordReading:
     """One reading from one crop's frame probabilities at each of STRETCHES (the first
     is stretch 1, for the free reading); ``lexicon`` already cleaned
     (``clean_lexicon``), ``encoded`` its ``ctc.encode`` when the caller has it,
-    ``prior`` its log prior (``commonness.log_prior``; None: uniform). The free
-    reading (no lexicon) uses no prior: it shows what is written."""
+    ``prior`` its log prior (``commonness.log_prior``; None: uniform), ``board`` 1.0
+    for each candidate on the board (weighed up by BOARD_BONUS; None: no board). The
+    free reading (no lexicon) uses no prior: it shows what is written. A lexicon
+    reading carries its evidence and, with a calibration (doubt.calibration), is
+    flagged when its P(right) is under the calibration's ask_below."""
     inked = bool(ctc.greedy(views[0])[0])
     free = ctc.beam_search(views[0], charlm.table(), LETTER_WEIGHT, LETTER_BONUS) if inked else ""
     if lexicon is None:
@@ -194,8 +253,19 @@ def read_views(views: Sequence[np.ndarray], lexicon: Sequence[str] | None,
         return WordReading(free, conf, alts[:TOP_K], conf < FLAG_BELOW, free)
     if not lexicon:
         return WordReading("", 0.0, (), True, free)
-    return _decide(lexicon, lexicon_scores(views, encoded or ctc.encode(lexicon)), free,
-                   with_length_bonus(lexicon, prior))
+    per_view = view_scores(views, encoded or ctc.encode(lexicon))
+    common = prior if prior is not None else np.zeros(len(lexicon))
+    mask = board if board is not None else np.zeros(len(lexicon))
+    full = with_length_bonus(lexicon, common + BOARD_BONUS * mask)
+    r = _decide(lexicon, np.asarray(np.mean(per_view, axis=0)), free, full)
+    if not r.word:
+        return r
+    ev = evidence(views, lexicon, per_view, full, common, mask, r)
+    cal = doubt.calibration()
+    if cal is None:
+        return replace(r, evidence=ev)
+    p = cal.p_right(ev)
+    return replace(r, evidence=ev, p_right=p, flagged=p < cal.ask_below or not free)
 
 
 def with_length_bonus(lexicon: Sequence[str], prior: np.ndarray | None) -> np.ndarray:
@@ -230,14 +300,26 @@ def read_against_dictionary(views: Sequence[np.ndarray], dictionary: Any, lang: 
     return read_views(views, lex, None, commonness.log_prior(lex, lang))
 
 
+def board_mask(lexicon: Sequence[str], board_words: Iterable[str] | None) -> np.ndarray | None:
+    """(len(lexicon),) 1.0 for each (cleaned) lexicon word among ``board_words``
+    (folded as the lexicon is), 0.0 for the others; None when no board is given."""
+    if board_words is None:
+        return None
+    on_board = set(clean_lexicon(board_words))
+    return np.array([w in on_board for w in lexicon], np.float64)
+
+
 def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = None, *,
-               lang: str = "en", dictionary: Any = None) -> list[WordReading]:
+               lang: str = "en", dictionary: Any = None,
+               board_words: Iterable[str] | None = None) -> list[WordReading]:
     """One reading per image (BGR uint8 (H, W, 3); grey (H, W) and BGRA accepted),
     each a single written word. ``lexicon``: the words it may be (e.g.
     ``board_lexicon``); None reads freely, or, given a ``dictionary``
     (boggle_cv.dictionary.Dictionary: no board known yet), against all its words
     (``read_against_dictionary``). ``lang``: the lexicon's language, for the prior of
-    how common each word is (``commonness``; uniform for a language without a table)."""
+    how common each word is (``commonness``; uniform for a language without a table).
+    ``board_words``: the lexicon's words that can be traced on the board (the solver's
+    words), each weighed up by BOARD_BONUS; None when no board is known."""
     images = list(images)
     if not images:
         return []
@@ -246,13 +328,14 @@ def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = Non
     lex = clean_lexicon(lexicon) if lexicon is not None else None
     encoded = ctc.encode(lex) if lex else None
     prior = commonness.log_prior(lex, lang) if lex else None
+    board = board_mask(lex, board_words) if lex else None
     views = crop_views(images)
-    out = [read_views(v, lex, encoded, prior) for v in views]
+    out = [read_views(v, lex, encoded, prior, board) for v in views]
     if lex:  # a second look at the doubtful ones (SECOND_LOOK)
         again = [i for i, r in enumerate(out) if r.word and r.confidence < RECHECK_BELOW]
         if again and SECOND_LOOK:
             more = [recogniser.frame_probs([images[i] for i in again], s) for s in SECOND_LOOK]
             for k, i in enumerate(again):
-                second = read_views(views[i] + [m[k] for m in more], lex, encoded, prior)
+                second = read_views(views[i] + [m[k] for m in more], lex, encoded, prior, board)
                 out[i] = second if second.word else out[i]  # a view no candidate fits: keep the first look
     return out

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import functools
 import time
-from dataclasses import replace
+from dataclasses import is_dataclass, replace
 from types import SimpleNamespace
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -58,17 +58,18 @@ SHEET_SURE = 0.95
 NO_WRITING_HINT = "give a photo of a player's sheet, the words written on it dark enough to see"
 
 
-def _default_reader(lang: str, dictionary: Any = None) -> WordReader:
-    """handwriting.read_words with the sheet's language (its prior of common words)
-    and, for a sheet read without a lexicon, the dictionary to read it against."""
+def _default_reader(lang: str, dictionary: Any = None, board_words: Iterable[str] | None = None) -> WordReader:
+    """handwriting.read_words with the sheet's language (its prior of common words),
+    the board's words (weighed up) and, for a sheet read without a lexicon, the
+    dictionary to read it against."""
     from ..handwriting import read_words
-    reader: WordReader = functools.partial(read_words, lang=lang, dictionary=dictionary)
+    reader: WordReader = functools.partial(read_words, lang=lang, dictionary=dictionary, board_words=board_words)
     return reader
 
 
 def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None, *,
                reader: WordReader | None = None, debug: DebugSink | None = None, lang: str = "en",
-               dictionary: Any = None) -> SheetReading:
+               dictionary: Any = None, board_words: Iterable[str] | None = None) -> SheetReading:
     """Read a player's handwritten sheet: the words in writing order, each with its
     reading, box (4 (x, y) photo px) and crossed-out state (types.SheetWord).
 
@@ -81,7 +82,9 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
     writing holds). A sheet with writing but no word on it (only a score, marks)
     reads as no words. lang "de": a lexicon word with ae/oe/ue/ss is also matched as
     it is written by hand, read through an a-z reader ("Bär" read "bar" is "baer":
-    written.with_written_forms), and reported as the lexicon word."""
+    written.with_written_forms), and reported as the lexicon word. board_words: the
+    lexicon's words that can be traced on the board, likelier than their neighbours
+    (handwriting.reading.BOARD_BONUS); used by the default reader only."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     label = "the photo"
@@ -112,12 +115,15 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
         return SheetReading((), corners, turn, timings)
     t0 = time.perf_counter()
     crops = [crop_word(paper.flat, ink, b) for b in boxes]
-    read = reader if reader is not None else _default_reader(lang, dictionary)
     words_in = list(lexicon) if lexicon is not None else None
+    board_in = set(board_words) if board_words is not None and words_in else None
     back: dict[str, str] = {}
     if words_in and lang == "de":
         from .written import with_written_forms
         words_in, back = with_written_forms(words_in)
+        if board_in is not None:
+            board_in = {w for w in words_in if back.get(w, w) in board_in}
+    read = reader if reader is not None else _default_reader(lang, dictionary, board_in)
     # one call: read_words batches crops of like width itself (padding each by at
     # most recogniser.MAX_PAD_PX, so a batch reads as each crop alone)
     readings = list(read(crops, words_in))
@@ -131,15 +137,22 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
     boxes, readings = _split_merged(paper.flat, ink, boxes, readings, read, words_in)
     if back:
         readings = [_as_lexicon_word(r, back) for r in readings]
-    sure = bool(words_in)  # against a lexicon, a word under SHEET_SURE is asked about
     words = []
     for b, r in zip(boxes, readings):
         quad = paper.to_photo(np.array([[b.x0, b.y0], [b.x1, b.y0], [b.x1, b.y1], [b.x0, b.y1]], np.float64))
         words.append(SheetWord(r.word, float(r.confidence), tuple((str(w), float(p)) for w, p in r.alternatives),
-                               bool(r.flagged) or (sure and (float(r.confidence) < SHEET_SURE or not _fits(r))),
-                               str(r.free), tuple((float(x), float(y)) for x, y in quad),
-                               b.crossed_out))
+                               _asked(r, bool(words_in)), str(r.free), tuple((float(x), float(y)) for x, y in quad),
+                               b.crossed_out, getattr(r, "p_right", None), getattr(r, "evidence", None)))
     return SheetReading(tuple(words), corners, turn, timings)
+
+
+def _asked(r: Any, against_lexicon: bool) -> bool:
+    """Whether the player is asked about a reading: the word reader's flag; against a
+    lexicon without a calibration (the reading has no P(right)), also a word under
+    SHEET_SURE or one that does not fit its free reading (_fits)."""
+    if bool(r.flagged) or not against_lexicon or getattr(r, "p_right", None) is not None:
+        return bool(r.flagged)
+    return float(r.confidence) < SHEET_SURE or not _fits(r)
 
 
 def _union(a: WordBox, b: WordBox) -> WordBox:
@@ -259,8 +272,11 @@ def _split_merged(flat: ImageU8, ink: Any, boxes: list[WordBox], readings: list[
 
 
 def _flag(r: Any) -> Any:
-    return r if r.flagged else SimpleNamespace(word=r.word, confidence=r.confidence, alternatives=r.alternatives,
-                                               flagged=True, free=r.free)
+    if r.flagged:
+        return r
+    if is_dataclass(r) and not isinstance(r, type):
+        return replace(r, flagged=True)
+    return SimpleNamespace(word=r.word, confidence=r.confidence, alternatives=r.alternatives, flagged=True, free=r.free)
 
 
 def _as_lexicon_word(r: Any, back: dict[str, str]) -> Any:
@@ -272,7 +288,8 @@ def _as_lexicon_word(r: Any, back: dict[str, str]) -> Any:
     if ranked and ranked[0][0] != word:  # two forms of a runner-up outweigh the word read
         word = ranked[0][0]
     return SimpleNamespace(word=word, confidence=ranked[0][1] if ranked else float(r.confidence),
-                           alternatives=ranked, flagged=r.flagged, free=r.free)
+                           alternatives=ranked, flagged=r.flagged, free=r.free,
+                           p_right=getattr(r, "p_right", None), evidence=getattr(r, "evidence", None))
 
 
 def _looks_written(mask: np.ndarray) -> bool:

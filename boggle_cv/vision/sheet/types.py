@@ -5,7 +5,7 @@ top-left as written (upright), whatever the photo's turn.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 Point = tuple[float, float]
@@ -19,7 +19,10 @@ class SheetWord:
     word: a-z, the best reading ('' when nothing legible); confidence: P(word), 0..1;
     alternatives: ((word, p), ...) best first, alternatives[0][0] == word; flagged: doubtful,
     ask the player; free: the lexicon-less reading; box: 4 (x, y) photo pixels, clockwise
-    from top-left; crossed_out: struck through by its writer (not scored)."""
+    from top-left; crossed_out: struck through by its writer (not scored); p_right:
+    the word reader's calibrated P(right) (handwriting.doubt; None without one), which
+    orders the doubtful words (least sure first); evidence: what it was computed from
+    (not in to_dict)."""
 
     word: str
     confidence: float
@@ -28,6 +31,8 @@ class SheetWord:
     free: str
     box: tuple[Point, ...]
     crossed_out: bool
+    p_right: float | None = None
+    evidence: Any = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: word, confidence, alternatives [[w, p], ...], flagged, free, crossed_out, box."""
