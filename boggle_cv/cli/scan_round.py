@@ -120,7 +120,7 @@ def read_sheets(job: ScanJob, board: Board) -> tuple[dict[str, SheetReading], di
     for name, path in job.sheets:
         reading = read_one_sheet(path, lexicon, job.options.lang)
         readings[name] = reading
-        lists[name] = ask_words(name, reading) if job.ask else sheet_words(reading)
+        lists[name] = ask_words(name, reading, path) if job.ask else sheet_words(reading)
     return readings, lists
 
 

@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
         """Read the words of a player's handwritten sheet (exit 5 if none is written).
         Without --board or --tray each word is read against the whole dictionary (the
         edition's, or --dict), or as written with --free."""
-        from .sheets import read_one_sheet, sheet_lexicon, sheet_text
+        from .sheets import read_one_sheet, sheet_lexicon, sheet_text, terminal_ink
         if board_text and tray:
             raise UsageError("give --board or --tray, not both")
         if annotate is not None:
@@ -58,4 +58,4 @@ def register(app: typer.Typer) -> None:
             doc = {"photo": str(photo), "board": board.to_text() if board is not None else None, **reading.to_dict()}
             typer.echo(json.dumps(doc))
         else:
-            typer.echo(sheet_text(reading))
+            typer.echo(sheet_text(reading, terminal_ink(photo, reading)))

@@ -1,5 +1,6 @@
-"""Players' sheets on the command line (issue 22), shared by `sheet` and `scan --sheet`:
-the lexicon of a board, the questions about doubtful words, the text of a reading.
+"""Players' sheets on the command line, shared by `sheet` and `scan --sheet`: the
+lexicon of a board, the questions about doubtful words (asked first, each beside its
+handwriting drawn in the terminal), the text of a reading (the doubtful words first).
 
 Nothing here loads the sheet reader or its model until a sheet is read.
 """
@@ -8,11 +9,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 import typer
 
 from ..errors import UsageError
+from ..sheet_lexicon import SheetLexicon, sheet_lexicon
+
+__all__ = ["SheetLexicon", "sheet_lexicon"]
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -70,40 +74,80 @@ def draw_sheets(annotate: Path, sheets: dict[str, SheetReading], photos: Iterabl
     return encoded
 
 
-def sheet_lexicon(board: Board, dictionary: Dictionary, lang: str = "en") -> list[str]:
-    """The words a sheet of this board is read against: the board's words and every
-    dictionary word one edit away from one (handwriting.board_lexicon)."""
-    from ..scoring import Rules, solve
-    from ..vision.handwriting import board_lexicon
-    words = [w.word for w in solve(board, dictionary, rules=Rules.for_board(board, lang=lang))]
-    return board_lexicon(words, dictionary)
-
-
-def read_one_sheet(photo: Path, lexicon: list[str] | None, lang: str = "en",
+def read_one_sheet(photo: Path, lexicon: SheetLexicon | None, lang: str = "en",
                    dictionary: Dictionary | None = None) -> SheetReading:
     """read_sheet on a photo file (ImageReadError exit 4, NoWritingError exit 5); lang
     "de" also matches the lexicon's words as written with ä, ö, ü, ß; with no lexicon,
     the words are read against `dictionary` when given, else freely."""
     from ..vision.sheet import read_sheet
-    return read_sheet(photo, lexicon, lang=lang, dictionary=dictionary)
+    if lexicon is None:
+        return read_sheet(photo, None, lang=lang, dictionary=dictionary)
+    return read_sheet(photo, list(lexicon.words), lang=lang, dictionary=dictionary, board_words=lexicon.board_words)
 
 
-def ask_words(name: str, reading: SheetReading) -> list[str]:
-    """On a terminal: ask about each doubtful word that counts
-    (`ann, word 7: "seat" (71%), "sat" (22%) or type it [seat]`); the player's words
-    as confirmed (an answer replaces the reading; an empty line keeps it)."""
+def doubtful(reading: SheetReading) -> list[int]:
+    """The positions (0-based, writing order) of the words that count and are doubtful."""
+    return [i for i, w in enumerate(reading.words) if w.flagged and not w.crossed_out and (w.word or w.free)]
+
+
+def ink_of(photo: Path | None, reading: SheetReading) -> dict[int, list[str]]:
+    """Each doubtful word's handwriting drawn as terminal lines (cli.ink_preview), cut
+    from `photo` along its box; {} without a photo or when it cannot be read again."""
+    if photo is None or not doubtful(reading):
+        return {}
+    from ..errors import BoggleError
+    from ..vision.imageio import load_image
+    from ..vision.sheet.word_crop import flat_word
+    from .ink_preview import ink_lines
+    try:
+        image = load_image(photo)
+    except BoggleError:
+        return {}
+    out: dict[int, list[str]] = {}
+    for i in doubtful(reading):
+        crop = flat_word(image, reading.words[i].box)
+        out[i] = ink_lines(crop) if crop is not None else []
+    return out
+
+
+def terminal_ink(photo: Path, reading: SheetReading) -> dict[int, list[str]]:
+    """ink_of when the words go to a terminal (stdout is one), else {}: a pipe or a
+    file gets the text alone."""
+    return ink_of(photo, reading) if sys.stdout.isatty() else {}
+
+
+def _question(name: str, i: int, reading: SheetReading) -> str:
+    w = reading.words[i]
+    options = ", ".join(f'"{a}" ({p:.0%})' for a, p in w.alternatives[:3]) or f'"{w.word or w.free}"'
+    return f"{name}, word {i + 1} of {len(reading.words)}: {options}, or type it (- drops it) [{w.word or w.free}] "
+
+
+def ask_words(name: str, reading: SheetReading, photo: Path | None = None,
+              answers: TextIO | None = None) -> list[str]:
+    """On a terminal: the doubtful words that count are asked about first, each with
+    its handwriting drawn above the question (`ann, word 7 of 19: "seat" (71%), "sat"
+    (22%), or type it (- drops it) [seat]`); an answer replaces the reading, "-" drops
+    the word, an empty line keeps it. Returns the player's words as confirmed, in
+    writing order. `answers`: where the answers are read (stdin by default)."""
+    source = answers if answers is not None else sys.stdin
+    asked = doubtful(reading)
+    if asked:
+        typer.echo(f"{name}'s sheet: {len(reading.words)} words read, {len(asked)} to confirm", err=True)
+    ink = ink_of(photo, reading)
+    chosen: dict[int, str] = {}
+    for i in asked:
+        for line in ink.get(i, []):
+            typer.echo("    " + line, err=True)
+        typer.echo(_question(name, i, reading), err=True, nl=False)
+        answer = source.readline().strip().lower()
+        chosen[i] = "" if answer == "-" else (answer or reading.words[i].word or reading.words[i].free)
     out: list[str] = []
-    for i, w in enumerate(reading.words, start=1):
+    for i, w in enumerate(reading.words):
         if w.crossed_out or not (w.word or w.free):
             continue
-        word = w.word or w.free
-        if w.flagged:
-            options = ", ".join(f'"{a}" ({p:.0%})' for a, p in w.alternatives[:3]) or f'"{word}"'
-            typer.echo(f"{name}, word {i}: {options} or type it [{word}] ", err=True, nl=False)
-            answer = sys.stdin.readline().strip().lower()
-            if answer:
-                word = answer
-        out.append(word)
+        word = chosen.get(i, w.word or w.free)
+        if word:
+            out.append(word)
     return out
 
 
@@ -113,10 +157,20 @@ def sheet_words(reading: SheetReading) -> list[str]:
     return [w.word or w.free for w in reading.words if not w.crossed_out and (w.word or w.free)]
 
 
-def sheet_text(reading: SheetReading) -> str:
-    """One line a word: number, reading, confidence, runners-up, ? when doubtful,
-    (crossed out)."""
+def sheet_text(reading: SheetReading, ink: dict[int, list[str]] | None = None) -> str:
+    """The doubtful words first (each with its runners-up and, given `ink`, its
+    handwriting drawn: ink_of), then one line a word: number, reading, confidence,
+    runners-up, ? when doubtful, (crossed out)."""
     lines = []
+    asked = doubtful(reading)
+    if asked:
+        lines.append(f"to confirm: {len(asked)} of {len(reading.words)} word(s)")
+        for i in asked:
+            w = reading.words[i]
+            options = ", ".join(f"{a} {p:.0%}" for a, p in w.alternatives[:3]) or (w.word or w.free)
+            lines.append(f"{i + 1:3d}  {options}")
+            lines += ["       " + line for line in (ink or {}).get(i, [])]
+        lines.append("")
     for i, w in enumerate(reading.words, start=1):
         word = w.word or w.free or "?"
         runners = ", ".join(f"{a} {p:.0%}" for a, p in w.alternatives[1:3])

@@ -101,12 +101,43 @@ def test_doubtful_words_are_asked(monkeypatch, capsys):
     words = (SheetWord("seat", 0.71, (("seat", 0.71), ("sat", 0.22)), True, "seat", box, False),
              SheetWord("rate", 0.99, (("rate", 0.99),), False, "rate", box, False),
              SheetWord("tale", 0.6, (("tale", 0.6),), True, "tale", box, True),
-             SheetWord("eats", 0.5, (("eats", 0.5), ("east", 0.4)), True, "eats", box, False))
-    monkeypatch.setattr(sys, "stdin", io.StringIO("\nEAST\n"))
-    assert ask_words("ann", SheetReading(words, box)) == ["seat", "rate", "east"]
+             SheetWord("eats", 0.5, (("eats", 0.5), ("east", 0.4)), True, "eats", box, False),
+             SheetWord("tea", 0.4, (("tea", 0.4), ("ten", 0.3)), True, "tea", box, False))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\nEAST\n-\n"))
+    assert ask_words("ann", SheetReading(words, box)) == ["seat", "rate", "east"]  # "-" dropped "tea"
     err = capsys.readouterr().err
-    assert 'ann, word 1: "seat" (71%), "sat" (22%) or type it [seat]' in err
-    assert "word 3" not in err  # crossed out: not asked
+    assert err.startswith("ann's sheet: 5 words read, 3 to confirm\n")
+    assert 'ann, word 1 of 5: "seat" (71%), "sat" (22%), or type it (- drops it) [seat]' in err
+    assert "word 3 of" not in err  # crossed out: not asked
+    assert "word 2 of" not in err  # sure: not asked
+
+
+def test_doubtful_words_are_shown_first_with_their_handwriting(tmp_path):
+    """Each doubtful word is asked beside its ink, cut from the photo along its box and
+    drawn in half blocks; the sheet's text lists the doubtful words before the rest."""
+    from boggle_cv.cli.sheets import ask_words, ink_of, sheet_text
+    from boggle_cv.vision.sheet.types import SheetReading, SheetWord
+    photo = np.full((200, 400, 3), 235, np.uint8)
+    cv2.putText(photo, "seat", (40, 130), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, 2.5, (30, 30, 30), 5)
+    path = tmp_path / "sheet.png"
+    cv2.imwrite(str(path), photo)
+    box = ((30.0, 70.0), (300.0, 70.0), (300.0, 150.0), (30.0, 150.0))
+    words = (SheetWord("rate", 0.99, (("rate", 0.99),), False, "rate", box, False),
+             SheetWord("seat", 0.71, (("seat", 0.71), ("sat", 0.22)), True, "seat", box, False))
+    reading = SheetReading(words, box)
+    ink = ink_of(path, reading)
+    assert list(ink) == [1] and len(ink[1]) == 8
+    drawn = "".join(ink[1])
+    assert set(drawn) <= {" ", "\u2580", "\u2584", "\u2588"} and drawn.count(" ") < len(drawn)
+    text = sheet_text(reading, ink).splitlines()
+    assert text[0] == "to confirm: 1 of 2 word(s)"
+    assert text[1].split() == ["2", "seat", "71%,", "sat", "22%"]
+    assert text.index(next(line for line in text if "rate" in line)) > 1 + len(ink[1])
+    err = io.StringIO()
+    import contextlib
+    with contextlib.redirect_stderr(err):
+        ask_words("ann", reading, path, answers=io.StringIO("\n"))
+    assert ink[1][0] in err.getvalue() or ink[1][1] in err.getvalue()
 
 
 def test_the_sheet_code_loads_only_for_a_sheet():
