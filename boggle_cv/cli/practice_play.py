@@ -94,16 +94,25 @@ def default_player() -> str:
         return "me"
 
 
+#: Most words of one round typed on the terminal (a round's list is a few dozen).
+MAX_TYPED_WORDS = 2000
+
+
 def typed_words(lines: list[str], lang: str) -> list[str]:
     """The words of the typed lines (wordlists.parse_words: several on a line, commas),
-    [] when they hold none."""
+    [] when they hold none; past MAX_TYPED_WORDS the rest is dropped, with a warning."""
     from ..errors import WordListError
     from ..wordlists import parse_words
     notes: list[str] = []
     try:
-        return parse_words(lines, "your words", notes, lang=lang)
+        words = parse_words(lines, "your words", notes, lang=lang)
     except WordListError:
         return []
+    if len(words) > MAX_TYPED_WORDS:
+        typer.echo(f"boggle-cv: warning: {len(words):,} words were typed; the first {MAX_TYPED_WORDS:,} count",
+                   err=True)
+        words = words[:MAX_TYPED_WORDS]
+    return words
 
 
 def play_board(term: Terminal, clock: Clock, board: Board, seconds: int, heading: str) -> Typed:
