@@ -94,14 +94,11 @@ def default_player() -> str:
         return "me"
 
 
-#: Most words of one round typed on the terminal (a round's list is a few dozen).
-MAX_TYPED_WORDS = 2000
-
-
 def typed_words(lines: list[str], lang: str) -> list[str]:
     """The words of the typed lines (wordlists.parse_words: several on a line, commas),
     [] when they hold none; past MAX_TYPED_WORDS the rest is dropped, with a warning."""
     from ..errors import WordListError
+    from ..practice.round import MAX_WORDS as MAX_TYPED_WORDS
     from ..wordlists import parse_words
     notes: list[str] = []
     try:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -257,6 +257,17 @@ def report(path: Path, round_id: int) -> dict[str, Any] | None:
     return _read(Path(path), read, None)
 
 
-def first_names(records: Iterable[Record]) -> list[str]:
-    """The players of `records`, each once, in order."""
-    return list(dict.fromkeys(r.player for r in records))
+#: The meta key of the secret the page's deals are signed with (web.practice).
+SECRET_KEY = "practice_deal_key"
+
+
+def deal_secret(path: Path) -> bytes:
+    """The database's secret for signing the page's deals (made by the first call, in
+    the `meta` table: a deal dealt before a restart of the server is still good)."""
+    import secrets
+
+    def get(conn: sqlite3.Connection) -> bytes:
+        conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)", (SECRET_KEY, secrets.token_hex(32)))
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (SECRET_KEY,)).fetchone()
+        return bytes.fromhex(str(row[0]))
+    return _write(Path(path), get)

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 #: How many of the best missed words a summary lists.
 MISSED_SHOWN = 5
+#: Most words of one practice round (a round's list is a few dozen): typed on the
+#: terminal or sent by the page; past it the rest is dropped.
+MAX_WORDS = 2000
 
 
 def merge_words(*lists: Sequence[str], lang: str = "en") -> list[str]:
@@ -100,7 +103,7 @@ class Summary:
             "seconds": p.seconds, "source": p.source, "dice": p.dice, "board": p.board,
             "score": p.score, "max_points": p.max_points, "share": round(p.share, 4),
             "words_scored": p.words_scored, "board_words": p.board_words,
-            "stored": self.stored, "id": p.id,
+            "stored": self.stored, "sent_before": not self.new, "id": p.id,
             "best": None if rec is None else {"score": rec.best.score, "id": rec.best.id,
                                               "played_at": round(rec.best.played_at, 3),
                                               "before": self.best_before, "new": self.new_best},
