@@ -168,7 +168,7 @@ def _annotated(out: Path | None, scan: ScanResult | None, image: np.ndarray | No
     if scan is None or image is None:
         raise UsageError("cannot annotate: the board was typed, not read from a photo",
                          "give the tray's photo, or leave --annotate out")
-    from ..vision.overlay import draw_round
+    from ..round_photo import draw_round
     drawn: np.ndarray = draw_round(image, scan, result, found=1)
     return drawn
 

@@ -1,7 +1,7 @@
 """The annotated photo of a scan: tray outline, each cube's reading, doubtful cells,
 and the paths of the best words nobody found, each path numbered at its start and
 named in a legend under the photo (vision.legend: the word, and when the round is
-known, its points and who found it: draw_round).
+known, its points and who found it: boggle_cv.round_photo.draw_round).
 
 Input and output images are BGR uint8 (H, W, 3); points are (x, y) photo pixels.
 Board cells are (row, col) in the reported board's orientation; they are mapped to
@@ -21,8 +21,6 @@ from .legend import LegendStyle, PathLabel, apart, draw_number, spelled_by, text
 from .stages import FloatArray, ImageU8
 
 if TYPE_CHECKING:  # only for the annotations: the overlay does not need the pipeline loaded
-    from ..referee import RoundResult
-    from ..scoring import ScoredWord
     from .pipeline import ScanResult
 
 
@@ -107,34 +105,3 @@ def draw_scan(image: ImageU8, scan: ScanResult, faces: Sequence[Sequence[str]] |
         draw_number(out, start, radius, k + 1, style.path_colours[k % len(style.path_colours)])
     return with_legend(out, names, style.path_colours, style.legend)
 
-
-def round_labels(result: RoundResult, words: Sequence[ScoredWord]) -> list[PathLabel]:
-    """What each of `words` (words of the round's board) is: its points on the board
-    and who listed it (scored, or crossed off when several did)."""
-    finders: dict[str, list[str]] = {}
-    for player in result.sheet.players:
-        for w in player.words:
-            if w.status in ("scored", "crossed_off"):
-                finders.setdefault(w.word, []).append(player.name)
-    return [PathLabel(w.word, w.points, tuple(finders.get(w.word, ())), len(finders.get(w.word, ())) > 1)
-            for w in words]
-
-
-def drawn_words(result: RoundResult, missed: int = 3, found: int = 0) -> list[ScoredWord]:
-    """The words to draw: the `found` best words a player listed, then the `missed`
-    best words nobody did."""
-    listed = {w.word for p in result.sheet.players for w in p.words if w.status in ("scored", "crossed_off")}
-    best_found = [w for w in result.sheet.words if w.word in listed][:found]
-    return best_found + list(result.sheet.missed[:missed])
-
-
-def draw_round(image: ImageU8, scan: ScanResult, result: RoundResult, missed: int = 3, found: int = 0,
-               style: OverlayStyle = OverlayStyle()) -> ImageU8:
-    """The photo of a refereed round: the reading as corrected, the paths of the
-    `found` best words listed and the `missed` best words nobody found, and the
-    legend naming each (word, points, who found it)."""
-    import dataclasses
-    words = drawn_words(result, missed, found)
-    style = dataclasses.replace(style, max_paths=len(words))
-    return draw_scan(image, scan, result.board.to_rows(), [w.path for w in words], style,
-                     round_labels(result, words))

@@ -11,7 +11,8 @@ from boggle_cv.board import Board
 from boggle_cv.dictionary import load_default
 from boggle_cv.referee import Corrections, RoundRequest, referee_round
 from boggle_cv.vision.legend import PathLabel, apart, legend_band, spelled_by, text_px, with_legend
-from boggle_cv.vision.overlay import OverlayStyle, draw_round, draw_scan, drawn_words, round_labels
+from boggle_cv.round_photo import draw_round, drawn_words, round_labels
+from boggle_cv.vision.overlay import OverlayStyle, draw_scan
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "samples" / "sample-4x4-a.jpg"
