@@ -278,3 +278,17 @@ def test_an_edition_and_size_of_its_own(tmp_path):
     de = json.loads(run(db, "--lang", "de", "--dice", "classic-4", "--seed", "9", "--json", stdin="haus\n").stdout)
     assert de["lang"] == "de" and de["dice"] == "classic-4"
     assert len(json.loads(run(db, "--history", "--json").stdout)["records"]) == 3
+
+
+def test_an_annotation_that_cannot_be_written_keeps_the_recorded_round(tmp_path):
+    """The photo is drawn after the round is recorded: a folder that is not there is
+    exit 7 with the summary printed and the round kept."""
+    db = tmp_path / "g.db"
+    out = run(db, "--photo", TRAY, "--words", SAMPLES / "sample-4x4-a.alice.txt", "--name", "alice",
+              "--annotate", tmp_path / "missing" / "a.png")
+    if out.returncode == 3:
+        pytest.skip(out.stderr.strip())
+    lines = [ln for ln in out.stderr.splitlines() if ln.startswith("boggle-cv: error:")]
+    assert out.returncode == 7 and len(lines) == 1 and "cannot write" in lines[0], out.stderr
+    assert "alice: " in out.stdout and "New personal best!" in out.stdout
+    assert json.loads(run(db, "--history", "--json").stdout)["records"][0]["round_count"] == 1
