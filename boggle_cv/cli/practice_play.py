@@ -125,7 +125,7 @@ def run_tray_clock(term: Terminal, clock: Clock, seconds: int, edition: str) -> 
     """A real tray: wait for the shake (Enter), then run the clock; the player writes
     on paper or types here."""
     if term.interactive:
-        answer = term.ask(f"Shake the tray ({edition}) and set it down; press Enter to start the clock "
+        answer = term.ask(f"Shake the tray ({edition} rules) and set it down; press Enter to start the clock "
                           f"({clock_text(seconds)}). ")
         if answer is None:
             raise typer.Exit(130)

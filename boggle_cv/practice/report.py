@@ -53,6 +53,9 @@ def summary_text(s: Summary) -> str:
         last = min(len(rec.rounds), 10)
         out.append(f"Average of the last {last} round{'s' if last != 1 else ''}: {rec.average:.1f} "
                    f"({len(rec.rounds)} round{'s' if len(rec.rounds) != 1 else ''} in this record)")
+    seed = (s.extra or {}).get("seed")
+    if p.source == "shake" and seed is not None:
+        out.append(f"Board {p.board} ({p.dice} dice, seed {seed}: --seed {seed} shakes it again)")
     if s.missed:
         out.append("Best words missed: " + ", ".join(f"{w.word.upper()} {w.points}" for w in s.missed))
     words = s.result.sheet.players[0].words
