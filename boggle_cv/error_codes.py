@@ -40,6 +40,8 @@ ErrorCode = Literal[
     "photo.heic", "photo.missing", "photo.too_large", "body.too_large", "body.timeout",
     # requests refused before they are read
     "request.type", "request.cross_site", "request.rate_limited",
+    # practising alone
+    "practice.deal", "practice.expired", "practice.no_words", "practice.clock",
     # the server
     "server.busy", "reader.missing", "reader.stopped", "storage.busy", "storage.error", "server.internal",
 ]
@@ -98,6 +100,10 @@ CODES: dict[ErrorCode, tuple[str, ...]] = {
     "request.type": (),
     "request.cross_site": (),
     "request.rate_limited": ("seconds",),
+    "practice.deal": (),
+    "practice.expired": (),
+    "practice.no_words": (),
+    "practice.clock": ("min", "max"),
     "server.busy": (),
     "reader.missing": (),
     "reader.stopped": (),

@@ -29,14 +29,16 @@ from typing import Any, Iterable
 
 from .errors import StorageError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 BUSY_TIMEOUT_S = 5.0
 APP_DIR = "boggle-cv"
 DB_NAME = "games.sqlite3"
 
 #: The tables of a boggle-cv database; `meta` holds ('schema_version', N). `rooms`,
-#: `room_photos` and `room_word_images` keep the rooms of `boggle-cv serve` (boggle_cv.room.db).
-TABLES = ("meta", "games", "rounds", "round_players", "rooms", "room_photos", "room_word_images")
+#: `room_photos` and `room_word_images` keep the rooms of `boggle-cv serve` (boggle_cv.room.db);
+#: `practice_rounds` the rounds a player practised alone (boggle_cv.practice.record).
+TABLES = ("meta", "games", "rounds", "round_players", "rooms", "room_photos", "room_word_images",
+          "practice_rounds")
 
 _GAME_TABLES: tuple[str, ...] = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -94,14 +96,39 @@ _ROOM_WORD_IMAGES: tuple[str, ...] = (
 )""",
     "CREATE INDEX IF NOT EXISTS room_word_images_room ON room_word_images(code, round, player)",
 )
+#: Schema 5: the rounds played alone (`boggle-cv practice`, the page's "Practice alone"),
+#: one row a round; a player's record (best, average of the last ten) is per player
+#: (name_key), size, edition and clock (boggle_cv.practice.record, docs/practice.md).
+_PRACTICE_ROUNDS: tuple[str, ...] = (
+    """CREATE TABLE IF NOT EXISTS practice_rounds (
+    id INTEGER PRIMARY KEY,
+    player TEXT NOT NULL,
+    player_key TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    lang TEXT NOT NULL,
+    seconds INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    dice TEXT,
+    board TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    max_points INTEGER NOT NULL,
+    words_scored INTEGER NOT NULL,
+    board_words INTEGER NOT NULL,
+    deal TEXT UNIQUE,
+    played_at REAL NOT NULL,
+    report TEXT NOT NULL
+)""",
+    "CREATE INDEX IF NOT EXISTS practice_rounds_record ON practice_rounds(player_key, size, lang, seconds, id)",
+)
 #: Every table of a database (CREATE ... IF NOT EXISTS: safe to run again).
 _TABLES = _GAME_TABLES + _ROOM_TABLES
 #: What makes a new database, in order: the tables, then the columns and tables added since.
-_SCHEMA = _TABLES + _ROUND_LANG + _ROOM_WORD_IMAGES
+_SCHEMA = _TABLES + _ROUND_LANG + _ROOM_WORD_IMAGES + _PRACTICE_ROUNDS
 
 #: version N -> the statements that bring a version-N database to N + 1; run only
 #: by writes, in the same transaction as the round.
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _ROOM_TABLES, 2: _ROUND_LANG, 3: _ROOM_WORD_IMAGES}
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _ROOM_TABLES, 2: _ROUND_LANG, 3: _ROOM_WORD_IMAGES,
+                                          4: _PRACTICE_ROUNDS}
 
 _MOVE_HINT = "choose another file with --db (or $BOGGLE_CV_DB)"
 

@@ -1,5 +1,7 @@
 """The annotated photo of a scan: tray outline, each cube's reading, doubtful cells,
-and the paths of the best words nobody found.
+and the paths of the best words nobody found, each path numbered at its start and
+named in a legend under the photo (vision.legend: the word, and when the round is
+known, its points and who found it: boggle_cv.round_photo.draw_round).
 
 Input and output images are BGR uint8 (H, W, 3); points are (x, y) photo pixels.
 Board cells are (row, col) in the reported board's orientation; they are mapped to
@@ -15,6 +17,7 @@ import numpy as np
 
 from .annotate import draw_grid
 from .cells import grid_pitch
+from .legend import LegendStyle, PathLabel, apart, draw_number, spelled_by, text_px, with_legend
 from .stages import FloatArray, ImageU8
 
 if TYPE_CHECKING:  # only for the annotations: the overlay does not need the pipeline loaded
@@ -28,10 +31,13 @@ class OverlayStyle:
     sure: tuple[int, int, int] = (40, 170, 40)
     doubtful: tuple[int, int, int] = (0, 0, 230)
     label_bg: tuple[int, int, int] = (255, 255, 255)
-    path_colours: tuple[tuple[int, int, int], ...] = ((255, 120, 0), (200, 0, 200), (0, 160, 255))
+    path_colours: tuple[tuple[int, int, int], ...] = ((255, 120, 0), (200, 0, 200), (0, 160, 255),
+                                                      (40, 140, 40), (120, 60, 160), (0, 90, 200))
     label_height: float = 0.30     # text height, fraction of the pitch
     path_width: float = 0.06       # line width, fraction of the pitch
     max_paths: int = 3
+    number_radius: float = 0.17    # the disc numbering a path at its start, fraction of the pitch
+    legend: LegendStyle = LegendStyle()
 
 
 def _photo_centres(scan: ScanResult) -> FloatArray:
@@ -49,26 +55,33 @@ def _photo_centres(scan: ScanResult) -> FloatArray:
 
 def draw_scan(image: ImageU8, scan: ScanResult, faces: Sequence[Sequence[str]] | None = None,
               paths: Sequence[Sequence[tuple[int, int]]] = (),
-              style: OverlayStyle = OverlayStyle()) -> ImageU8:
-    """A copy of the photo with the scan drawn on it.
+              style: OverlayStyle = OverlayStyle(), labels: Sequence[PathLabel] | None = None) -> ImageU8:
+    """A copy of the photo with the scan drawn on it, and under it the legend of the
+    paths (the photo is taller by the legend's band when paths are drawn).
 
     faces: the final faces per board cell (after corrections); default the reading.
     paths: board-cell paths of words to draw (e.g. the best missed words), at most
-    style.max_paths of them.
+    style.max_paths of them; each starts at a disc with its number.
+    labels: what each path spells (word, points, who found it), in the paths' order;
+    default the word its cells spell on `faces`.
     """
     n = scan.tray.size
     out = draw_grid(image, scan.tray.corners, n)
     centres = _photo_centres(scan)
     pitch = grid_pitch(scan.tray.corners, n)
     lw = max(2, int(round(style.path_width * pitch)))
-    for k, path in enumerate(list(paths)[:style.max_paths]):
+    drawn = list(paths)[:style.max_paths]
+    shown = faces if faces is not None else [[c.face for c in row] for row in scan.reading.cells]
+    names = list(labels or [])[:len(drawn)]
+    names += [PathLabel(spelled_by(shown, p)) for p in drawn[len(names):]]
+    starts = []
+    for k, path in enumerate(drawn):
         pts = np.array([centres[r, c] for r, c in path])
         # shift each path a little so overlapping paths stay apart
-        pts = pts + (k - 1) * 0.08 * pitch
+        pts = pts + (k - (len(drawn) - 1) / 2) * 0.08 * pitch
         colour = style.path_colours[k % len(style.path_colours)]
         cv2.polylines(out, [np.round(pts).astype(np.int32)], False, colour, lw, cv2.LINE_AA)
-        x, y = pts[0]
-        cv2.circle(out, (int(round(x)), int(round(y))), 2 * lw, colour, -1, cv2.LINE_AA)
+        starts.append((float(pts[0][0]), float(pts[0][1])))
     scale = style.label_height * pitch / 22.0  # Hershey simplex cap height is about 22 px at scale 1
     thick = max(1, int(round(scale * 2)))
     for row in scan.reading.cells:
@@ -87,4 +100,8 @@ def draw_scan(image: ImageU8, scan: ScanResult, faces: Sequence[Sequence[str]] |
                 half = 0.45 * pitch
                 cv2.rectangle(out, (int(x - half), int(y - half)), (int(x + half), int(y + half)),
                               style.doubtful, max(2, lw // 2))
-    return out
+    radius = max(int(round(style.number_radius * pitch)), int(0.6 * text_px(out.shape[1], style.legend)))
+    for k, start in enumerate(apart(starts, radius)):  # last, over the letters: never hidden
+        draw_number(out, start, radius, k + 1, style.path_colours[k % len(style.path_colours)])
+    return with_legend(out, names, style.path_colours, style.legend)
+

@@ -131,7 +131,7 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
 
     from ..room.db import RoomDB
     from ..room.service import RoomLimits, RoomService
-    from . import rooms, sheets
+    from . import practice, rooms, sheets
     from .reread import Rereads, reread_room
     rereads = Rereads(lambda code: reread_room(app.state, code))
 
@@ -174,6 +174,7 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
         Route("/api/rounds", api.save_round, methods=["POST"]),
         Route("/api/games", api.games),
         Route("/api/games/{name:str}/standings", api.standings),
+        *practice.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
@@ -191,4 +192,5 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
     app.state.lexicons = sheets.Lexicons(dictionaries)
     app.state.rereads = rereads
     app.state.room_guard = GuessGuard(config.guess_limit, config.guess_window_s)
+    app.state.practice = practice.PracticeDesk(config.db_path, dictionaries)
     return app

@@ -9,7 +9,8 @@
     upload: an image type, ``application/octet-stream`` or multipart), which a form or
     an image link cannot do without a preflight the server never grants: 415 otherwise.
   * Rate limits per address (token buckets, ServeConfig): creating rooms, and the
-    anonymous writes /api/scan, /api/score and /api/rounds; above them 429 (kind
+    anonymous writes /api/scan, /api/score and /api/rounds (and a practice round's
+    deal, sheet and round); above them 429 (kind
     "RateLimited") with ``Retry-After`` in whole seconds.
   * check_round_size: a round stored through /api/rounds is at most max_round_bytes
     (413; a round of six players on a 6x6 board takes about 0.45 MB, most of it every
@@ -201,7 +202,9 @@ def rate_limits(config: ServeConfig) -> dict[tuple[str, str], TokenBuckets]:
     return {("POST", "/api/rooms"): TokenBuckets(config.rooms_burst, config.rooms_per_hour),
             ("POST", "/api/scan"): anon,
             ("POST", "/api/score"): anon,
-            ("POST", "/api/rounds"): TokenBuckets(config.rounds_burst, config.rounds_per_hour)}
+            ("POST", "/api/rounds"): TokenBuckets(config.rounds_burst, config.rounds_per_hour),
+            ("POST", "/api/practice/deals"): anon, ("POST", "/api/practice/sheet"): anon,
+            ("POST", "/api/practice/rounds"): TokenBuckets(config.rounds_burst, config.rounds_per_hour)}
 
 
 def _authority(value: bytes, scheme: str) -> str:

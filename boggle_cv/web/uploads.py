@@ -44,14 +44,16 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 PHOTO_PATH = "/api/scan"
+#: A sheet photo of a practice round (web.practice).
+PRACTICE_SHEET_PATH = "/api/practice/sheet"
 
 
 def is_photo_upload(path: str) -> bool:
-    """True for the endpoints that take a photo body: /api/scan, a room's
+    """True for the endpoints that take a photo body: /api/scan, /api/practice/sheet, a room's
     /api/rooms/{code}/rounds/current/photo (the tray) and
     /api/rooms/{code}/players/{id}/sheet (a player's sheet: the same caps, places and
     reading slots as the tray's photo)."""
-    if path == PHOTO_PATH:
+    if path in (PHOTO_PATH, PRACTICE_SHEET_PATH):
         return True
     if not path.startswith("/api/rooms/"):
         return False

@@ -122,8 +122,11 @@ def test_annotate_writes_an_image(tmp_path):
     assert out.returncode == 0, out.stderr
     img = cv2.imread(str(dest))
     src = cv2.imread(str(SAMPLE))
-    assert img is not None and img.shape == src.shape
-    assert float(np.abs(img.astype(int) - src.astype(int)).mean()) > 0.5  # something was drawn
+    # the photo, then the legend of the drawn paths under it (the photo's width)
+    assert img is not None and img.shape[1:] == src.shape[1:] and img.shape[0] > src.shape[0]
+    photo = img[:src.shape[0]]
+    assert float(np.abs(photo.astype(int) - src.astype(int)).mean()) > 0.5  # something was drawn
+    assert (img[src.shape[0]:] < 100).mean() > 0.005  # the legend's text
     assert [p.name for p in tmp_path.iterdir()] == ["out.png"]  # no temporary left
 
 

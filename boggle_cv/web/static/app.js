@@ -4,6 +4,7 @@
 import { request, passes, savePasses, knownRooms } from "./api.js";
 import { $, h, say, guarded } from "./dom.js";
 import { t, tn, loadLanguage, translatePage, currentLanguage, rememberLanguage } from "./i18n.js";
+import { Practice } from "./practice.js";
 import { Room } from "./room.js";
 import { unlockSound } from "./timer.js";
 
@@ -13,7 +14,7 @@ function codeFromUrl() {
 }
 
 function show(which) {
-  for (const id of ["landing", "join", "room"]) $(`#${id}`).hidden = id !== which;
+  for (const id of ["landing", "join", "room", "practice"]) $(`#${id}`).hidden = id !== which;
 }
 
 function goToRoom(code) {
@@ -67,6 +68,12 @@ let current = null;
 
 function route() {
   if (current) { current.close(); current = null; }
+  if (new URLSearchParams(location.search).has("practice")) {  // practice alone (practice.js)
+    show("practice");
+    current = new Practice();
+    current.start();
+    return;
+  }
   const code = codeFromUrl();
   if (!code) { landing(); return; }
   const p = passes(code);
