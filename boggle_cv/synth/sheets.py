@@ -19,6 +19,8 @@ import numpy.typing as npt
 U8 = npt.NDArray[np.uint8]
 F64 = npt.NDArray[np.float64]
 
+#: The least space between two words of a line, in letter heights.
+SPACE_MIN = 0.45
 FACES = (cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SCRIPT_COMPLEX)
 INKS = ((120, 40, 20), (40, 30, 25), (70, 70, 70))  # BGR: blue pen, black pen, pencil
 
@@ -56,9 +58,17 @@ def render_paper(lines: Sequence[Sequence[str]], rng: np.random.Generator, *, si
                 cv2.line(paper, (x - 6, y_mid + 2), (x + tw + 6, y_mid - 2), ink, 2, cv2.LINE_AA)
             x += tw
             if j < len(line) - 1:
-                sep_w = cv2.getTextSize(separator, face, scale, 2)[0][0]
-                cv2.putText(paper, separator, (x, yb), face, scale, ink, 2, cv2.LINE_AA)
-                x += sep_w
+                # the mark (a comma) drawn against the word, then the space: at least
+                # SPACE_MIN letter heights whatever the face's own space is (OpenCV's
+                # faces differ between releases: 5.1's is a narrow sans)
+                mark = separator.strip()
+                if mark:
+                    cv2.putText(paper, mark, (x, yb), face, scale, ink, 2, cv2.LINE_AA)
+                    x += cv2.getTextSize(mark, face, scale, 2)[0][0]
+                spaces = len(separator) - len(separator.rstrip())
+                if spaces:
+                    space_w = cv2.getTextSize(" " * spaces, face, scale, 2)[0][0]
+                    x += max(space_w, int(SPACE_MIN * th * min(spaces, 2)))
     for k, mark in enumerate(margin_marks):
         cv2.putText(paper, mark, (W - 110, 40 + pitch * (k + 1) - 10), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (40, 40, 200), 2,
                     cv2.LINE_AA)
