@@ -55,7 +55,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 #: How many alternatives a doubtful word offers (the reading first): the room's
 #: room.sheets.MAX_ALTERNATIVES and `scan --sheet`'s question.
-ALTERNATIVES = 3
+ALTERNATIVES = 5
 #: With --board: the share of a sheet's words its player wrote off the board (left off
 #: the simulated board, still in the lexicon), the share of a sheet word's dictionary
 #: neighbours one edit away that are on the board too (20% on 60 dice-rolled 4x4 boards

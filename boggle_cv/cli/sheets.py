@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TextIO
 import typer
 
 from ..errors import UsageError
+from ..room.sheets import MAX_ALTERNATIVES
 from ..sheet_lexicon import SheetLexicon, sheet_lexicon
 
 __all__ = ["SheetLexicon", "sheet_lexicon"]
@@ -118,7 +119,7 @@ def terminal_ink(photo: Path, reading: SheetReading) -> dict[int, list[str]]:
 
 def _question(name: str, i: int, reading: SheetReading) -> str:
     w = reading.words[i]
-    options = ", ".join(f'"{a}" ({p:.0%})' for a, p in w.alternatives[:3]) or f'"{w.word or w.free}"'
+    options = ", ".join(f'"{a}" ({p:.0%})' for a, p in w.alternatives[:MAX_ALTERNATIVES]) or f'"{w.word or w.free}"'
     return f"{name}, word {i + 1} of {len(reading.words)}: {options}, or type it (- drops it) [{w.word or w.free}] "
 
 
@@ -167,7 +168,7 @@ def sheet_text(reading: SheetReading, ink: dict[int, list[str]] | None = None) -
         lines.append(f"to confirm: {len(asked)} of {len(reading.words)} word(s)")
         for i in asked:
             w = reading.words[i]
-            options = ", ".join(f"{a} {p:.0%}" for a, p in w.alternatives[:3]) or (w.word or w.free)
+            options = ", ".join(f"{a} {p:.0%}" for a, p in w.alternatives[:MAX_ALTERNATIVES]) or (w.word or w.free)
             lines.append(f"{i + 1:3d}  {options}")
             lines += ["       " + line for line in (ink or {}).get(i, [])]
         lines.append("")

@@ -29,8 +29,11 @@ from typing import Any
 
 from ..wordlists import MAX_TOKEN
 
-#: Alternatives kept for a doubtful word (the reading first), and their probability's decimals.
-MAX_ALTERNATIVES = 3
+#: Alternatives kept for a doubtful word (the reading first), and their probability's
+#: decimals. Five, not three: on sheets of fast scrawl composed from the tune split,
+#: the true word of a misread word was the fourth or fifth for 7 of 19 words that had
+#: to be typed with three (scripts/sheet_taps.py).
+MAX_ALTERNATIVES = 5
 _DECIMALS = 3
 
 Marks = dict[str, list[tuple[str, float]]]

@@ -348,12 +348,12 @@ def test_the_list_rules_on_their_own():
     from boggle_cv.room.sheets import add_sheet, prune, settle
     words, marks, done = add_sheet(["Ｒest"], {}, [word("rest"), word("seat", True, [("sat", 0.3), ("seat", 0.6),
                                                                                       ("Seat", 0.05), ("set", 0.04),
-                                                                                      ("st", 0.01)]),
+                                                                                      ("st", 0.01), ("sea", 0.01), ("eat", 0.01)]),
                                                    word("", free="tale"), word("", free="")])
     # full-width and case: one word; a lexicon-less reading falls back on the free one
     assert words == ["Ｒest", "seat", "tale"] and done.already == ["rest"] and done.unreadable == 1
-    # the reading first, then its runners-up, one spelling each, three at most
-    assert marks == {"seat": [("seat", 0.6), ("sat", 0.3), ("set", 0.04)]}
+    # the reading first, then its runners-up, one spelling each, five at most
+    assert marks == {"seat": [("seat", 0.6), ("sat", 0.3), ("set", 0.04), ("st", 0.01), ("sea", 0.01)]}
     assert prune(["tale"], marks) == {} and prune(["SEAT"], marks) == marks
     # a marked word no longer in the list: the choice is added (once)
     assert settle(["tale"], marks, "seat", "sat") == (["tale", "sat"], {})
