@@ -1,4 +1,4 @@
-"""The sheet endpoints (issue 22): a player's handwritten list read from a photo into
+"""The sheet endpoints: a player's handwritten list read from a photo into
 their list, and its doubtful words settled (docs/web.md, "Paper lists").
 
 POST /api/rooms/{code}/players/{id}/sheet[?round=N]: the photo (raw image body or
@@ -36,7 +36,7 @@ from .uploads import read_photo
 
 
 class Lexicons:
-    """The words a sheet of a board is read against (cli.sheets.sheet_lexicon: the
+    """The words a sheet of a board is read against (as the `sheet` command reads: the
     board's words and every dictionary word one edit away), kept for the last
     `capacity` boards (a table photographs several sheets of one board)."""
 
@@ -52,8 +52,11 @@ class Lexicons:
             if key in self._held:
                 self._held.move_to_end(key)
                 return self._held[key]
-        from ..cli.sheets import sheet_lexicon
-        words = sheet_lexicon(board, self.dictionaries.get(lang), lang)
+        from ..scoring import Rules, solve
+        from ..vision.handwriting import board_lexicon
+        dictionary = self.dictionaries.get(lang)
+        found = [w.word for w in solve(board, dictionary, rules=Rules.for_board(board, lang=lang))]
+        words = board_lexicon(found, dictionary)
         with self._lock:
             self._held[key] = words
             while len(self._held) > self.capacity:
