@@ -96,3 +96,13 @@ def test_no_part_imports_a_part_that_imports_it():
     for name, targets in GRAPH.items():
         parts.setdefault(part(name), set()).update(part(t) for t in targets if part(t) != part(name))
     assert cycles(parts) == []
+
+
+MAX_LINES = 450
+
+
+def test_no_module_is_over_450_lines():
+    """A module over this has more than one job: split it by its jobs, as room/service/ is."""
+    long = {name: n for name, path in MODULES.items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
