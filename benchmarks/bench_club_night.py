@@ -1,4 +1,4 @@
-"""A club night, measured (issue 21): R rooms x P phones against a real `boggle-cv serve`
+"""A club night, measured: R rooms x P phones against a real `boggle-cv serve`
 through real HTTP. A benchmark that prints figures, not a timed test.
 
 Starts `python -m boggle_cv serve` (this checkout) on a free port of 127.0.0.1 with its
@@ -14,15 +14,15 @@ own temporary --db, then:
     minute (at most half of --seconds);
   * at the end each host locks and scores its room; every phone reads its list back.
 Then every phone leaves at once (its stream reset, as phones dropping off the Wi-Fi;
---leave close: closed), a new room is asked for (the server must still answer: issue
-21's finding 1 hung it here) and the server is stopped with SIGTERM.
+--leave close: closed), a new room is asked for (the server must still answer: a
+hub that holds one lock across its listeners' waits hangs here) and the server is stopped with SIGTERM.
 
 Printed: errors by request and status, lost saves (an acknowledged word missing from
 the server's final list), save latency p50/p95/max, photo to board on every phone
 (from the upload's start until every phone of the room has seen a stream event of the
 photo's version or later) p50/p95/max, the server's peak memory (RSS summed over its
 process tree, sampled every 0.2 s, as scripts/reliability_report.py measures it), the
-benchmark's own CPU, and the issue's targets.
+benchmark's own CPU, and the targets.
 
 --hostile runs beside it: 4 slow uploads to /api/scan (1 byte every 5 s, from 4
 addresses), a connection flood (3 addresses x 64 connections sending a request head 1
@@ -34,7 +34,7 @@ event streams reset (TCP RST) at once every 5 s.
     python benchmarks/bench_club_night.py --hostile
     python benchmarks/bench_club_night.py --checkout ../before     # another checkout's server
 
-Targets (issue 21, the 2-core machine): no error, no lost save, p95 save <= 300 ms,
+Targets (the 2-core machine): no error, no lost save, p95 save <= 300 ms,
 photo to board on every phone p95 <= 5 s, server memory <= 600 MB; with --hostile the
 table's figures within 2x of these.
 """
@@ -328,7 +328,7 @@ class ClubNight:
 # ---- hostile clients ------------------------------------------------------------------------
 
 class Hostile:
-    """The hostile afternoon of issue 21, beside the table; counts what each met."""
+    """The hostile clients beside the table; counts what each met."""
 
     def __init__(self, port: int) -> None:
         self.port = port
@@ -648,7 +648,7 @@ def main() -> None:
     ap.add_argument("--hostile", action="store_true", help="run the hostile clients beside the table")
     ap.add_argument("--leave", choices=["reset", "close"], default="reset",
                     help="how the phones end their streams at the end: TCP reset (phones dropping off the "
-                         "Wi-Fi together, issue 21's finding 1) or a plain close")
+                         "Wi-Fi together) or a plain close")
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--json", type=Path, help="also write the figures to this file")
     ap.add_argument("--checkout", type=Path, default=REPO,

@@ -2,7 +2,7 @@
 """Each edition's shipped dictionary against the English one: load time, size, solving.
 
 Usage: python benchmarks/bench_editions.py [--repeat N] [--boards N] [--cold N]
-Figures per edition (issue 23's goals: load <= 1.5x English, solver no slower per board):
+Figures per edition (goals: load <= 1.5x English, solver no slower per board):
   * file size (MB) and words;
   * in-process `load_default(lang)` (cache cleared), median of N rounds that take
     the editions in turn (so a busy machine slows them alike), and its ratio to English;

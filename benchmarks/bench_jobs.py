@@ -7,7 +7,7 @@ prints each median and the speed-up pair by pair. The outputs of both are checke
 equal (but for timings).
 
 usage: python benchmarks/bench_jobs.py [--count 100] [--runs 3] [--jobs 2]
-Target (issue 16): --jobs 2 at least 1.7x faster than --jobs 1 on 2 cores.
+Target: --jobs 2 at least 1.7x faster than --jobs 1 on 2 cores.
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ PYTHONDONTWRITEBYTECODE is cleared for them (with it set, every run would compil
 the package's modules again, which no installed copy does).
 
 usage: python benchmarks/bench_scan.py [--runs 9] [--size 5] [--photo PATH]
-Target (issue 16): the ratio at most 2.5; peak memory at most 175 MB.
+Target: the ratio at most 2.5; peak memory at most 175 MB.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A paper round, cold, against a tray-only scan and against the code before sheets.
 
-Issue 22's speed goals, measured as a user meets them (fresh interpreters, the
+The sheet reader's speed goals, measured as a user meets them (fresh interpreters, the
 package's bytecode compiled first, as after an install):
   sheets:  boggle-cv scan samples/sample-4x4-a.jpg --sheet p0=... --sheet p3=...
            (the tray and four rendered 40-word sheets, 12 MP phone-size JPEGs)
@@ -17,7 +17,7 @@ real handwriting): 40 words each, 30 of the board's words and 10 dictionary word
 on it, ruled paper, one column, tilted, on a table.
 
 usage: python benchmarks/bench_sheets.py [--runs 5] [--baseline DIR]
-Goals (issue 22): tray + 4 sheets at most 8 s; the import and the tray-only scan not
+Goals: tray + 4 sheets at most 8 s; the import and the tray-only scan not
 slower than before the sheet reader (ratio about 1).
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Print how many synthetic photos per second the renderer makes (issue 3: >= 5/s at 1000 px).
+"""Print how many synthetic photos per second the renderer makes (target: >= 5/s at 1000 px).
 
 Usage: python benchmarks/bench_synth.py [--count 40] [--long-side 1000] [--seed 0]
 Renders `count` mixed photos (sizes, kinds as in the default SynthConfig) in this

@@ -9,7 +9,7 @@ Renders one 4000 x 3000 tray photo (seeded), then:
 each after one warm-up, alternately, and prints the medians.
 
 usage: python benchmarks/bench_warm.py [--runs 9] [--photo PATH]
-Target (issue 16): each at most 0.25 s.
+Target: each at most 0.25 s.
 """
 from __future__ import annotations
 

@@ -17,11 +17,11 @@ The library (names are imported on first use, so `import boggle_cv` stays cheap)
   EDITIONS, fold_word       the editions (--lang: en fr de es it nl) and their folding
   BoggleError, ...          every error a user can meet (UsageError is a ValueError)
 
-See README.md, "Use it as a library".
+See docs/library.md.
 """
 # First, before anything else: when this package is imported because the command
 # starts (`python -m boggle_cv`, the `boggle-cv` console script), a Ctrl-C from here on
-# ends with one line and exit 130 (issue 21; entry.py explains the stretches). os and
+# ends with one line and exit 130 (entry.py explains the stretches). os and
 # sys come loaded with the interpreter; so does the C module _signal.
 import os as _os
 import sys as _sys

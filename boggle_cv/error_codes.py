@@ -1,4 +1,4 @@
-"""The machine codes of the errors a phone can meet in the room (issue 23, item 6).
+"""The machine codes of the errors a phone can meet in the room.
 
 An error's JSON answer (web/errors.py) carries `code` and `params` beside `error`,
 `hint` and `kind`: `kind` names the exception type and may cover several messages,

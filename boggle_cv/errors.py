@@ -1,6 +1,6 @@
 """One exception type per failure a user can meet, each with its exit code.
 
-Exit codes (stable, documented in the README):
+Exit codes (stable, documented in docs/errors.md):
   0 ok, 1 internal error, 2 usage (bad board text, bad option, bad word list),
   3 missing engine or model, 4 unreadable image, 5 no board found (or, for a
   player's sheet, no writing found),

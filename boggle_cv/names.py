@@ -9,7 +9,7 @@
     (unassigned): invisible or look-alike names cannot sit beside the real one, and
     nothing reaches a page or terminal that it cannot draw;
   * runs of spaces collapsed to one, ends trimmed; refused if then empty;
-  * at most `max_len` characters (wordlists.MAX_NAME, 40), counted after the above.
+  * at most `max_len` characters (MAX_NAME, 40), counted after the above.
 
 `name_key(name)` is what two names are compared by (NFKC of the case-folded NFKC
 form): "Ann", "ann" and "ＡＮＮ" are one name. Length is in code points.
@@ -20,8 +20,9 @@ import unicodedata
 from typing import Any
 
 from .errors import UsageError
-from .wordlists import MAX_NAME
 
+#: Player and game names: at most this many characters.
+MAX_NAME = 40
 #: Unicode general categories a name may not hold (see the module docstring).
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
 

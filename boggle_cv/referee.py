@@ -11,7 +11,7 @@ sheet and notes for the table. `scan`, `score`, the page and the room all call
 `referee_round`; they only parse, format and store.
 
 `RoundResult.to_dict()` is the JSON document of `scan --json` / `score --json`
-(README, "JSON schema") and `RoundResult.from_dict()` rebuilds the result from it.
+(docs/json.md) and `RoundResult.from_dict()` rebuilds the result from it.
 Cells are (row, col) from 0 in the reported board's orientation.
 """
 from __future__ import annotations
@@ -133,7 +133,7 @@ class RoundResult:
         return dataclasses.replace(self, game=game)
 
     def to_dict(self) -> dict[str, Any]:
-        """The round's JSON document (README, "JSON schema", schema_version 1)."""
+        """The round's JSON document (docs/json.md, schema_version 1)."""
         doc: dict[str, Any] = {"schema_version": SCHEMA_VERSION}
         if self.photo is not None:
             doc["photo"] = self.photo

@@ -33,12 +33,11 @@ from typing import BinaryIO, Iterable, Iterator
 from .board import MAX_WORD_LETTERS
 from .errors import UsageError, WordListError
 from .folding import fold_word, is_folded_word
+from .names import MAX_NAME, clean_name
 from .textfiles import WORD_LIST, open_lines
 
 #: Longest token kept (letters): the most a board can spell (board.MAX_WORD_LETTERS).
 MAX_TOKEN = MAX_WORD_LETTERS
-#: Player names: at most this many characters, no control characters.
-MAX_NAME = 40
 #: Entries (tokens) in all the lists of one round together. A player writes a few
 #: dozen words in three minutes and the best known 4x4 board holds 1,202; the cap
 #: keeps the referee's memory bounded (about 0.5 KB an entry, measured) however
@@ -169,7 +168,6 @@ def parse_player_option(text: str) -> tuple[str, str]:
     name, sep, path = text.partition("=")
     if not sep or not name.strip() or not path.strip():
         raise WordListError(f"--player {text!r} is not NAME=FILE", "e.g. --player ann=ann.txt (FILE - for stdin)")
-    from .names import clean_name  # names imports MAX_NAME from here
     try:
         name = clean_name(name, "--player name")
     except UsageError as e:

@@ -1,4 +1,4 @@
-"""Longer fuzz run of mutated photos through the scan code path (issue 7).
+"""Longer fuzz run of mutated photos through the scan code path (the short run is tests/errors/test_fuzz.py).
 
     python scripts/fuzz_scan.py [--cases 5000] [--seed 1] [--photo samples/sample-4x4-a.jpg]
                                 [--side 480] [--full] [--cli 20] [--keep DIR]

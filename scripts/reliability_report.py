@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Reliability figures (issue 17): hostile and oversized inputs, run as users run them.
+"""Reliability figures: hostile and oversized inputs, run as users run them.
 
 Every case runs `python -m boggle_cv ...` as its own process under a small parent
 that reports the child's peak resident memory (getrusage RUSAGE_CHILDREN), with a
@@ -15,8 +15,8 @@ the workers have in common), sampled every 50 ms.
     python scripts/reliability_report.py --base ../base   # also time the page of another checkout
     python scripts/reliability_report.py --areas lists,page -v
 
-Targets (issue 17): no input makes `scan` exceed 400 MB or the server 600 MB.
-Area "room" (issue 21, scripts/room_hostile.py): the room's hostile cases, each on a
+Targets: no input makes `scan` exceed 400 MB or the server 600 MB.
+Area "room" (scripts/room_hostile.py): the room's hostile cases, each on a
 real server: lone surrogates and control characters wherever text comes in, nested
 JSON, truthy strings, cross-site simple requests, stale saves, slow uploads against a
 player's photo, 1 MB saves against another room's, a connection flood, a stream
@@ -824,7 +824,7 @@ def main() -> int:
                     print(f"page, {args.base}: the photo without a board first ({bsf[0]:.1f} s), then 5 photos: "
                           f"the 5 done within {bsf[1]:.1f} s")
         if "room" in areas:
-            from room_hostile import room_cases  # issue 21: the room's hostile cases
+            from room_hostile import room_cases  # the room's hostile cases
             room = room_cases(REPO, (REPO / "samples" / "sample-4x4-a.jpg").read_bytes(), args.verbose)
             handled = sum(g for _, g, _ in room)
             bad += len(room) - handled

@@ -1,14 +1,14 @@
-"""The room's hostile cases (issue 21), for scripts/reliability_report.py (area "room").
+"""The room's hostile cases, for scripts/reliability_report.py (area "room").
 
 Each case runs against a real `python -m boggle_cv serve` of a checkout and says
-whether the server handled it, with what it saw. The expected answers are those of
-issue 21 and its CONTRACT: a lone surrogate anywhere text comes in, a name with
+whether the server handled it, with what it saw. The expected answers (docs/web.md,
+"Limits" and "The room API"): a lone surrogate anywhere text comes in, a name with
 control characters, JSON nested 100k deep, truthy strings for booleans: 400 (and the
 room stays readable); cross-site simple requests: refused (403, or 415 for a body
 that is not JSON); a save on a stale revision: 409 StaleList, nothing replaced; four
 slow /api/scan uploads (1 byte every 5 s) do not hold a player's tray photo; four
 senders of 1 MB word saves keep another room's saves p95 <= 0.6 s; a full room's
-sheet photos sent at once (issue 22) are all answered, no list loses a word, and
+sheet photos sent at once are all answered, no list loses a word, and
 another room's saves keep p95 <= 0.6 s; a flood of 3 x 64
 dribbling connections leaves room for other addresses; 10 event streams reset at
 once leave the server answering; SIGTERM with streams open ends it within 2 s.
@@ -243,7 +243,7 @@ def slow_scans_vs_a_photo(c: Client, photo: bytes) -> Result:
 
 
 def sheets_at_once(c: Client, sheet: bytes, players: int = 12, seconds_cap: float = 120.0) -> Result:
-    """Every player of a room sends a sheet photo at the same moment (issue 22: the sheet
+    """Every player of a room sends a sheet photo at the same moment (the sheet
     upload shares the photo readers), while a player of another room keeps saving words:
     each sheet is answered (200, or a clear 503 to retry), no word of anyone's list is
     lost, every word a sheet added keeps its handwriting (an image id in the view, the

@@ -1,14 +1,18 @@
 """The command line: one Typer app; each command lives in its own module.
 
-Commands only parse, call the library, format and choose the exit code.
-Each command module exposes `register(app)`; `main()` runs the app and turns our
-errors (boggle_cv.errors) into one stderr line and their exit code.
+Commands only parse, call the library, format and choose the exit code. Each
+command module exposes `register(app)` and is named once in COMMAND_MODULES; its
+docstring is its --help (paragraphs of sentences, the last one an example).
+`main()` runs the app and turns our errors (boggle_cv.errors) and the command line's
+own usage errors into one stderr line and their exit code.
 """
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
+from typing import Annotated
 
 import typer
 
@@ -16,7 +20,8 @@ from ..errors import BoggleError
 
 app = typer.Typer(
     name="boggle-cv",
-    help="A computer-vision referee for Boggle: photo of the tray in, scores out.",
+    help="A computer-vision referee for Boggle: photo of the tray in, scores out.\n\n"
+         "Example: boggle-cv scan tray.jpg --player ann=ann.txt --player bob=bob.txt",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -25,6 +30,29 @@ app = typer.Typer(
 # Command modules, in the order they appear in --help. A module that is not there
 # yet (work in progress) is skipped.
 COMMAND_MODULES = ("scan", "sheet", "solve", "score", "synth", "standings", "practice", "serve")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+        typer.echo(f"boggle-cv {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """The options that come before the command."""
+
+
+def help_text(doc: str) -> str:
+    """A docstring as --help shows it: each paragraph's lines joined into one line,
+    which the help then wraps at the terminal's width (Typer keeps a docstring's own
+    line breaks, which split sentences at any other width)."""
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
 
 
 def _register_all() -> None:
@@ -36,6 +64,8 @@ def _register_all() -> None:
                 continue
             raise
         mod.register(app)
+    for command in app.registered_commands:
+        command.help = help_text(command.help or inspect.getdoc(command.callback) or "")
 
 
 _register_all()
@@ -64,8 +94,8 @@ def main() -> None:
     except typer.Abort:
         typer.echo("boggle-cv: aborted", err=True)
         sys.exit(130)
-    except Exception as e:  # click usage errors and anything unexpected
-        code = _click_error(e)
+    except Exception as e:  # the command line's usage errors and anything unexpected
+        code = _usage_error(e)
         if code is not None:
             sys.exit(code)
         if debug:
@@ -74,24 +104,29 @@ def main() -> None:
         sys.exit(1)
 
 
-def _click_error(e: Exception) -> int | None:
-    """Print a click/Typer error (bad option, bad choice, out of range) as one line
-    on stderr and return its exit code (2 for usage); None for any other exception."""
-    import click
-    usage_errors: tuple[type[Exception], ...] = (click.exceptions.UsageError,)
-    click_errors: tuple[type[Exception], ...] = (click.exceptions.ClickException,)
-    try:  # typer >= 0.2x raises its vendored click's exceptions
-        from typer._click import exceptions as vendored  # type: ignore[import-not-found,unused-ignore]
-        usage_errors += (vendored.UsageError,)
-        click_errors += (vendored.ClickException,)
-    except ImportError:
-        pass
-    if isinstance(e, usage_errors):
-        ctx = getattr(e, "ctx", None)
-        where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-        typer.echo(f"boggle-cv: error: {e.format_message()}{where}", err=True)  # type: ignore[attr-defined]
+def _click_exceptions() -> tuple[type[Exception], type[Exception]]:
+    """(UsageError, ClickException) of the click that this Typer raises: the click
+    package up to Typer 0.25, Typer's own copy of it from 0.26 on, where click need not
+    be installed at all. Both are bases of typer.BadParameter in every version."""
+    bases = typer.BadParameter.__mro__
+    usage = next(c for c in bases if c.__name__ == "UsageError")
+    click_exception = next(c for c in bases if c.__name__ == "ClickException")
+    return usage, click_exception
+
+
+def _usage_error(e: Exception) -> int | None:
+    """Print a command-line error (bad option, unknown command, missing argument, bad
+    choice, out of range) as one line on stderr and return its exit code (2 for
+    usage); None for any other exception."""
+    usage, click_exception = _click_exceptions()
+    if not isinstance(e, click_exception):
+        return None
+    message = e.format_message()  # type: ignore[attr-defined]
+    if isinstance(e, usage):
+        if message:  # no message: `boggle-cv` alone, whose help is already printed
+            ctx = getattr(e, "ctx", None)
+            where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+            typer.echo(f"boggle-cv: error: {message}{where}", err=True)
         return 2
-    if isinstance(e, click_errors):
-        typer.echo(f"boggle-cv: error: {e.format_message()}", err=True)  # type: ignore[attr-defined]
-        return int(e.exit_code)  # type: ignore[attr-defined]
-    return None
+    typer.echo(f"boggle-cv: error: {message}", err=True)
+    return int(e.exit_code)  # type: ignore[attr-defined]

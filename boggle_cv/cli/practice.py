@@ -49,7 +49,15 @@ def register(app: typer.Typer) -> None:
         db: Annotated[Optional[Path], typer.Option("--db", help="Games database (default: the user's data folder).")] = None,
         no_ask: Annotated[bool, typer.Option("--no-ask", help="Never ask about doubtful cells or words.")] = False,
     ) -> None:
-        """Practise alone: a virtual shake or a real tray against the clock, and your personal best."""
+        """Practise alone against the clock, on a virtual shake or your own tray, for a personal best.
+
+        Without --tray the real cubes of the size and edition are shaken and the board
+        shown; type a word and Enter until the clock runs out. With --tray the clock
+        runs while you play your own tray, then its photo and your list are read.
+        --history prints the record kept per player, size, edition and clock.
+
+        Example: boggle-cv practice --name ann --size 5
+        """
         from ..names import clean_name
         from .practice_play import default_player
         player = clean_name(name, "--name") if name is not None else default_player()

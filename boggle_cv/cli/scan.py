@@ -29,7 +29,7 @@ from .scan_round import EarlyLoad, Outcome, ScanJob, referee_photo
 if TYPE_CHECKING:
     import numpy as np
 
-
+    from ..dictionary import Dictionary
     from ..vision.pipeline import ScanResult, Scanner
     from ..vision.sheet.types import SheetReading
 
@@ -71,60 +71,101 @@ def register(app: typer.Typer) -> None:
         jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, max=64, help="Worker processes for several photos (default: the number of cores).")] = None,
         lang: LangOption = Lang.en,
     ) -> None:
-        """Read the board in a photo, then solve it and score the players' lists."""
+        """Read the board in a photo of the tray, then solve it and score the players' lists.
+
+        The report starts with the board as read. On a terminal each doubtful cell is
+        asked about before scoring; --fix and --board correct the reading without
+        asking. --sheet NAME=PHOTO reads a player's handwritten list from a photo of
+        their sheet instead of a typed list.
+
+        Example: boggle-cv scan tray.jpg --player ann=ann.txt --player bob=bob.txt
+        """
         start = time.perf_counter()
-        given = Board.parse(board_text_opt) if board_text_opt else None
-        if given is not None and size.size is not None and given.size != size.size:
-            raise UsageError(f"--board is {given.size}x{given.size} but --size is {size.size}")
-        corrections = Corrections(given, parse_fixes(fix or []))
-        if len(photos) > 1 and (annotate or given or corrections.cells):
-            raise UsageError("--annotate, --board and --fix apply to one photo", "scan the photos one at a time")
+        corrections = _corrections(photos, size, board_text_opt, fix or [], annotate)
         options = RulesOptions(variant.value if variant else None, min_length, long_words.value,
                                frozenset(parse_cells(bonus, "--bonus")), parse_one_cell(challenge_cell, "--challenge-cell"),
                                lang.value)
-        from ..outputs import refuse_overwriting_inputs
-        from ..wordlists import parse_player_option
-        sheets: tuple[tuple[str, Path], ...] = ()
-        if sheet:
-            from ..names import name_key
-            from .sheets import parse_sheet_options
-            sheets = tuple(parse_sheet_options(sheet))
-            if len(photos) > 1:
-                raise UsageError("--sheet applies to one photo", "scan the photos one at a time")
-            typed = {name_key(parse_player_option(p)[0]) for p in player or []}
-            if any(name_key(n) in typed for n, _ in sheets):
-                raise UsageError("a player has both --player and --sheet", "give each player one list")
-        drawn_sheets: dict[str, Path] = {}
-        if annotate is not None:
-            from .sheets import sheet_annotation_path
-            drawn_sheets = {f"--annotate (sheet {n})": sheet_annotation_path(annotate, n) for n, _ in sheets}
-            if len(set(drawn_sheets.values()) | {annotate}) != len(drawn_sheets) + 1:
-                raise UsageError("two --sheet names give the same --annotate file name",
-                                 "give the players names that differ in letters or digits")
-        refuse_overwriting_inputs({"--annotate": annotate, "--db": db, **drawn_sheets}, [*photos, dict_path, *(
-            parse_player_option(p)[1] for p in player or []), *(p for _, p in sheets)], debug_dir, [p.stem for p in photos])
+        sheets = _sheet_specs(sheet or [], player or [], len(photos))
+        _refuse_overwriting(photos, player or [], sheets, dict_path, annotate, db, debug_dir)
         lists = read_player_lists(player or [], lang.value)
-        scanner = early = None
         workers = (jobs or os.cpu_count() or 1) if len(photos) > 1 else 1
-        if (given is None or annotate is not None) and workers == 1:
+        early = None
+        if (corrections.board is None or annotate is not None) and workers == 1:
             early = EarlyLoad(photos[0])  # decoded while the models and the dictionary load
         try:
-            if early is not None:
-                from ..vision.decode import DecodeConfig
-                from ..vision.pipeline import Scanner
-                scanner = Scanner(engine.value, decode_config=DecodeConfig(edition=lang.value))
-            t0 = time.perf_counter()
-            dictionary = load_dictionary(dict_path, lang.value)
-            dictionary_s = time.perf_counter() - t0
+            scanner = _early_scanner(engine, lang) if early is not None else None
+            dictionary, setup = _timed_dictionary(dict_path, lang)
             job = ScanJob(engine.value, size.size, corrections, options,
                           MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,
                           dictionary, as_json, annotate, debug_dir, game, db, timings, strict,
                           not (as_json or no_ask) and interactive() and len(photos) == 1, len(photos) > 1, start,
                           sheets)
-            _scan_all(photos, scanner, job, {"dictionary": dictionary_s}, workers, early)
+            _scan_all(photos, scanner, job, setup, workers, early)
         finally:
             if early is not None:  # an error (a missing model) must not be printed while the
                 early.settle()     # decoder has stderr silenced, nor the process end inside it
+
+
+def _corrections(photos: list[Path], size: SizeChoice, board_text: str | None, fix: list[str],
+                 annotate: Path | None) -> Corrections:
+    """--board and --fix as the round's corrections; UsageError when --board is not of
+    --size, or when they (or --annotate) are given with several photos."""
+    given = Board.parse(board_text) if board_text else None
+    if given is not None and size.size is not None and given.size != size.size:
+        raise UsageError(f"--board is {given.size}x{given.size} but --size is {size.size}")
+    corrections = Corrections(given, parse_fixes(fix))
+    if len(photos) > 1 and (annotate or given or corrections.cells):
+        raise UsageError("--annotate, --board and --fix apply to one photo", "scan the photos one at a time")
+    return corrections
+
+
+def _sheet_specs(sheet: list[str], player: list[str], photos: int) -> tuple[tuple[str, Path], ...]:
+    """The --sheet NAME=PHOTO options as (name, photo) pairs; UsageError with several
+    photos of the tray, or for a player who has both --player and --sheet."""
+    if not sheet:
+        return ()
+    from ..names import name_key
+    from ..wordlists import parse_player_option
+    from .sheets import parse_sheet_options
+    sheets = tuple(parse_sheet_options(sheet))
+    if photos > 1:
+        raise UsageError("--sheet applies to one photo", "scan the photos one at a time")
+    typed = {name_key(parse_player_option(p)[0]) for p in player}
+    if any(name_key(n) in typed for n, _ in sheets):
+        raise UsageError("a player has both --player and --sheet", "give each player one list")
+    return sheets
+
+
+def _refuse_overwriting(photos: list[Path], player: list[str], sheets: tuple[tuple[str, Path], ...],
+                        dict_path: Path | None, annotate: Path | None, db: Path | None, debug_dir: Path | None) -> None:
+    """Before any work: OutputError (exit 7) when an output (--annotate and each
+    sheet's drawing beside it, --db, --debug-dir's images) is one of the inputs (the
+    photos, the lists, --dict); UsageError when two sheets would be drawn to one file."""
+    from ..outputs import refuse_overwriting_inputs
+    from ..wordlists import parse_player_option
+    drawn_sheets: dict[str, Path] = {}
+    if annotate is not None:
+        from .sheets import sheet_annotation_path
+        drawn_sheets = {f"--annotate (sheet {n})": sheet_annotation_path(annotate, n) for n, _ in sheets}
+        if len(set(drawn_sheets.values()) | {annotate}) != len(drawn_sheets) + 1:
+            raise UsageError("two --sheet names give the same --annotate file name",
+                             "give the players names that differ in letters or digits")
+    refuse_overwriting_inputs({"--annotate": annotate, "--db": db, **drawn_sheets}, [*photos, dict_path, *(
+        parse_player_option(p)[1] for p in player), *(p for _, p in sheets)], debug_dir, [p.stem for p in photos])
+
+
+def _early_scanner(engine: Engine, lang: Lang) -> Scanner:
+    """The reader's models, loaded while the first photo decodes (EarlyLoad)."""
+    from ..vision.decode import DecodeConfig
+    from ..vision.pipeline import Scanner
+    return Scanner(engine.value, decode_config=DecodeConfig(edition=lang.value))
+
+
+def _timed_dictionary(dict_path: Path | None, lang: Lang) -> tuple[Dictionary, dict[str, float]]:
+    """The round's dictionary, and the seconds it took to load ({"dictionary": s}, for --timings)."""
+    t0 = time.perf_counter()
+    dictionary = load_dictionary(dict_path, lang.value)
+    return dictionary, {"dictionary": time.perf_counter() - t0}
 
 
 def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: dict[str, float],
@@ -209,10 +250,9 @@ def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray
         raise UsageError(f"cannot annotate {photo}: --board is {n}x{n} but the tray in the photo is {m}x{m}",
                          "give the board of this photo, or leave --annotate out")
     from ..outputs import write_bytes_atomic, write_image_atomic
-    from ..vision.overlay import draw_scan
+    from ..round_photo import draw_round
     t0 = time.perf_counter()
-    paths = [w.path for w in result.sheet.missed[:3]]
-    drawn = draw_scan(image, scan, result.board.to_rows(), paths)
+    drawn = draw_round(image, scan, result)
     sheet_files: list[tuple[Path, bytes]] = []
     if sheets:  # all drawn before anything is written: a failure leaves no file behind
         from .sheets import draw_sheets

@@ -28,7 +28,13 @@ def register(app: typer.Typer) -> None:
         long_words: LongWordsOption = LongWords.per_letter,
         lang: LangOption = Lang.en,
     ) -> None:
-        """Each player's words with status and points, totals, winner(s), then the words nobody found."""
+        """Score the players' lists on a typed board.
+
+        The report gives each player's words with their status and points, the
+        totals and the winner, then the words nobody found.
+
+        Example: boggle-cv score PERS/LATG/SINE/TERS -p ann=ann.txt -p bob=bob.txt
+        """
         from ..report import sheet_text
         b = Board.parse(board)
         if variant is Variant.challenge and challenge_cell is None:

@@ -45,7 +45,14 @@ def register(app: typer.Typer) -> None:
         engine: Annotated[Engine, typer.Option("--engine", help="Reader for photos: classifier, tesseract or both.")] = Engine.classifier,
         lang: LangOption = Lang.en,
     ) -> None:
-        """Serve the web page: players take the photo and type their words on their phones."""
+        """Serve the room page: every player joins on their own phone and types their words.
+
+        The host's screen shows a join link and a QR code; the photo of the tray is
+        read on the server and every phone sees the board, the corrections and the
+        scores. --host 0.0.0.0 opens the page to phones on the same network.
+
+        Example: boggle-cv serve --host 0.0.0.0
+        """
         check_web_extra()
         from .. import store
         from ..web.config import ServeConfig

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from ..errors import UsageError
 from .options import DictOption, JsonOption, Lang, LangOption
+
+if TYPE_CHECKING:
+    from ..board import Board
+    from ..vision.sheet.types import SheetReading
 
 
 def register(app: typer.Typer) -> None:
@@ -24,22 +28,20 @@ def register(app: typer.Typer) -> None:
         lang: LangOption = Lang.en,
         free: Annotated[bool, typer.Option("--free", help="Without a board: read each word as written, not against the dictionary.")] = False,
     ) -> None:
-        """Read the words of a player's handwritten sheet (exit 5 if none is written).
+        """Read the words written on a player's sheet (exit 5 if none is written).
+
         Without --board or --tray each word is read against the whole dictionary (the
-        edition's, or --dict), or as written with --free."""
-        from .sheets import read_one_sheet, sheet_lexicon, sheet_text, terminal_ink
+        edition's, or --dict), or as written with --free.
+
+        Example: boggle-cv sheet ann.jpg --board DRML/HCNL/XEHD/YTOC
+        """
+        from .sheets import read_one_sheet, sheet_lexicon
         if board_text and tray:
             raise UsageError("give --board or --tray, not both")
         if annotate is not None:
             from ..outputs import refuse_overwriting_inputs
             refuse_overwriting_inputs({"--annotate": annotate}, [photo, tray, dict_path], None, [])
-        board = None
-        if board_text:
-            from ..board import Board
-            board = Board.parse(board_text)
-        elif tray is not None:
-            from ..vision.pipeline import read_board
-            board = read_board(tray, lang=lang.value).board
+        board = _board(board_text, tray, lang.value)
         if board is not None and free:
             raise UsageError("--free reads without a board: give it without --board and --tray")
         lexicon = dictionary = None
@@ -50,12 +52,34 @@ def register(app: typer.Typer) -> None:
             lexicon = sheet_lexicon(board, dictionary, lang.value)
         reading = read_one_sheet(photo, lexicon, lang.value, dictionary)
         if annotate is not None:
-            from ..outputs import write_image_atomic
-            from ..vision.imageio import load_image
-            from ..vision.sheet.draw import draw_sheet
-            write_image_atomic(annotate, draw_sheet(load_image(photo), reading))
-        if as_json:
-            doc = {"photo": str(photo), "board": board.to_text() if board is not None else None, **reading.to_dict()}
-            typer.echo(json.dumps(doc))
-        else:
-            typer.echo(sheet_text(reading, terminal_ink(photo, reading)))
+            _draw(annotate, photo, reading)
+        _show(photo, board, reading, as_json)
+
+
+def _board(board_text: str | None, tray: Path | None, lang: str) -> Board | None:
+    """The board that the sheet is read against: --board's text, or --tray's photo read."""
+    if board_text:
+        from ..board import Board
+        return Board.parse(board_text)
+    if tray is not None:
+        from ..vision.pipeline import read_board
+        return read_board(tray, lang=lang).board
+    return None
+
+
+def _draw(annotate: Path, photo: Path, reading: SheetReading) -> None:
+    """--annotate: the sheet's photo with each word's box and reading drawn."""
+    from ..outputs import write_image_atomic
+    from ..vision.imageio import load_image
+    from ..vision.sheet.draw import draw_sheet
+    write_image_atomic(annotate, draw_sheet(load_image(photo), reading))
+
+
+def _show(photo: Path, board: Board | None, reading: SheetReading, as_json: bool) -> None:
+    """The reading on stdout: one JSON document, or one line a word."""
+    from .sheets import sheet_text, terminal_ink
+    if as_json:
+        doc = {"photo": str(photo), "board": board.to_text() if board is not None else None, **reading.to_dict()}
+        typer.echo(json.dumps(doc))
+    else:
+        typer.echo(sheet_text(reading, terminal_ink(photo, reading)))

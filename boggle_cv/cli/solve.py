@@ -19,7 +19,13 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
         lang: LangOption = Lang.en,
     ) -> None:
-        """Every word on BOARD with its points, the count and the maximum score."""
+        """List every word on a board with its points, then the count and the highest score.
+
+        A board is its rows joined by "/", one character a face: Q (or Qu) is the Qu
+        face, a two-letter face goes in brackets, # is a blank.
+
+        Example: boggle-cv solve PERS/LATG/SINE/TERS
+        """
         from ..report import solve_dict, solve_text
         from ..scoring import Rules, solve
         b = Board.parse(board)

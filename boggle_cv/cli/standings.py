@@ -19,7 +19,13 @@ def register(app: typer.Typer) -> None:
         list_: Annotated[bool, typer.Option("--list", help="List the stored games.")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
     ) -> None:
-        """Show totals per player over the rounds of a game, and who reached the target first."""
+        """Show a game's totals per player, and who reached the target first.
+
+        The games are those stored by scan --game (and by the room). The database is
+        opened read-only and never changed.
+
+        Example: boggle-cv standings friday --target 100
+        """
         path = db or store.default_db_path()
         if list_ or game is None:
             names = store.list_games(path)
@@ -31,19 +37,26 @@ def register(app: typer.Typer) -> None:
         s = store.standings(path, game, target)
         if as_json:
             typer.echo(json.dumps({"schema_version": 1, **s.to_dict()}, indent=2))
-            return
-        typer.echo(f"Game {s.game!r}: {s.rounds} round{'s' if s.rounds != 1 else ''}")
-        width = max([len(p.player) for p in s.players] + [6])
-        typer.echo(f"  {'player':<{width}}  total  rounds  best")
-        for p in s.players:
-            mark = f"  reached {target} in round {p.reached_target_in_round}" if p.reached_target_in_round else ""
-            typer.echo(f"  {p.player:<{width}}  {p.total:>5}  {p.rounds:>6}  {p.best_round:>4}{mark}")
-        if len(s.players) == 1:
-            p = s.players[0]
-            typer.echo(f"Personal best: {p.best_round} points in one round")
-        if target is not None:
-            if s.first_to_target:
-                who = " and ".join(s.first_to_target)
-                typer.echo(f"First to {target}: {who}" + (" (a tie)" if len(s.first_to_target) > 1 else ""))
-            else:
-                typer.echo(f"Nobody has reached {target} yet")
+        else:
+            typer.echo(standings_text(s, target))
+
+
+def standings_text(s: store.Standings, target: int | None) -> str:
+    """The standings as a table: each player's total, rounds and best round (and the
+    round they reached the target in), then the personal best of a lone player and
+    who reached the target first."""
+    lines = [f"Game {s.game!r}: {s.rounds} round{'s' if s.rounds != 1 else ''}"]
+    width = max([len(p.player) for p in s.players] + [6])
+    lines.append(f"  {'player':<{width}}  total  rounds  best")
+    for p in s.players:
+        mark = f"  reached {target} in round {p.reached_target_in_round}" if p.reached_target_in_round else ""
+        lines.append(f"  {p.player:<{width}}  {p.total:>5}  {p.rounds:>6}  {p.best_round:>4}{mark}")
+    if len(s.players) == 1:
+        lines.append(f"Personal best: {s.players[0].best_round} points in one round")
+    if target is not None:
+        if s.first_to_target:
+            who = " and ".join(s.first_to_target)
+            lines.append(f"First to {target}: {who}" + (" (a tie)" if len(s.first_to_target) > 1 else ""))
+        else:
+            lines.append(f"Nobody has reached {target} yet")
+    return "\n".join(lines)

@@ -38,8 +38,14 @@ def register(app: typer.Typer) -> None:
         sheet: Annotated[bool, typer.Option("--sheet", help="Also write sheet.jpg: thumbnails with the truth drawn on.")] = False,
         lone_q: Annotated[Optional[bool], typer.Option("--lone-q/--no-lone-q", help="Print the Qu face as a lone Q in every photo, or in none (default: half the French set's photos, as some French dice do).")] = None,
     ) -> None:
-        """Render COUNT synthetic tray photos into OUT_DIR with truth.json (the format of the
-        real photos' truth: size, faces, corners, plus turns, centres, set, marks)."""
+        """Render synthetic photos of trays with their truth, for training and tests.
+
+        OUT_DIR receives COUNT photos and truth.json, in the format of the real
+        photos' truth (size, faces, corners) plus each cube's turn and centre, the
+        cube set and the red marks. The same seed renders the same photos.
+
+        Example: boggle-cv synth /tmp/synth --count 20 --seed 7
+        """
         from ..synth import KINDS, set_names, write_dataset
         if set_name is not None and set_name not in set_names():
             raise UsageError(f"unknown cube set {set_name!r}", "choose one of " + ", ".join(set_names()))

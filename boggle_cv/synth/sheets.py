@@ -1,4 +1,4 @@
-"""Rendered players' sheets (issue 22): a list written in a handwriting-like face
+"""Rendered players' sheets: a list written in a handwriting-like face
 (OpenCV's Hershey script faces, drawn with a wobble), on ruled or plain paper, and
 photographed (turn, perspective, a table around it). For tests and the shipped sample
 sheet; every figure made from these says "rendered".

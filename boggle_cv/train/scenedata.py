@@ -9,7 +9,7 @@ the real crops), teach the reader those too.
 
 Photo i is rendered with ``np.random.default_rng([seed, i])``, as ``boggle-cv synth
 --seed SEED`` does: keep ``seed`` away from the seeds of the held-out synthetic
-sets (90210 and 777 in the README).
+sets (90210 and 777 in docs/accuracy.md).
 
 The lone Q: a share of the renders (``LONE_Q_P``, drawn from a generator of its
 own, ``[seed, i, 3]``) print every Qu face as a lone "Q" (``render_photo(...,

@@ -36,9 +36,9 @@ from .. import __version__, store
 from ..board import Board
 from ..editions import DEFAULT_LANG, EDITIONS, LANGS, get_edition
 from ..errors import BoardTextError, UsageError, WordListError
-from ..names import clean_name, name_key
+from ..names import MAX_NAME, clean_name, name_key
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, store_round
-from ..wordlists import MAX_NAME, parse_words, tokenise
+from ..wordlists import parse_words, tokenise
 from .errors import NotFound
 from ..vision.pipeline import ScanResult
 from .geometry import board_geometry

@@ -21,11 +21,14 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from ..errors import RoomNotFound
+
+if TYPE_CHECKING:
+    from ..room.model import Room
 
 #: Seconds between keep-alive comments (proxies and phones drop silent streams).
 KEEPALIVE_S = 15.0
@@ -77,6 +80,12 @@ class RoomHub:
         self._rooms.move_to_end(code)
         _wake(room)
         return True
+
+    def publish_room(self, room: Room) -> None:
+        """Tell `room`'s live streams of a committed change (its version, last change
+        and, while its round's clock runs, the deadline)."""
+        r = room.round
+        self.publish(room.code, room.version, room.last_change, deadline=r.deadline if r.phase == "playing" else None)
 
     def close(self) -> None:
         """The server is stopping: every listener returns at once and its stream ends."""

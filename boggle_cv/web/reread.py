@@ -92,7 +92,6 @@ async def reread_room(state: Any, code: str) -> int:
     room_hub): the words to read (service.reread_plan), the board's lexicon
     (sheets.Lexicons), the readings (WebState.read_words, in batches of BATCH), applied
     (service.apply_reread) and told to the room's phones; how many words were read."""
-    from .rooms import publish
     svc = state.rooms
     plan = await anyio.to_thread.run_sync(svc.reread_plan, code)
     if plan is None:
@@ -103,5 +102,5 @@ async def reread_room(state: Any, code: str) -> int:
         readings += await state.web.read_words(plan.images[at:at + BATCH], lexicon, plan.lang)
     room = await anyio.to_thread.run_sync(svc.apply_reread, code, plan, readings)
     if room is not None:
-        publish(state.room_hub, room)
+        state.room_hub.publish_room(room)
     return len(plan.items)

@@ -49,13 +49,8 @@ async def _call(request: Request, fn: Any, *args: Any) -> Any:
 def _changed(request: Request, room: Room) -> None:
     """Tell the room's live streams (no await: the change is committed, so nothing may
     stop its answer); the hub keeps the round's deadline from it."""
-    publish(request.app.state.room_hub, room)
-
-
-def publish(hub: RoomHub, room: Room) -> None:
-    """Tell the room's live streams of a committed change (a plain call)."""
-    r = room.round
-    hub.publish(room.code, room.version, room.last_change, deadline=r.deadline if r.phase == "playing" else None)
+    hub: RoomHub = request.app.state.room_hub
+    hub.publish_room(room)
 
 
 def reread_doubtful(request: Request, room: Room) -> None:

@@ -1,4 +1,4 @@
-"""The sheet endpoints (issue 22): a player's handwritten list read from a photo into
+"""The sheet endpoints: a player's handwritten list read from a photo into
 their list, and its doubtful words settled (docs/web.md, "Paper lists").
 
 POST /api/rooms/{code}/players/{id}/sheet[?round=N]: the photo (raw image body or
@@ -37,7 +37,7 @@ from .uploads import read_photo
 
 
 class Lexicons:
-    """The words a sheet of a board is read against (cli.sheets.sheet_lexicon: the
+    """The words a sheet of a board is read against (as the `sheet` command reads: the
     board's words and every dictionary word one edit away), kept for the last
     `capacity` boards (a table photographs several sheets of one board)."""
 

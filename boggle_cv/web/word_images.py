@@ -1,5 +1,5 @@
 """Each word of a sheet as it was written: a small image of its handwriting, cut from
-the photo along the word's box, for the page to show beside the reading (issue 22).
+the photo along the word's box, for the page to show beside the reading.
 
 `word_image(photo, box)`: the box (4 (x, y) photo px, clockwise from the word's
 top-left as written, vision.sheet.types.SheetWord.box) is widened by a margin (tall

@@ -1,9 +1,8 @@
-"""Word lists and dictionaries are read with bounded memory and never block (issue 17, 1).
+"""Word lists and dictionaries are read with bounded memory and never block.
 
 Each case runs the program as a user does and measures its peak memory
-(measure.run_peak). Before textfiles.py, /dev/zero grew to gigabytes and ended in a
-MemoryError (exit 1), and a FIFO blocked forever (these tests then time out); a FIFO
-is now read with a bounded wait (issue 21).
+(measure.run_peak): /dev/zero is refused instead of filling memory, and a FIFO is read
+with a bounded wait (a test that blocks times out).
 """
 from __future__ import annotations
 
@@ -64,8 +63,8 @@ def test_endless_text_on_stdin_stops_at_the_limit(tmp_path):
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 @pytest.mark.parametrize("option", ["--player", "--dict"])
 def test_fifo_without_a_writer_ends_after_the_wait(option, tmp_path):
-    """Issue 21: a FIFO is read with a bounded wait (before: refused at once, "is a
-    FIFO"; before issue 17: blocked forever). No writer: one line, exit 2, after the wait."""
+    """A FIFO is read with a bounded wait, neither refused nor waited on for ever. No
+    writer: one line, exit 2, after the wait."""
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     ok = tmp_path / "ok.txt"
@@ -79,8 +78,8 @@ def test_fifo_without_a_writer_ends_after_the_wait(option, tmp_path):
 
 @pytest.mark.skipif(shutil.which("bash") is None or not Path("/dev/fd").is_dir(), reason="needs bash and /dev/fd")
 def test_process_substitution_lists_and_dictionary(tmp_path):
-    """Issue 21: `score B --player ann=<(grep . list.txt)` as a shell user types it
-    (before: exit 2 "is a FIFO (named pipe), not a regular file")."""
+    """`score B --player ann=<(grep . list.txt)` as a shell user types it: the process
+    substitution is read like a file."""
     lst = tmp_path / "list.txt"
     lst.write_text("pert\n\nlast\n")
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}

@@ -1,9 +1,8 @@
-"""Read commands only read the games database; foreign files are never touched
-(issue 17, item 4).
+"""Read commands only read the games database; foreign files are never touched.
 
-Before: `standings` ran CREATE TABLE and INSERT: a foreign SQLite file got the five
-boggle-cv tables (and exit 7), a 0-byte file became a 32 KB database, and a
-read-only database could not be read ("attempt to write a readonly database").
+`standings` opens the database read-only and creates nothing: a foreign SQLite file
+keeps its own tables (no boggle-cv table is added to it), a 0-byte file stays empty,
+and a read-only database can be read.
 """
 from __future__ import annotations
 

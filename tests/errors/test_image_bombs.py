@@ -1,10 +1,10 @@
-"""Decompression bombs and oversized headers in every format (issue 17, items 2 and 3).
+"""Decompression bombs and oversized headers in every format.
 
-Before: a 550 KB WebP of 16383x16383 took 1.6 GB and 46 s in `scan` and ended in "no
-board" (exit 5; the header-only WebP below gave "not a readable image"); a BMP, GIF, TIFF, PPM, PFM or HDR header claiming 10^10 pixels raised
-OpenCV's validateInputImageSize assertion: "internal error", exit 1. Now the header
-is read by Pillow and checked against one cap before anything is decoded: exit 4, one
-line, little memory; the page answers 415 (not a photo format) or 422.
+A small file can claim a huge picture: a 550 KB WebP of 16383x16383 would take 1.6 GB
+and most of a minute to decode, and a BMP, GIF, TIFF, PPM, PFM or HDR header claiming
+10^10 pixels trips OpenCV's own size assertion. So the header is read by Pillow and
+checked against one cap before anything is decoded: exit 4, one line, little memory;
+the page answers 415 (not a photo format) or 422.
 """
 from __future__ import annotations
 

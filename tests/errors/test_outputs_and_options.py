@@ -1,10 +1,10 @@
-"""Outputs never replace inputs; odd option values are refused (issue 17, items 5, 6).
+"""Outputs never replace inputs; odd option values are refused.
 
 Tested through the command line, so that they keep guarding the behaviour whatever
-the CLI modules become. Before: `scan self.jpg --annotate self.jpg` replaced the
-photo; --fix r1c1=W --fix r1c1=M and --bonus "" were accepted silently; a Cyrillic
-Е was reported as "'Е' is not a face"; --debug-dir FILE and --db file/x.db said
-"File exists"; a full disk left an empty --debug-dir folder.
+the CLI modules become: `scan self.jpg --annotate self.jpg` leaves the photo alone;
+--fix r1c1=W --fix r1c1=M and --bonus "" are refused; a Cyrillic Е is named as such
+when it is not a face; --debug-dir FILE and --db file/x.db say what is wrong; a full
+disk leaves no empty --debug-dir folder.
 """
 from __future__ import annotations
 

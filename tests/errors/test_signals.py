@@ -1,10 +1,10 @@
-"""Ctrl-C at any moment once boggle-cv's code runs: one line, exit 130 (issue 17, item 6).
+"""Ctrl-C at any moment once boggle-cv's code runs: one line, exit 130.
 
-Before: a SIGINT between importing boggle_cv.entry and calling main() (the console
-script's wrapper runs a line there) printed Python's KeyboardInterrupt traceback; so
-did one inside the package's __init__ (issue 21: the guard now comes first there).
-The start-up tests are deterministic: a trace function sends the SIGINT at chosen
-lines (random moments made the test's result depend on the machine's load).
+That includes the moments between importing boggle_cv.entry and calling main() (the
+console script's wrapper runs a line there) and inside the package's __init__, whose
+first statements set the guard. The start-up tests are deterministic: a trace
+function sends the SIGINT at chosen lines (random moments would make the result
+depend on the machine's load).
 """
 from __future__ import annotations
 
@@ -143,10 +143,9 @@ def _before_the_guard(lines: list) -> int:
 
 
 def test_only_the_packages_first_statements_run_before_the_ctrl_c_guard(tmp_path):
-    """Issue 21: a SIGINT inside `import boggle_cv`'s __init__ printed a traceback (the
-    guard came with entry.py, after the package and runpy's search for __main__).
-    Now the package's first statements set it: before it, only those lines of ours ran
-    (after it, our handler or main()'s own try blocks take a Ctrl-C: the next test)."""
+    """A SIGINT inside `import boggle_cv`'s __init__ is guarded too: the package's
+    first statements set the guard, so before it only those lines of ours run (after
+    it, our handler or main()'s own try blocks take a Ctrl-C: the next test)."""
     lines = _start_up_lines(tmp_path)
     before = [ln for ln in lines[:_before_the_guard(lines)] if not ln[0].startswith("lib:")]
     assert before and all(ln[0] == "__init__.py" for ln in before), before

@@ -63,8 +63,8 @@ def test_score_json_and_stdin(tmp_path):
 
 
 def test_score_nobody_scored_has_no_winner(tmp_path):
-    """Issue 21: everyone at 0 printed "Tie: ann and bob and cy (ann 0, bob 0, cy 0)" and
-    listed the three as winners, where the page says "Nobody scored this round"."""
+    """Everyone at 0 is "Nobody scored this round", as the page says, not a tie of
+    three winners."""
     lists = []
     for name, words in (("ann", "xyzzy\n"), ("bob", "sine\n"), ("cy", "sine\n")):
         f = tmp_path / f"{name}.txt"

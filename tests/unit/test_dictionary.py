@@ -107,7 +107,7 @@ def test_enable2k_coverage_recorded_is_at_least_95_percent(default_dict, enable2
     covered = sum(1 for w in enable if w in default_dict)
     assert covered / len(enable) >= 0.95
     recorded = default_dict.meta.get("enable2k")
-    if recorded:  # the figure the README quotes was measured the same way
+    if recorded:  # the figure docs/dictionary.md gives was measured the same way
         assert recorded["coverage_percent"] >= 95
         assert abs(recorded["covered"] - covered) <= 30  # ENABLE2K's 30 Q-without-U words
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from boggle_cv.errors import UsageError, WordListError
-from boggle_cv.names import clean_name, name_key, without_surrogates
-from boggle_cv.wordlists import MAX_NAME, parse_player_option
+from boggle_cv.names import MAX_NAME, clean_name, name_key, without_surrogates
+from boggle_cv.wordlists import parse_player_option
 
 
 @pytest.mark.parametrize("given, kept", [

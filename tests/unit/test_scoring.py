@@ -130,8 +130,8 @@ def test_no_players_has_no_winner():
 
 
 def test_everyone_at_zero_has_no_winner():
-    """Issue 21: the page said "Nobody scored this round" while the sheet named every
-    player a winner (all tied at 0). No points, no winner, in the sheet and its JSON."""
+    """All tied at 0 is "Nobody scored this round", as the page says: no points, no
+    winner, in the sheet and its JSON."""
     sheet = score_round(B4, {"ann": ["zebra"], "bob": [], "cy": ["dogs"], "dee": ["dogs"]}, D)
     assert [p.score for p in sheet.players] == [0, 0, 0, 0]
     assert sheet.winners == [] and sheet.to_dict()["winners"] == []

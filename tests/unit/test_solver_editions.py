@@ -1,5 +1,5 @@
 """Each edition's shipped dictionary through the solver: 100 random boards per language
-against a plain search over the same word list (issue 23, "Checks").
+against a plain search over the same word list.
 
 The plain search knows nothing of the transition table: it takes the dictionary's
 words once (Dictionary.words(), a walk of the graph), keeps them as a sorted Python

@@ -1,4 +1,4 @@
-"""Pipes as text sources (boggle_cv/textpipes.py, issue 21): a FIFO or a process
+"""Pipes as text sources (boggle_cv/textpipes.py): a FIFO or a process
 substitution is read with a bounded wait instead of being refused; a writer that
 never writes or never finishes ends in one WordListError after the wait.
 

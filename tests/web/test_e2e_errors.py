@@ -1,4 +1,4 @@
-"""The server's errors in the phone's language (issue 23, item 6), in real browsers
+"""The server's errors in the phone's language, in real browsers
 (chromium through Playwright, 390 px phones): a phone set to German that joins with a
 name already taken reads the refusal in German; a phone set to French that sends the
 tray's photo as its sheet reads "no writing" in French. Then every code of the

@@ -1,4 +1,4 @@
-"""The room in French on two phones, one of them set to German (issue 23, item 6), in
+"""The room in French on two phones, one of them set to German, in
 real browsers (chromium through Playwright, 390 px phones): the host's phone speaks
 French (its browser's language), chooses the French edition for the room and plays too;
 the other phone opens in English (its browser's language), is switched to German with

@@ -1,6 +1,5 @@
-"""The page's bugs as tried on phones (issue 15, "The page, as tried on phones"),
-each checked in a real browser at 390 px: one server and one chromium for the
-module, a fresh room per test.
+"""The page as tried on phones, each case checked in a real browser at 390 px: one
+server and one chromium for the module, a fresh room per test.
 
 The photo is read by the real tray finder and cutter with a recorded reading
 (`as_photographed`: the sample's true faces where the cutter finds them, turned as

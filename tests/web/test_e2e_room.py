@@ -153,7 +153,7 @@ def test_a_host_and_three_phones_play_two_rounds(tmp_path, scanner_factory, dict
             host.dblclick("#score")  # a double tap stores the round once
             host.wait_for_selector("#round-msg:has-text('Stored as round 1')")
             reports.append(check_report(pages, tmp_path, lists1))
-            # the winner and the score table first (docs/web.md; the README's "Game night")
+            # the winner and the score table first (docs/web.md; the README's "Game night in the room")
             shot(players["Bob"], tmp_path, "web_report")
             shot(players["Ann"], tmp_path, "game-night-report")
             players["Ann"].click("#report button.chip[data-status=scored] >> nth=0")

@@ -1,4 +1,4 @@
-"""Paper lists in the room (issue 22), in real browsers at phone size: a host and three
+"""Paper lists in the room, in real browsers at phone size: a host and three
 players on four phones (and a second tab of one of them).
 
 - Ann types two words, then taps "Photo of my sheet" with the shipped rendered sample

@@ -1,4 +1,4 @@
-"""The handwriting of the words a sheet added, in real browsers at phone size (issue 22):
+"""The handwriting of the words a sheet added, in real browsers at phone size:
 a host and three players on four phones.
 
 - Ann sends the shipped rendered sample sheet (samples/sheets/sheet-4x4-a.jpg): each

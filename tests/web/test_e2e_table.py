@@ -1,4 +1,4 @@
-"""The room at a real table (issue 21), in real browsers (chromium through
+"""The room at a real table, in real browsers (chromium through
 Playwright) at phone size, one server and one chromium for the module:
 
 - two tabs of one player never lose a list: tab 1 saves three words, tab 2 (which
@@ -98,9 +98,9 @@ def server_list(page: Any, code: str) -> dict[str, Any]:
 
 
 def test_two_tabs_of_one_player_never_lose_a_list(phones):
-    """The issue's scenario: Ann has the room in two tabs; tab 1 saves three words, tab 2
-    still shows an empty box and one word is typed there. Before: the one word replaced
-    the three on the server while tab 1 still said "saved ✓ · 3 words"."""
+    """Ann has the room in two tabs; tab 1 saves three words, tab 2 still shows an
+    empty box and one word is typed there: the server keeps all four (the one word
+    must not replace the three while tab 1 says "saved ✓ · 3 words")."""
     host, link, code = new_room(phones)
     tab1 = join(phones, "Ann", link, "ann")
     tab2 = phones.tab("ann, tab 2", of="ann")

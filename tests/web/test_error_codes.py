@@ -1,4 +1,4 @@
-"""The server's errors in the phone's language (issue 23, item 6): every error the page
+"""The server's errors in the phone's language: every error the page
 can meet carries a stable `code` and its `params` beside error, hint and kind
 (boggle_cv/error_codes.py), and the page's table (static/errors.js, MESSAGES) gives
 each code a msgid translated in all six catalogues.

@@ -1,4 +1,4 @@
-"""Issue 21, finding 5 and the lockout: cross-site requests, per-address rate limits,
+"""Cross-site requests, per-address rate limits,
 the guess guard, the size of stored rounds (web/guards.py), through the app."""
 from __future__ import annotations
 

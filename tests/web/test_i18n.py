@@ -1,4 +1,4 @@
-"""The page in six languages (issue 23, item 6): every string the page shows is a msgid
+"""The page in six languages: every string the page shows is a msgid
 of the gettext catalogues in boggle_cv/web/static/i18n/<lang>.po (scripts/page_strings.py
 extracts them: t(), tn() and N_() calls in static/*.js, data-i18n elements and
 data-i18n-attr attributes of index.html); a msgid missing from a catalogue, or left

@@ -1,4 +1,4 @@
-"""Text coming in can never brick a room (issue 21, finding 2 and "smaller"): a lone
+"""Text coming in can never brick a room: a lone
 surrogate anywhere in a body (a key or a value, as a JSON escape or as CESU-8 bytes) is
 400 at every entry and nothing is stored; JSON nested too deeply is 400, not 500; a
 room that an older version stored with such a name is still shown."""

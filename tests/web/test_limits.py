@@ -1,4 +1,4 @@
-"""The page under load (issue 17, item 7): every wait is bounded, every client capped,
+"""The page under load: every wait is bounded, every client capped,
 photos read by a pool of worker processes.
 
 Before: an upload at 1 byte/s was never cut off, header-only connections stayed open
@@ -252,10 +252,10 @@ class Trickle:
 
 
 def test_slow_anonymous_uploads_leave_a_rooms_photo_its_turn(tmp_path, dictionary):
-    """Issue 21, finding 4: four uploads to /api/scan trickling in (from four
-    addresses) held every photo slot, so a player's tray photo waited photo_wait_s
-    and got 503. Slots are now taken only once a body is in, and anonymous scans may
-    hold only part of the places for bodies: the room's photo is read at once."""
+    """Four uploads to /api/scan trickling in (from four addresses) must not hold
+    every photo slot and leave a player's tray photo waiting for a 503: slots are
+    taken only once a body is in, and anonymous scans may hold only part of the
+    places for bodies, so the room's photo is read at once."""
     app, config = _app(tmp_path, dictionary, header_timeout_s=90, body_timeout_s=90, body_grace_s=90,
                        photo_wait_s=60)
     head = b"POST /api/scan HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: 100000\r\n\r\n"
@@ -337,9 +337,9 @@ def test_a_body_slower_than_the_minimum_rate_is_cut_after_the_grace(tmp_path, di
 
 
 def test_a_flood_from_a_few_addresses_leaves_room_for_the_table(tmp_path, dictionary):
-    """Issue 21, finding 4: three addresses holding 64 idle connections each filled the
-    128-connection cap, and other clients got 503. With the defaults (ServeConfig)
-    each address holds at most its share and the others are still answered."""
+    """Three addresses holding 64 idle connections each must not fill the server's
+    connections: with the defaults (ServeConfig) each address holds at most its share
+    and the others are still answered."""
     app, config = _app(tmp_path, dictionary, header_timeout_s=60)
     with Served(app, config) as s:
         held, refused = [], 0

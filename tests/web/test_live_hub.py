@@ -271,8 +271,8 @@ def test_a_silent_stream_sends_keep_alive_comments():
 # ---- over a real socket -------------------------------------------------------------------------
 
 def test_streams_reset_together_leave_every_change_answered(tmp_path, scanner_factory, dictionary):
-    """The hang of issue 21: ten streams reset at the same moment left every later
-    change unanswered (and SIGTERM ignored)."""
+    """Ten streams reset at the same moment leave every later change answered (a lock
+    held across the listeners' waits would leave them unanswered, and SIGTERM ignored)."""
     from boggle_cv.web import ServeConfig, create_app
 
     from .conftest import LiveServer

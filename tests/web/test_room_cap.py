@@ -1,4 +1,4 @@
-"""Issue 21, finding 5: rooms expire, and the room cap holds under concurrency
+"""Rooms expire, and the room cap holds under concurrency
 (RoomService and RoomDB directly, with threads)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The room's edition (issue 23, item 6): the host's setting `lang` (default `serve
+"""The room's edition: the host's setting `lang` (default `serve
 --lang`), copied into the round when its clock starts, used to score (the edition's
 dictionary, loaded once when first needed; its folding; its shortest word), stored with
 the round (the games database's lang column) and shown in the view and the report;

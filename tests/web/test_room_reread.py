@@ -1,5 +1,5 @@
-"""Doubtful sheet words read again when the board becomes known or changes (issue 22;
-docs/web.md, "Paper lists"): the pure rule (room.sheets.reread), the service's
+"""Doubtful sheet words read again when the board becomes known or changes
+(docs/web.md, "Paper lists"): the pure rule (room.sheets.reread), the service's
 compare-and-swap (service.reread_plan / apply_reread: a word settled meanwhile, a board
 changed again, a round scored), and the real app (a sheet sent before the board, read
 against the dictionary, its doubtful words read again from their images once the board

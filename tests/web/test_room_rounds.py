@@ -1,4 +1,4 @@
-"""The room's round, as issue 21 asks (docs/web.md, "The room API"): a save names the
+"""The room's round (docs/web.md, "The room API"): a save names the
 revision it was made from and a stale one is refused with the server's list (two tabs
 of one player never wipe a list), strict flags, the waiting step, settings fixed when the
 clock starts, bonus and challenge cells chosen on the page, one table of phase moves."""

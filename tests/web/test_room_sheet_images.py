@@ -1,4 +1,4 @@
-"""The handwriting of each word a sheet added, kept by the room (issue 22): cut along
+"""The handwriting of each word a sheet added, kept by the room: cut along
 the word's box (web.word_images), stored with the room (room_word_images, in the
 room's transaction), served by GET .../players/{id}/images/{image_id} with the words'
 guards, kept across a restart, within its caps, and gone with its word, its player,

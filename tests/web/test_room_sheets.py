@@ -1,4 +1,4 @@
-"""Paper lists in the room (issue 22): a sheet photo's words added to a player's list,
+"""Paper lists in the room: a sheet photo's words added to a player's list,
 the doubtful ones marked and settled, and the bad cases storing nothing.
 
 The reading is the real sheet reader on the shipped sample sheet where the test is

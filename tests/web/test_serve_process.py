@@ -106,8 +106,8 @@ STOPPED = {signal.SIGTERM: 143, signal.SIGINT: 130}
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
 def test_serve_stops_on_a_signal_while_phones_hold_streams_just_after_a_storm(tmp_path, sig):
-    """Issue 21: after ten streams were reset together the server ignored SIGTERM and
-    Ctrl-C. Now it stops at once (under 2 s measured; 10 s allowed for a loaded machine)."""
+    """After ten streams were reset together the server still stops on SIGTERM and
+    Ctrl-C at once (under 2 s measured; 10 s allowed for a loaded machine)."""
     port = _free_port()
     proc = _serve("--port", str(port), "--db", str(tmp_path / "g.db"))
     try:
