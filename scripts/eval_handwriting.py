@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure boggle_cv.read_words on handwritten word crops (issue 22's protocol; the
+"""Measure boggle_cv.read_words on handwritten word crops (the shared protocol; the
 same as ../shared/tools/eval_handwriting.py, plus --split).
 
 Protocol: crops are taken in groups of 40 (a sheet's worth) in manifest order; each

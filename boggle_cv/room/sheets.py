@@ -1,4 +1,4 @@
-"""A sheet photo's words added to a player's list, and the doubtful ones settled (issue 22).
+"""A sheet photo's words added to a player's list, and the doubtful ones settled.
 
 Pure functions on a list (words as saved, in order) and its doubtful marks (word ->
 alternatives [(word, p), ...] best first); the service (service.add_sheet,

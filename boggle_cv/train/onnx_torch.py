@@ -109,6 +109,33 @@ def _ints(t: torch.Tensor | None) -> list[int]:
     return [int(v) for v in t.reshape(-1).tolist()]
 
 
+def _pads(a: torch.Tensor, kernel: list[int], at: dict, dilations: list[int] | None = None) -> tuple[int, ...]:  # type: ignore[type-arg]
+    """F.pad's (left, right, top, bottom) for a 2-D Conv or pool: its explicit pads, or
+    auto_pad SAME_UPPER / SAME_LOWER (the output as large as the input over the
+    stride; an odd pixel of padding at the end, or at the start)."""
+    strides = list(at.get("strides", [1, 1]))
+    dilations = dilations or [1, 1]
+    auto = at.get("auto_pad", b"NOTSET")
+    auto = auto.decode() if isinstance(auto, bytes) else str(auto)
+    if auto in ("SAME_UPPER", "SAME_LOWER"):
+        pad = []
+        for size, k, st, d in zip(a.shape[2:], kernel, strides, dilations):
+            total = max((-(-size // st) - 1) * st + (k - 1) * d + 1 - size, 0)
+            small, big = total // 2, total - total // 2
+            pad.append((small, big) if auto == "SAME_UPPER" else (big, small))
+        (top, bottom), (left, right) = pad
+    else:
+        top, left, bottom, right = at.get("pads", [0, 0, 0, 0])
+    return (left, right, top, bottom)
+
+
+def _max_pool(a: torch.Tensor, at: dict) -> torch.Tensor:  # type: ignore[type-arg]
+    """ONNX MaxPool (2-D), padded with -inf as _pads says."""
+    kernel = list(at["kernel_shape"])
+    a = F.pad(a, _pads(a, kernel, at), value=float("-inf"))
+    return F.max_pool2d(a, kernel, list(at.get("strides", [1, 1])), ceil_mode=bool(at.get("ceil_mode", 0)))
+
+
 def _run(op: str, ins: list, at: dict) -> torch.Tensor:  # type: ignore[type-arg]
     a = ins[0]
     if op == "Identity":
@@ -138,10 +165,10 @@ def _run(op: str, ins: list, at: dict) -> torch.Tensor:  # type: ignore[type-arg
     if op == "Softmax":
         return torch.softmax(a, at.get("axis", -1))
     if op == "Conv":
-        pads = at.get("pads", [0, 0, 0, 0])
-        assert pads[0] == pads[2] and pads[1] == pads[3], pads
+        kernel = list(ins[1].shape[2:])
+        a = F.pad(a, _pads(a, kernel, at, list(at.get("dilations", [1, 1]))))
         return F.conv2d(a, ins[1], ins[2] if len(ins) > 2 else None, tuple(at.get("strides", [1, 1])),
-                        (pads[0], pads[1]), tuple(at.get("dilations", [1, 1])), at.get("group", 1))
+                        0, tuple(at.get("dilations", [1, 1])), at.get("group", 1))
     if op == "BatchNormalization":
         return F.batch_norm(a, ins[3].detach(), ins[4].detach(), ins[1], ins[2], False, 0.0, at.get("epsilon", 1e-5))
     if op == "GlobalAveragePool":
@@ -151,6 +178,10 @@ def _run(op: str, ins: list, at: dict) -> torch.Tensor:  # type: ignore[type-arg
         assert pads == [0, 0, 0, 0], pads
         return F.avg_pool2d(a, tuple(at["kernel_shape"]), tuple(at.get("strides", at["kernel_shape"])),
                             ceil_mode=bool(at.get("ceil_mode", 0)))
+    if op == "MaxPool":
+        return _max_pool(a, at)
+    if op == "Erf":
+        return torch.erf(a)
     if op == "ReduceMean":
         axes = at.get("axes") or _ints(ins[1])
         return a.mean(tuple(axes), keepdim=bool(at.get("keepdims", 1)))

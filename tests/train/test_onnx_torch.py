@@ -1,6 +1,7 @@
 """onnx_torch: the word reader's ONNX graph run in torch gives cv2.dnn's outputs, from
 the input or from the backbone's output; trained values written back load in cv2.dnn
 and change its outputs as they change torch's (needs torch and onnx)."""
+import json
 from pathlib import Path
 
 import cv2
@@ -11,9 +12,11 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
 from boggle_cv.train.onnx_torch import OnnxModule  # noqa: E402
-from boggle_cv.train.word_finetune import BOUNDARY, backbone_net  # noqa: E402
+from boggle_cv.train.word_finetune import backbone_net  # noqa: E402
 
 MODEL = Path(__file__).resolve().parents[2] / "models" / "word_reader.onnx"
+#: the backbone's end, as word_model recorded it for the shipped reader
+BOUNDARY = json.loads(MODEL.with_name("word_reader_charset.json").read_text(encoding="utf-8"))["boundary"]
 
 
 def _blob(width=96, seed=0):
@@ -48,7 +51,7 @@ def test_torch_run_matches_cv2(module):
 
 def test_run_from_the_backbone_output(module):
     blob = _blob(seed=1)
-    net = backbone_net(MODEL)
+    net = backbone_net(MODEL, BOUNDARY)
     net.setInput(blob)
     probs, _, mid = net.forward(["probs", "features", BOUNDARY])
     start = module.index_of(BOUNDARY) + 1

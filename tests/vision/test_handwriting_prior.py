@@ -10,6 +10,13 @@ import pytest
 from boggle_cv.vision.handwriting import commonness, ctc, reading
 
 
+
+@pytest.fixture(autouse=True)
+def _posterior_flags(monkeypatch):
+    """These tests hold the posterior and its own flag (reading.FLAG_BELOW), not the
+    shipped calibration's (test_handwriting_doubt.py)."""
+    monkeypatch.setenv("BOGGLE_CV_WORD_DOUBT", "none")
+
 def test_table_ranks_common_words_before_rare_ones():
     table = commonness.ranks()
     assert table["the"] == 0 and table["time"] == 0 and table["happy"] == 0

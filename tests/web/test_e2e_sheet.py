@@ -103,7 +103,7 @@ def test_sheets_on_several_phones(phones, reading, tmp_path):
     msg = ann.inner_text(MSG)
     assert msg.startswith("From the sheet"), msg
     assert f"{len(done.added)} words added" in msg and "1 already in the list" in msg, msg
-    assert "crossed out (not added): dose" in msg and f"{len(done.doubtful)} to confirm below" in msg, msg
+    assert "crossed out (not added): dose" in msg and f"{len(done.doubtful)} to confirm above" in msg, msg
     n = len(expected)
     saved(ann, f"{n} words")
     assert ann.input_value("textarea.words-box").split("\n") == expected
@@ -112,6 +112,11 @@ def test_sheets_on_several_phones(phones, reading, tmp_path):
     assert ann.inner_text(f".doubtful-words[data-owner='{ann_id}'] .doubtful-h").startswith(
         f"{len(marks)} word" if len(marks) == 1 else f"{len(marks)} words to confirm")
     assert scroll_width(ann) <= WIDTH
+    # the words to confirm come first: above the list, not under it
+    assert ann.evaluate("""() => {
+      const panel = document.querySelector('.wordbox .doubtful-words'), box = document.querySelector('.wordbox textarea');
+      return !!(panel.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING);
+    }""")
     shot(ann, tmp_path, "web_sheet", top=".wordbox")
     # the second tab follows, live; the other phones see a count, not the words
     saved(ann2, f"{n} words")

@@ -41,12 +41,14 @@ def test_a_new_best_word_replaces_the_doubtful_one_in_place_with_its_mark_and_im
     marks = {"pest": [("pest", 0.6), ("past", 0.3)], "lats": [("lats", 0.5), ("last", 0.4)]}
     images = {"rest": "i0", "pest": "i1", "lats": "i2"}
     got = sheets.reread(words, marks, images, "pest", marks["pest"], "i1",
-                        [("past", 0.81234), ("pest", 0.1), ("post", 0.05), ("pasta", 0.01)])
+                        [("past", 0.81234), ("pest", 0.1), ("post", 0.05), ("pasta", 0.01), ("paste", 0.01),
+                         ("pests", 0.01)])
     assert got is not None
     new_words, new_marks, new_images, now = got
     assert now == "past" and new_words == ["zone", "past", "lats", "rest"]  # same place, nothing lost
-    # the mark and the image go with the word, in their places; three alternatives, rounded
-    assert list(new_marks) == ["past", "lats"] and new_marks["past"] == [("past", 0.812), ("pest", 0.1), ("post", 0.05)]
+    # the mark and the image go with the word, in their places; five alternatives, rounded
+    assert list(new_marks) == ["past", "lats"] and new_marks["past"] == [("past", 0.812), ("pest", 0.1), ("post", 0.05),
+                                                                         ("pasta", 0.01), ("paste", 0.01)]
     assert list(new_images) == ["rest", "past", "lats"] and new_images["past"] == "i1"
     # the inputs are left as they were
     assert words == ["zone", "pest", "lats", "rest"] and "pest" in marks and images["pest"] == "i1"

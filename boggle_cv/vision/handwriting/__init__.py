@@ -1,4 +1,4 @@
-"""Reading handwritten words (issue 22): one word crop in, one reading out.
+"""Reading handwritten words: one word crop in, one reading out.
 
     preprocess   crop -> white paper, dark ink, 48 px high, batched blob
     recogniser   PP-OCRv5 mobile recogniser via cv2.dnn -> (T, 27) frame probabilities

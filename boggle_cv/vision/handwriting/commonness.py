@@ -13,7 +13,7 @@ none counts for more than ZIPF_CAP.
 ZIPF_WEIGHT (1.0, in the natural log units of the reading's scores after the
 temperature) and UNKNOWN_ZIPF (2.0) were chosen on the "tune" split of the open
 handwriting (``python -m boggle_cv.train.word_flags ../shared/handwriting-public
---prior``); they replaced (session 5) a prior from SCOWL's size levels (0.5 a level),
+--prior``); they replaced a prior from SCOWL's size levels (0.5 a level),
 which sorts words into 9 coarse sizes where the frequency tells "value" from "valve":
 Jeremy's tune words 89.6% top-1 and 1.2% confident errors both ways, flagged 42.5% ->
 34.2%; DHSD's tune names 98.9% both; on sheets composed of the tune crops

@@ -17,10 +17,6 @@ evidence (``Evidence``, all floats) is what the reading already computed:
   common    the word's log prior (commonness: Zipf frequency, capped)
   on_board  1.0 when the word can be traced on the board (a board known), else 0.0
   per_frame log P(word | ink) per output frame
-  unlisted  1.0 when the frequency table does not hold the word (a name, a rare or
-            foreign word: `common` then says nothing of it), else 0.0; and that
-            times `doubt` and times `margin` (unlisted_doubt, unlisted_margin), so
-            that the posterior of such a word is weighed on its own
 
 The calibration is a logistic regression over those (``Calibration``): P(right) =
 sigmoid(w . (x - mean) / scale + bias), fitted on readings the models had never
@@ -58,9 +54,6 @@ class Evidence:
     common: float
     on_board: float
     per_frame: float
-    unlisted: float = 0.0
-    unlisted_doubt: float = 0.0
-    unlisted_margin: float = 0.0
 
     def vector(self) -> tuple[float, ...]:
         return tuple(float(v) for v in astuple(self))

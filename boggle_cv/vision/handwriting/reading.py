@@ -43,7 +43,7 @@ FLAG_MARGIN = 0.0
 #: Each crop is read at these horizontal stretches and the candidates' CTC
 #: log-likelihoods are averaged (test-time augmentation; +2.5 points top-1 on Jeremy's
 #: tune split for 1.0 + 1.25 with the head alone, none lost on DHSD's). The free
-#: reading uses the first. With the fine-tuned reader (session 3) one stretch is
+#: reading uses the first. With the fine-tuned reader one stretch is
 #: better on that tune split: 1.0 alone 80.0% top-1 / 92.6% top-3, 1.0 + 1.25 78.1% /
 #: 94.1%, 1.0 + 1.5 78.5%, 0.85 + 1.0 + 1.25 + 1.5 80.8% (4x the time); so one pass.
 #: Tried on the same tune split (the head before the neck's fine-tuning; 489 words):
@@ -52,7 +52,7 @@ FLAG_MARGIN = 0.0
 STRETCHES = (1.0,)
 #: A second look: a lexicon reading under RECHECK_BELOW is read again at these stretches too (its candidates' log-likelihoods averaged over all
 #: the views), so the time goes to the doubtful words only (about a third of Jeremy's).
-#: Chosen on the tune split with the length bonus and the frequency prior (session 5):
+#: Chosen on the tune split with the length bonus and the frequency prior:
 #: read so at every word, 1.0 + 0.85 + 1.2 gave Jeremy 90.0% -> 91.0% top-1, confident
 #: errors 1.2% -> 0.6%, and his words cut from composed tune sheets
 #: (`scripts/eval_sheets.py boxes`) 84.9% -> 88.1% (1.0 + 1.25: 86.9%), DHSD unchanged,
@@ -209,12 +209,11 @@ def evidence(views: Sequence[np.ndarray], lexicon: Sequence[str], per_view: Sequ
     others = [int(np.argmax(_softmax(s, prior))) == i1 for s in per_view[1:]]
     agree = float(sum(others)) if others else 2.0
     frames = max(views[0].shape[0], 1)
-    unlisted = float(reading.word not in commonness.frequencies())
-    sure, margin = -float(np.log1p(-p1)), float(np.log(p1 / max(p2, 1e-12)))
+    sure, same = -float(np.log1p(-p1)), float(reading.word == reading.free)
     return doubt.Evidence(
-        doubt=sure, margin=margin, unlisted=unlisted, unlisted_doubt=unlisted * sure, unlisted_margin=unlisted * margin,
+        doubt=sure, margin=float(np.log(p1 / max(p2, 1e-12))),
         fit_gap=float(free_ll - word_ll) if reading.free else doubt.CLIP,
-        same=float(reading.word == reading.free), misfit=_edits(reading.word, reading.free) / max(len(reading.word), 1),
+        same=same, misfit=_edits(reading.word, reading.free) / max(len(reading.word), 1),
         agree=agree, length=float(len(reading.word)), common=float(common[i1]), on_board=float(board[i1]),
         per_frame=word_ll / frames)
 
@@ -260,12 +259,18 @@ def read_views(views: Sequence[np.ndarray], lexicon: Sequence[str] | None,
     r = _decide(lexicon, np.asarray(np.mean(per_view, axis=0)), free, full)
     if not r.word:
         return r
-    ev = evidence(views, lexicon, per_view, full, common, mask, r)
+    return calibrated(replace(r, evidence=evidence(views, lexicon, per_view, full, common, mask, r)))
+
+
+def calibrated(r: WordReading, ev: doubt.Evidence | None = None) -> WordReading:
+    """The reading with its evidence (`ev`, else its own) and, with a calibration,
+    its P(right) and the flag that follows from it (asked under ask_below)."""
+    ev = ev if ev is not None else r.evidence
     cal = doubt.calibration()
-    if cal is None:
+    if cal is None or ev is None:
         return replace(r, evidence=ev)
     p = cal.p_right(ev)
-    return replace(r, evidence=ev, p_right=p, flagged=p < cal.ask_below or not free)
+    return replace(r, evidence=ev, p_right=p, flagged=p < cal.ask_below or not r.free)
 
 
 def with_length_bonus(lexicon: Sequence[str], prior: np.ndarray | None) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""The sheet reader (issue 22): a player's handwritten list, from a photo.
+"""The sheet reader: a player's handwritten list, from a photo.
 
 Stages, one module each (data flows down):
   paper    find the paper, flatten it (perspective), turn it upright

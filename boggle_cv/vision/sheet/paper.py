@@ -36,7 +36,7 @@ F64 = npt.NDArray[np.float64]
 WORK_SIDE = 640          # long side (px) the paper is searched at
 FLAT_MAX_SIDE = 1600     # long side (px) of the flattened paper
 MAX_UPSCALE = 3.0        # a paper smaller in the photo is enlarged to FLAT_MAX_SIDE, by at most this
-PAPER_MIN_AREA = 0.05    # the paper covers at least this share of the photo (0.12 before session 7: a sheet shot from further off covers less)
+PAPER_MIN_AREA = 0.05    # the paper covers at least this share of the photo (a sheet shot from further off covers 5-12%)
 EDGE_SUPPORT = 0.7       # a quad's weakest side on an edge over this share of it is the paper's outline
 
 

@@ -1,4 +1,5 @@
-"""What the sheet reader returns (the shared contract of issue 22, CONTRACT2.md).
+"""What the sheet reader returns: the contract its callers (the CLI, the room, the
+shared eval tools) read.
 
 Points are float (x, y) photo pixels; a box is 4 points clockwise from the word's
 top-left as written (upright), whatever the photo's turn.

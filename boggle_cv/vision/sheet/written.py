@@ -1,4 +1,4 @@
-"""German words as an a-z word reader sees them written by hand (issue 22, --lang de).
+"""German words as an a-z word reader sees them written by hand (--lang de).
 
 The German dictionary holds words folded to the cubes' letters (folding.py: ä ö ü ->
 ae oe ue, ß -> ss: "oel", "baer", "strasse"), but a player writes "Öl", "Bär",

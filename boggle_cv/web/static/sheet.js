@@ -1,4 +1,4 @@
-// Paper lists (issue 22): a photo of a player's sheet sent to the room, what it added
+// Paper lists: a photo of a player's sheet sent to the room, what it added
 // said in one line, and the doubtful words it read, each beside its handwriting (the
 // room keeps a small image of each word a sheet added) with its alternatives one
 // tap away (the reading ✓ confirms it, another replaces it, ✕ drops it); every other
@@ -24,11 +24,11 @@ export async function sendSheet(code, id, token, round, file) {
 
 /**
  * What a sheet did, in one line: "8 words added, 1 crossed out (not added): dose" and,
- * when words are to be confirmed, how many and where (`where`: "below", the player's
- * box; "name", under the player's name in the host's list; "later", there once the
+ * when words are to be confirmed, how many and where (`where`: "above", at the top of
+ * the player's box; "name", under the player's name in the host's list; "later", there once the
  * lists are locked: the host does not see a player's words before).
  */
-export function sheetSummary(sheet, where = "below") {
+export function sheetSummary(sheet, where = "above") {
   const bits = [tn("{n} word added", "{n} words added", sheet.added.length)];
   if (sheet.already.length) bits.push(tn("{n} already in the list", "{n} already in the list", sheet.already.length));
   if (sheet.crossed_out.length) {
@@ -39,7 +39,7 @@ export function sheetSummary(sheet, where = "below") {
   let text = `${bits.join(", ")}.`;
   const n = sheet.doubtful.length;
   if (n) {
-    text += " " + (where === "below" ? tn("{n} to confirm below.", "{n} to confirm below.", n)
+    text += " " + (where === "above" ? tn("{n} to confirm above.", "{n} to confirm above.", n)
       : where === "name" ? tn("{n} to confirm under their name.", "{n} to confirm under their name.", n)
       : tn("{n} to confirm (under their name once the lists are locked).",
            "{n} to confirm (under their name once the lists are locked).", n));

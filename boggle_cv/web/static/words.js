@@ -12,9 +12,10 @@
 //
 // A paper list goes in through "Photo of my sheet" (sheet.js): the server adds the
 // words it read to the list (a save like any other: the box takes it, or merges
-// it into unsaved edits) and the doubtful ones are listed under the box beside their
-// handwriting, with their alternatives one tap away; the other words from the sheet
-// show their handwriting on a tap (folded under the box).
+// it into unsaved edits) and the doubtful ones are listed first, above the box, each
+// beside its handwriting with its alternatives one tap away (the page scrolls to
+// them); the other words from the sheet show their handwriting on a tap (folded
+// under the box).
 import { request, draft, saveDraft } from "./api.js";
 import { h, say, guarded } from "./dom.js";
 import { t, tn } from "./i18n.js";
@@ -98,8 +99,8 @@ export class WordBox {
     this.shared = false;     // a phone holding several players' boxes (the table's phone)
     this.round_ = 0;         // the round the view shows (the sheet is sent for it)
     this.node = h("div", { class: "wordbox", dataset: { player: player.id } },
-                  h("div", { class: "row spread" }, this.label, this.status), this.area,
-                  this.sheetRow, this.sheetMsg, this.doubtful, this.fromSheet);
+                  h("div", { class: "row spread" }, this.label, this.status), this.sheetMsg, this.doubtful,
+                  this.area, this.sheetRow, this.fromSheet);
     this.rename(player.name);
   }
 
@@ -150,6 +151,8 @@ export class WordBox {
       this.fromServer(doc.room, t("words from the sheet added"));
       return t("From the sheet: {summary}", { summary: sheetSummary(doc.sheet) });
     });
+    // the words to confirm are the player's next taps: bring them into view
+    if (!this.doubtful.firstElementChild?.hidden) this.sheetMsg.scrollIntoView({ block: "start", behavior: "smooth" });
     this.sheetBusy = false;
     this.sheetButton.classList.remove("busy");
   }
