@@ -18,7 +18,7 @@ usage:
   python scripts/docs_figures.py --render                write the tables from the record only
   python scripts/docs_figures.py --prepare heldout|small SRC DST   a step some rows take
 
-Tables: tray, cells, handwriting, sheets (docs/accuracy.md), speed (docs/speed.md),
+Tables: tray, cells, handwriting, sheets, taps (docs/accuracy.md), speed (docs/speed.md),
 dictionary (docs/dictionary.md). A row that is not measured keeps its recorded cells.
 Run it with the Python of the environment whose `boggle-cv` is this checkout (its
 virtual environment): the commands call `boggle-cv`, `python -m boggle_cv` and the
@@ -144,6 +144,19 @@ def composed_sheets(outs: list[str]) -> Cells:
               r"sheets all right (\d+)/(\d+)", outs[-1])
     return {"right": f"{m[1]}/{m[2]} ({m[3]}%)", "confident": m[5], "extra": m[4],
             "also": f"sheets all right {m[6]}/{m[7]}"}
+
+
+def sheet_taps(name: str) -> Callable[[list[str]], Cells]:
+    """scripts/sheet_taps.py's summary line of one set ("careful print", "fast scrawl")."""
+    def read(outs: list[str]) -> Cells:
+        m = found(rf"taps, {name}: (\d+) sheets, (\d+) words, right \d+ \(([\d.]+)%\), taps a sheet median ([\d.]+) "
+                  rf"worst (\d+) mean [\d.]+ \(asked (\d+), removed (\d+), put back \d+\), typed (\d+) "
+                  rf"\(([\d.]+) per 10 sheets\), confident errors (\d+) \(([\d.]+) per 1,000 words\), ([\d.]+) s a sheet",
+                  outs[-1])
+        return {"sheets": f"{m[1]} ({m[2]} words)", "median": m[4], "worst": m[5],
+                "typed": f"{m[8]} ({m[9]} per 10 sheets)", "confident": f"{m[10]} ({m[11]} per 1,000)",
+                "found": f"{m[3]}%", "seconds": m[12]}
+    return read
 
 
 def bench_scan(outs: list[str]) -> Cells:
@@ -277,6 +290,9 @@ TABLES = {t.name: t for t in (
           ("n", "top1", "top3", "confident", "flagged", "free", "ms")),
     Table("sheets", "docs/accuracy.md", ("sheets", "words right", "confident errors", "extra words read", "also"),
           ("right", "confident", "extra", "also")),
+    Table("taps", "docs/accuracy.md", ("sheets composed from the held-out crops", "sheets", "taps a sheet (median)",
+                                       "worst sheet", "words typed", "confident errors", "words found", "s a sheet"),
+          ("sheets", "median", "worst", "typed", "confident", "found", "seconds")),
     Table("speed", "docs/speed.md", ("what", "measured", "yardstick, same run", "target"),
           ("measured", "yardstick", "target")),
     Table("dictionary", "docs/dictionary.md", ("dictionary", "words", "common", "edges", "file",
@@ -309,6 +325,7 @@ COMPOSED = s("{python} {shared}/tools/compose_sheets.py {work}/crops-test {work}
 SHEET_VARIANTS = s(f"{VARIANTS} {{work}}/sheets-test {{work}}/sheets-var --sheets", "{work}/sheets-var")
 SHEET_HARSH = s(f"{VARIANTS} {{work}}/sheets-test {{work}}/sheets-harsh --sheets --harsh", "{work}/sheets-harsh")
 EVAL_SHEETS = "{python} {shared}/tools/eval_sheets.py"
+TAPS = "{python} scripts/sheet_taps.py {work}/sheets-test"
 HANDWRITING_CMD = "{python} scripts/eval_handwriting.py {shared}/handwriting-public --split test --set "
 
 
@@ -386,6 +403,15 @@ ROWS = [
     sheet_variant("jpeg", "JPEG quality 15", harsh=True),
     sheet_variant("night", "dark (x0.55) with sensor noise", harsh=True),
     sheet_variant("bright", "overexposed (faint writing washed out)", harsh=True),
+
+    Row("taps", "print", "careful print (DHSD writers never seen), each sheet against its lexicon",
+        (TEST_CROPS, COMPOSED, s(TAPS)), sheet_taps("careful print")),
+    Row("taps", "scrawl", "fast scrawl (Jeremy's words never seen), each sheet against its lexicon",
+        (TEST_CROPS, COMPOSED, s(TAPS)), sheet_taps("fast scrawl")),
+    Row("taps", "print-board", "careful print, a board known (simulated: `sheet_taps.py --board`)",
+        (TEST_CROPS, COMPOSED, s(TAPS + " --board")), sheet_taps("careful print")),
+    Row("taps", "scrawl-board", "fast scrawl, a board known (simulated)",
+        (TEST_CROPS, COMPOSED, s(TAPS + " --board")), sheet_taps("fast scrawl")),
 
     bench("scan", "cold `boggle-cv scan` of a 12 MP photo with four players' lists, interpreter start included",
           "{python} benchmarks/bench_scan.py", bench_scan, "2.5x, 175 MB"),

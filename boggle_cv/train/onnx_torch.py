@@ -2,7 +2,7 @@
 (training only; the shipped network stays the ONNX file, run by cv2.dnn).
 
 Written for models/word_reader.onnx (PP-OCR's recognisers: PP-OCRv6 small and
-PP-OCRv5 mobile, the ops after their backbones). The
+PP-OCRv5 mobile, whole). The
 graph is executed node by node in its stored (topological) order; every ``Constant``
 holding a float tensor of more than one value becomes a ``torch.nn.Parameter`` named
 after its output, so after training ``write_back`` puts the values into the same

@@ -1,4 +1,4 @@
-"""Fine-tune the word reader's sequence part (PP-OCRv5's SVTR neck and last layer)
+"""Fine-tune the word reader's sequence part (PP-OCR's SVTR neck and last layer)
 together with the adapted head, on real handwriting.
 
 The recogniser (models/word_reader.onnx) is split after its backbone (the output of

@@ -3,7 +3,7 @@
     READER    models/reader.onnx          ($BOGGLE_CV_MODEL overrides the path)
     DETECTOR  models/cube_detector.onnx   ($BOGGLE_CV_DETECTOR overrides the path)
     WORD_READER models/word_reader.onnx   ($BOGGLE_CV_WORD_READER overrides the path;
-              handwritten words, PP-OCRv5 mobile recogniser, Apache-2.0)
+              handwritten words, PP-OCRv6 small recogniser, Apache-2.0)
 
 ``load_net(spec, path=None)`` finds the file (the environment variable, else
 ``resources.model_file``), checks its SHA-256 against the first word of

@@ -210,21 +210,31 @@ def test_a_damaged_or_foreign_file_is_refused_before_the_round_untouched(tmp_pat
 
 
 # The command as another user (when the tests run as root, who can write anywhere):
-# everything it needs is loaded first (the interpreter's own files may be where that
-# user cannot read), then the user changes, then the command runs.
+# everything it needs is loaded first, by running the same command once as root on a
+# copy of the database with its output thrown away (the interpreter's own files may be
+# where that user cannot read: a Python under /root), then the user changes, then the
+# command runs for real.
 _AS_NOBODY = """
-import os, sys
+import contextlib, io, os, shutil, sys, tempfile
 sys.path.insert(0, sys.argv[1])
-import encodings.idna, json, sqlite3
-import boggle_cv.cli, boggle_cv.cli.practice, boggle_cv.cli.practice_play, boggle_cv.cli.scan
-import boggle_cv.practice.record, boggle_cv.practice.round, boggle_cv.practice.report, boggle_cv.practice.shake
-import boggle_cv.practice.clock, boggle_cv.referee, boggle_cv.wordlists, boggle_cv.names
-from boggle_cv.dictionary import load_default
-load_default("en")
+import boggle_cv.cli
+args = ["boggle-cv", "practice", *sys.argv[2:]]
 if os.getuid() == 0:
+    real = os.environ["BOGGLE_CV_DB"]
+    with tempfile.TemporaryDirectory() as warm:
+        os.environ["BOGGLE_CV_DB"] = os.path.join(warm, "warm.db")
+        shutil.copy(real, os.environ["BOGGLE_CV_DB"])
+        stdin, sys.stdin, sys.argv = sys.stdin, io.StringIO("pert\\n"), list(args)
+        with open(os.devnull, "w") as null, contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
+            try:
+                boggle_cv.cli.main()
+            except SystemExit:
+                pass
+        sys.stdin = stdin
+        os.environ["BOGGLE_CV_DB"] = real
     os.setgid(65534)
     os.setuid(65534)
-sys.argv = ["boggle-cv", "practice", *sys.argv[2:]]
+sys.argv = args
 boggle_cv.cli.main()
 """
 

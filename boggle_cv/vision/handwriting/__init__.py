@@ -1,7 +1,7 @@
 """Reading handwritten words: one word crop in, one reading out.
 
     preprocess   crop -> white paper, dark ink, 48 px high, batched blob
-    recogniser   PP-OCRv5 mobile recogniser via cv2.dnn -> (T, 27) frame probabilities
+    recogniser   PP-OCRv6 small recogniser via cv2.dnn -> (T, 27) frame probabilities
     ctc          exact CTC likelihood of each lexicon word; greedy decoding
     reading      WordReading, read_words, board_lexicon
 

@@ -1,5 +1,5 @@
-"""The word recogniser: PP-OCRv5 mobile's text recogniser (CTC; its last layer cut
-to the 216 classes that fold to a letter, ``train/word_model.py``), run through
+"""The word recogniser: PP-OCRv6 small's text recogniser (CTC; its last layer cut
+to the 384 classes that fold to a letter, ``train/word_model.py``), run through
 cv2.dnn and folded to 27 classes: CTC blank (0) and a-z (1..26).
 
 ``frame_probs(images)`` -> one (T, 27) float32 array per image: per output frame, the
