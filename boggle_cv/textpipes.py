@@ -32,18 +32,11 @@ _WAIT_RANGE_S = (0.1, 3600.0)
 def pipe_wait_s() -> float:
     """Seconds a pipe may take to end: $BOGGLE_CV_PIPE_WAIT_S, else DEFAULT_PIPE_WAIT_S.
     UsageError (exit 2) for a value that is not a number of seconds in range."""
-    raw = os.environ.get(PIPE_WAIT_ENV, "").strip()
-    if not raw:
-        return DEFAULT_PIPE_WAIT_S
-    try:
-        value = float(raw)
-    except ValueError:
-        value = float("nan")
+    from .env_settings import env_number
     low, high = _WAIT_RANGE_S
-    if not low <= value <= high:  # NaN fails too
-        raise UsageError(f"{PIPE_WAIT_ENV}={raw!r} is not a number of seconds from {low:g} to {high:g}",
-                         f"unset it for the default {DEFAULT_PIPE_WAIT_S:g} s")
-    return value
+    value = env_number(PIPE_WAIT_ENV, low, high, "a number of seconds",
+                       f"unset it for the default {DEFAULT_PIPE_WAIT_S:g} s")
+    return DEFAULT_PIPE_WAIT_S if value is None else value
 
 
 def _wait_readable(fd: int, timeout_s: float) -> bool:

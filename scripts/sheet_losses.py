@@ -110,7 +110,7 @@ def attribute(truth: Sequence[str], quads: Sequence[Sequence[Sequence[float]]], 
 
 def _dist(a: str, b: str) -> float:
     """Levenshtein distance of a (the true word) and b over a's length."""
-    from boggle_cv.vision.sheet.read import edit_distance
+    from boggle_cv.vision.handwriting.reading import edit_distance
     return edit_distance(a, b) / max(len(a), 1)
 
 

@@ -90,17 +90,11 @@ class SystemClock:
 def clock_from_env(environ: dict[str, str] | None = None) -> SystemClock:
     """The clock of a command: real time, or $BOGGLE_CV_CLOCK_SPEED times faster.
     UsageError (exit 2) for a value that is not a speed from 1 to 10000."""
-    raw = (os.environ if environ is None else environ).get(SPEED_ENV, "").strip()
-    if not raw:
-        return SystemClock()
-    try:
-        speed = float(raw)
-    except ValueError:
-        speed = float("nan")
+    from ..env_settings import env_number
     low, high = _SPEED_RANGE
-    if not low <= speed <= high:  # NaN fails too
-        raise UsageError(f"{SPEED_ENV}={raw!r} is not a speed from {low:g} to {high:g}",
-                         "unset it: the clock then runs in real time")
+    speed = env_number(SPEED_ENV, low, high, "a speed", "unset it: the clock then runs in real time", environ)
+    if speed is None:
+        return SystemClock()
     return SystemClock(speed)
 
 

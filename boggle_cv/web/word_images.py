@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from ..room.sheets import MAX_IMAGE_BYTES
+from ..vision.sheet.word_crop import flat_word
 from ..vision.stages import ImageU8
 
 
@@ -35,28 +36,6 @@ class WordImageConfig:
     min_quality: int = 20
     step: int = 20
     max_bytes: int = MAX_IMAGE_BYTES
-
-
-def _flatten(photo: ImageU8, box: Sequence[Sequence[float]], margin: float) -> np.ndarray | None:
-    """The box's content square-on (grey, photo resolution), margin included; None for a
-    box that is not 4 points or has no area."""
-    if len(box) != 4:
-        return None
-    src = np.asarray(box, np.float32).reshape(4, 2)
-    if not np.all(np.isfinite(src)):
-        return None
-    width = float(np.linalg.norm(src[1] - src[0]) + np.linalg.norm(src[2] - src[3])) / 2
-    height = float(np.linalg.norm(src[3] - src[0]) + np.linalg.norm(src[2] - src[1])) / 2
-    if width < 2 or height < 2:
-        return None
-    pad = margin * height
-    w, h = int(round(width + 2 * pad)), int(round(height + 2 * pad))
-    dst = np.asarray([[pad, pad], [pad + width, pad], [pad + width, pad + height], [pad, pad + height]], np.float32)
-    matrix = cv2.getPerspectiveTransform(src, dst)
-    grey = photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
-    flat = cv2.warpPerspective(grey, matrix, (min(w, 4000), min(h, 1000)), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(flat, np.uint8)
 
 
 def _even(grey: np.ndarray) -> np.ndarray:
@@ -100,7 +79,7 @@ def word_image(photo: ImageU8, box: Sequence[Sequence[float]],
     """The handwriting inside `box` (4 (x, y) photo px) of `photo` (BGR or grey uint8)
     as a small WebP (see the module docstring); None for a box without area or an
     image over config.max_bytes at every size."""
-    flat = _flatten(photo, box, config.margin)
+    flat = flat_word(photo, box, config.margin)
     if flat is None:
         return None
     return encode(_scaled(_even(flat), config.height, config.max_width), config)

@@ -116,13 +116,9 @@ def doubt_path() -> Path | None:
 
 @lru_cache(maxsize=2)
 def _load(path_str: str, mtime_ns: int) -> Calibration:
+    from .head import verified_bytes
     path = Path(path_str)
-    sha = path.with_name(path.name + ".sha256")
-    if not sha.is_file():
-        raise EngineMissingError(f"handwriting calibration hash not found: {sha}", "reinstall boggle-cv")
-    data = path.read_bytes()
-    if hashlib.sha256(data).hexdigest() != sha.read_text().split()[0].strip().lower():
-        raise EngineMissingError(f"handwriting calibration is corrupt (SHA-256 mismatch): {path}", "reinstall boggle-cv")
+    data = verified_bytes(path, "handwriting calibration")
     try:
         return Calibration.from_dict(json.loads(data))
     except (ValueError, KeyError, AssertionError, TypeError) as err:

@@ -36,15 +36,22 @@ def head_path() -> Path | None:
 Weights = tuple[np.ndarray, ...]
 
 
+def verified_bytes(path: Path, what: str) -> bytes:
+    """A shipped file's bytes, checked against the `<file>.sha256` beside it
+    (EngineMissingError, exit 3, when the hash is missing or differs)."""
+    sha = path.with_name(path.name + ".sha256")
+    if not sha.is_file():
+        raise EngineMissingError(f"{what} hash not found: {sha}", "reinstall boggle-cv")
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != sha.read_text().split()[0].strip().lower():
+        raise EngineMissingError(f"{what} is corrupt (SHA-256 mismatch): {path}", "reinstall boggle-cv")
+    return data
+
+
 @lru_cache(maxsize=2)
 def _load(path_str: str, mtime_ns: int) -> Weights:
     path = Path(path_str)
-    sha = path.with_name(path.name + ".sha256")
-    if not sha.is_file():
-        raise EngineMissingError(f"handwriting head hash not found: {sha}", "reinstall boggle-cv")
-    data = path.read_bytes()
-    if hashlib.sha256(data).hexdigest() != sha.read_text().split()[0].strip().lower():
-        raise EngineMissingError(f"handwriting head is corrupt (SHA-256 mismatch): {path}", "reinstall boggle-cv")
+    verified_bytes(path, "handwriting head")
     with np.load(path) as z:
         names = ("W1", "b1", "W", "b") if "W1" in z.files else ("W", "b")
         return tuple(np.asarray(z[n], np.float32) for n in names)

@@ -213,12 +213,12 @@ def evidence(views: Sequence[np.ndarray], lexicon: Sequence[str], per_view: Sequ
     return doubt.Evidence(
         doubt=sure, margin=float(np.log(p1 / max(p2, 1e-12))),
         fit_gap=float(free_ll - word_ll) if reading.free else doubt.CLIP,
-        same=same, misfit=_edits(reading.word, reading.free) / max(len(reading.word), 1),
+        same=same, misfit=edit_distance(reading.word, reading.free) / max(len(reading.word), 1),
         agree=agree, length=float(len(reading.word)), common=float(common[i1]), on_board=float(board[i1]),
         per_frame=word_ll / frames)
 
 
-def _edits(a: str, b: str) -> int:
+def edit_distance(a: str, b: str) -> int:
     """Levenshtein distance (inserts, deletes, substitutions) between two strings."""
     row = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):

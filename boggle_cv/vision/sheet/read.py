@@ -37,6 +37,7 @@ import numpy as np
 
 from ...errors import ArgumentTypeError, NoWritingError
 from ..stages import DebugSink, ImageU8, check_image
+from ..handwriting.reading import edit_distance
 from .ink import ink_mask
 from .layout import WordBox, crop_word, find_words
 from .paper import find_paper
@@ -165,16 +166,6 @@ def _fits(r: Any) -> bool:
     of the free reading's letters edited): two words read as one give a free reading
     far longer than any one lexicon word."""
     return bool(r.word) and edit_distance(str(r.word), str(r.free)) * 3 <= max(len(str(r.free)), 1)
-
-
-def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance (inserts, deletes, substitutions) between two strings."""
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        prev, row[0] = row[:], i
-        for j, cb in enumerate(b, 1):
-            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
-    return row[-1]
 
 
 def _resolve_pieces(boxes: list[WordBox], readings: list[Any], joined: dict[int, Any]) -> tuple[list[WordBox], list[Any]]:
