@@ -30,14 +30,15 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 from dataclasses import astuple, dataclass, fields
 from functools import lru_cache
 from pathlib import Path
 
 from ...errors import EngineMissingError
+from . import shipped
 
 FILE = "word_doubt.json"
+ENV = "BOGGLE_CV_WORD_DOUBT"
 
 
 @dataclass(frozen=True)
@@ -104,21 +105,10 @@ class Calibration:
                    float(bias), float(ask_below))
 
 
-def doubt_path() -> Path | None:
-    """$BOGGLE_CV_WORD_DOUBT ('none': no calibration), else the shipped file if present."""
-    env = os.environ.get("BOGGLE_CV_WORD_DOUBT")
-    if env:
-        return None if env.lower() == "none" else Path(env)
-    from ...resources import model_file
-    p = model_file(FILE)
-    return p if p.is_file() else None
-
-
 @lru_cache(maxsize=2)
 def _load(path_str: str, mtime_ns: int) -> Calibration:
-    from .head import verified_bytes
     path = Path(path_str)
-    data = verified_bytes(path, "handwriting calibration")
+    data = shipped.verified_bytes(path, "handwriting calibration")
     try:
         return Calibration.from_dict(json.loads(data))
     except (ValueError, KeyError, AssertionError, TypeError) as err:
@@ -126,13 +116,10 @@ def _load(path_str: str, mtime_ns: int) -> Calibration:
 
 
 def calibration() -> Calibration | None:
-    """The calibration in use, or None (the posterior alone decides)."""
-    p = doubt_path()
-    if p is None:
-        return None
-    if not p.is_file():
-        raise EngineMissingError(f"handwriting calibration not found: {p}", "unset BOGGLE_CV_WORD_DOUBT")
-    return _load(str(p), p.stat().st_mtime_ns)
+    """The calibration in use ($BOGGLE_CV_WORD_DOUBT, else the shipped file), or None
+    (the posterior alone decides)."""
+    key = shipped.in_use(ENV, FILE, "handwriting calibration")
+    return None if key is None else _load(*key)
 
 
 def write(path: Path, cal: Calibration) -> None:

@@ -11,60 +11,34 @@ is used as it is. Training: ``boggle_cv/train/word_head.py``.
 """
 from __future__ import annotations
 
-import hashlib
-import os
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from ...errors import EngineMissingError
+from . import shipped
 
 FILE = "word_head.npz"
-
-
-def head_path() -> Path | None:
-    """$BOGGLE_CV_WORD_HEAD ('none': no head), else the shipped file if present."""
-    env = os.environ.get("BOGGLE_CV_WORD_HEAD")
-    if env:
-        return None if env.lower() == "none" else Path(env)
-    from ...resources import model_file
-    p = model_file(FILE)
-    return p if p.is_file() else None
+ENV = "BOGGLE_CV_WORD_HEAD"
 
 
 Weights = tuple[np.ndarray, ...]
 
 
-def verified_bytes(path: Path, what: str) -> bytes:
-    """A shipped file's bytes, checked against the `<file>.sha256` beside it
-    (EngineMissingError, exit 3, when the hash is missing or differs)."""
-    sha = path.with_name(path.name + ".sha256")
-    if not sha.is_file():
-        raise EngineMissingError(f"{what} hash not found: {sha}", "reinstall boggle-cv")
-    data = path.read_bytes()
-    if hashlib.sha256(data).hexdigest() != sha.read_text().split()[0].strip().lower():
-        raise EngineMissingError(f"{what} is corrupt (SHA-256 mismatch): {path}", "reinstall boggle-cv")
-    return data
-
-
 @lru_cache(maxsize=2)
 def _load(path_str: str, mtime_ns: int) -> Weights:
     path = Path(path_str)
-    verified_bytes(path, "handwriting head")
+    shipped.verified_bytes(path, "handwriting head")
     with np.load(path) as z:
         names = ("W1", "b1", "W", "b") if "W1" in z.files else ("W", "b")
         return tuple(np.asarray(z[n], np.float32) for n in names)
 
 
 def weights() -> Weights | None:
-    """(W, b) or (W1, b1, W, b) of the head in use, or None."""
-    p = head_path()
-    if p is None:
-        return None
-    if not p.is_file():
-        raise EngineMissingError(f"handwriting head not found: {p}", "unset BOGGLE_CV_WORD_HEAD")
-    return _load(str(p), p.stat().st_mtime_ns)
+    """(W, b) or (W1, b1, W, b) of the head in use ($BOGGLE_CV_WORD_HEAD, else the
+    shipped file), or None."""
+    key = shipped.in_use(ENV, FILE, "handwriting head")
+    return None if key is None else _load(*key)
 
 
 def context(features: np.ndarray, width: int = 3) -> np.ndarray:
