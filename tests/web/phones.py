@@ -191,13 +191,24 @@ def expected_report(doc: dict[str, Any]) -> dict[str, Any]:
     return {"players": players, "missed": [w["word"] for w in doc["missed"]]}
 
 
+#: Resolves once the page has not scrolled for five animation frames.
+SCROLL_SETTLES = """() => new Promise((done) => { let last = -1, still = 0;
+  const tick = () => { const y = window.scrollY; still = y === last ? still + 1 : 0; last = y;
+    if (still >= 5) done(); else requestAnimationFrame(tick); }; tick(); })"""
+
+
 def shot(page: Any, tmp: Path, name: str, top: str | None = None) -> None:
     """A screenshot of the phone's screen, scrolled to the top of the page (or of the
-    element `top`), into tmp; into docs/images too when BOGGLE_CV_DOCS_SCREENSHOT=1."""
+    element `top`), into tmp; into docs/images too when BOGGLE_CV_DOCS_SCREENSHOT=1.
+    A smooth scroll the page started (to a sheet's doubtful words) is let finish first,
+    so the picture is never taken mid-scroll."""
     path = tmp / f"{name}.png"
+    page.evaluate(SCROLL_SETTLES)
     page.evaluate("""(sel) => { const e = sel && document.querySelector(sel);
       const header = document.querySelector('header').offsetHeight;
-      window.scrollTo(0, e ? e.getBoundingClientRect().top + window.scrollY - header - 8 : 0); }""", top)
+      window.scrollTo({top: e ? e.getBoundingClientRect().top + window.scrollY - header - 8 : 0,
+                       behavior: "instant"}); }""", top)
+    page.evaluate(SCROLL_SETTLES)
     page.screenshot(path=str(path), scale="css")
     if os.environ.get("BOGGLE_CV_DOCS_SCREENSHOT") == "1":
         DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
