@@ -25,110 +25,16 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 from .errors import StorageError
+from .store_schema import CREATE_TABLES, MIGRATIONS, SCHEMA, SCHEMA_VERSION, TABLES
 
-SCHEMA_VERSION = 5
+T = TypeVar("T")
+
 BUSY_TIMEOUT_S = 5.0
 APP_DIR = "boggle-cv"
 DB_NAME = "games.sqlite3"
-
-#: The tables of a boggle-cv database; `meta` holds ('schema_version', N). `rooms`,
-#: `room_photos` and `room_word_images` keep the rooms of `boggle-cv serve` (boggle_cv.room.db);
-#: `practice_rounds` the rounds a player practised alone (boggle_cv.practice.record).
-TABLES = ("meta", "games", "rounds", "round_players", "rooms", "room_photos", "room_word_images",
-          "practice_rounds")
-
-_GAME_TABLES: tuple[str, ...] = (
-    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    """CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    created_at REAL NOT NULL
-)""",
-    """CREATE TABLE IF NOT EXISTS rounds (
-    id INTEGER PRIMARY KEY,
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    created_at REAL NOT NULL,
-    photo TEXT,
-    board TEXT NOT NULL,
-    report TEXT NOT NULL
-)""",
-    """CREATE TABLE IF NOT EXISTS round_players (
-    round_id INTEGER NOT NULL REFERENCES rounds(id),
-    player TEXT NOT NULL,
-    score INTEGER NOT NULL,
-    words TEXT NOT NULL,
-    PRIMARY KEY (round_id, player)
-)""",
-)
-
-#: The rooms' tables (schema 2): one JSON document per room, a round's photo preview.
-_ROOM_TABLES: tuple[str, ...] = (
-    """CREATE TABLE IF NOT EXISTS rooms (
-    code TEXT PRIMARY KEY,
-    doc TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
-)""",
-    """CREATE TABLE IF NOT EXISTS room_photos (
-    code TEXT NOT NULL,
-    round INTEGER NOT NULL,
-    version INTEGER NOT NULL,
-    jpeg BLOB NOT NULL,
-    PRIMARY KEY (code, round)
-)""",
-)
-#: Schema 3: each round's edition (boggle_cv.editions code; rounds stored before
-#: editions existed were English, so the old rows read 'en').
-_ROUND_LANG: tuple[str, ...] = ("ALTER TABLE rounds ADD COLUMN lang TEXT NOT NULL DEFAULT 'en'",)
-#: Schema 4: the handwriting of each word a sheet photo added to a room's list (one
-#: small image a word, by a random id; boggle_cv.room.db, docs/web.md "Handwriting").
-_ROOM_WORD_IMAGES: tuple[str, ...] = (
-    """CREATE TABLE IF NOT EXISTS room_word_images (
-    id TEXT PRIMARY KEY,
-    code TEXT NOT NULL,
-    round INTEGER NOT NULL,
-    player TEXT NOT NULL,
-    image BLOB NOT NULL
-)""",
-    "CREATE INDEX IF NOT EXISTS room_word_images_room ON room_word_images(code, round, player)",
-)
-#: Schema 5: the rounds played alone (`boggle-cv practice`, the page's "Practice alone"),
-#: one row a round; a player's record (best, average of the last ten) is per player
-#: (name_key), size, edition and clock (boggle_cv.practice.record, docs/practice.md).
-_PRACTICE_ROUNDS: tuple[str, ...] = (
-    """CREATE TABLE IF NOT EXISTS practice_rounds (
-    id INTEGER PRIMARY KEY,
-    player TEXT NOT NULL,
-    player_key TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    lang TEXT NOT NULL,
-    seconds INTEGER NOT NULL,
-    source TEXT NOT NULL,
-    dice TEXT,
-    board TEXT NOT NULL,
-    score INTEGER NOT NULL,
-    max_points INTEGER NOT NULL,
-    words_scored INTEGER NOT NULL,
-    board_words INTEGER NOT NULL,
-    deal TEXT UNIQUE,
-    played_at REAL NOT NULL,
-    report TEXT NOT NULL
-)""",
-    "CREATE INDEX IF NOT EXISTS practice_rounds_record ON practice_rounds(player_key, size, lang, seconds, id)",
-)
-#: Every table of a database (CREATE ... IF NOT EXISTS: safe to run again).
-_TABLES = _GAME_TABLES + _ROOM_TABLES
-#: What makes a new database, in order: the tables, then the columns and tables added since.
-_SCHEMA = _TABLES + _ROUND_LANG + _ROOM_WORD_IMAGES + _PRACTICE_ROUNDS
-
-#: version N -> the statements that bring a version-N database to N + 1; run only
-#: by writes, in the same transaction as the round.
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _ROOM_TABLES, 2: _ROUND_LANG, 3: _ROOM_WORD_IMAGES,
-                                          4: _PRACTICE_ROUNDS}
 
 _MOVE_HINT = "choose another file with --db (or $BOGGLE_CV_DB)"
 
@@ -291,11 +197,11 @@ def prepare(conn: sqlite3.Connection, path: Path) -> None:
     older one to SCHEMA_VERSION."""
     version = _version(conn, path)
     if version is None:
-        for statement in _SCHEMA:
+        for statement in SCHEMA:
             conn.execute(statement)
         conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         return
-    for statement in _TABLES:  # a database cut short while it was first made
+    for statement in CREATE_TABLES:  # a database cut short while it was first made
         conn.execute(statement)
     while version < SCHEMA_VERSION:
         for statement in MIGRATIONS[version]:
@@ -315,29 +221,45 @@ def save_round(db_path: Path, game: str, board_text: str, scores: dict[str, int]
     """
     if not game or not game.strip():
         raise StorageError("empty game name", "give --game a name such as 'friday'")
+
+    def error(e: sqlite3.Error, opening: bool) -> StorageError | None:
+        if not isinstance(e, sqlite3.DatabaseError):
+            return None
+        if opening:
+            return StorageError(f"cannot use games database {db_path}: {e}", "check the file is a boggle-cv "
+                                "database and is writable, or choose another with --db")
+        if isinstance(e, sqlite3.OperationalError) and ("locked" in str(e) or "busy" in str(e)):
+            return StorageError(f"games database {db_path} is locked by another program",
+                                "close the other boggle-cv and try again")
+        if isinstance(e, sqlite3.OperationalError):
+            return StorageError(f"cannot write games database {db_path}: {e}", "check it is writable")
+        return StorageError(f"games database {db_path} is damaged: {e}", "move it aside and start a new one")
+    return write_transaction(Path(db_path), lambda conn: insert_round(
+        conn, game, board_text, scores, words, report, photo, lang), error)
+
+
+def write_transaction(path: Path, fn: Callable[[sqlite3.Connection], T],
+                      error: Callable[[sqlite3.Error, bool], StorageError | None]) -> T:
+    """fn(conn) in one write transaction (BEGIN IMMEDIATE) of the database at `path`,
+    made or brought up to date first (prepare) in the same transaction. What SQLite
+    refuses is rolled back and raised as error(e, opening) (opening: the file could
+    not be opened), or as it is where that gives None."""
     try:
-        conn = open_write(db_path)
-    except sqlite3.DatabaseError as e:
-        raise StorageError(f"cannot use games database {db_path}: {e}",
-                           "check the file is a boggle-cv database and is writable, or choose another with --db") from None
+        conn = open_write(path)
+    except sqlite3.Error as e:
+        raise (error(e, True) or e) from None
     try:
         conn.execute("BEGIN IMMEDIATE")
-        prepare(conn, Path(db_path))
-        number = insert_round(conn, game, board_text, scores, words, report, photo, lang)
+        prepare(conn, path)
+        out = fn(conn)
         conn.execute("COMMIT")
-        return number
-    except sqlite3.OperationalError as e:
+        return out
+    except BaseException as e:
         _rollback(conn)
-        if "locked" in str(e) or "busy" in str(e):
-            raise StorageError(f"games database {db_path} is locked by another program",
-                               "close the other boggle-cv and try again") from None
-        raise StorageError(f"cannot write games database {db_path}: {e}", "check it is writable") from None
-    except sqlite3.DatabaseError as e:
-        _rollback(conn)
-        raise StorageError(f"games database {db_path} is damaged: {e}", "move it aside and start a new one") from None
-    except BaseException:
-        _rollback(conn)
-        raise
+        mapped = error(e, False) if isinstance(e, sqlite3.Error) else None
+        if mapped is None:
+            raise
+        raise mapped from None
     finally:
         conn.close()
 

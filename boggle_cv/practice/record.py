@@ -142,24 +142,7 @@ def _write(path: Path, fn: Callable[[sqlite3.Connection], T]) -> T:
     """fn(conn) in one write transaction of the database at `path` (created or
     brought up to date first); StorageError (exit 7) for anything SQLite refuses,
     after rolling back."""
-    try:
-        conn = store.open_write(path)
-    except sqlite3.Error as e:
-        raise _storage_error(path, e, writing=True) from None
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        store.prepare(conn, path)
-        out = fn(conn)
-        conn.execute("COMMIT")
-        return out
-    except sqlite3.Error as e:
-        _rollback(conn)
-        raise _storage_error(path, e, writing=True) from None
-    except BaseException:
-        _rollback(conn)
-        raise
-    finally:
-        conn.close()
+    return store.write_transaction(path, fn, lambda e, _opening: _storage_error(path, e, writing=True))
 
 
 def _read(path: Path, fn: Callable[[sqlite3.Connection], T], empty: T) -> T:
@@ -183,13 +166,6 @@ def _read(path: Path, fn: Callable[[sqlite3.Connection], T], empty: T) -> T:
         raise _storage_error(path, e, writing=False) from None
     finally:
         conn.close()
-
-
-def _rollback(conn: sqlite3.Connection) -> None:
-    try:
-        conn.execute("ROLLBACK")
-    except sqlite3.Error:
-        pass
 
 
 def save(path: Path, played: PracticeRound) -> tuple[PracticeRound, Record, bool]:

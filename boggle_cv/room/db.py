@@ -53,36 +53,36 @@ class RoomDB:
         self.path = Path(path)
 
     def _run(self, what: str, fn: Callable[[sqlite3.Connection], T], write: bool) -> T:
-        """fn(conn) in one transaction (write: BEGIN IMMEDIATE, the schema brought up to
-        date first, store.prepare); a read of a database without tables sees none."""
+        """fn(conn) in one transaction (write: store.write_transaction, BEGIN IMMEDIATE
+        with the schema brought up to date first); a read of a database without tables
+        sees none."""
         from .. import store
-        if not write and not self.path.exists():
+        if write:
+            return store.write_transaction(self.path, fn, lambda e, opening: None if opening else self._error(what, e))
+        if not self.path.exists():
             return fn(_EMPTY)
-        conn = store.open_write(self.path) if write else store.open_read(self.path)
+        conn = store.open_read(self.path)
         if conn is None:
             return fn(_EMPTY)
         try:
-            if write:
-                conn.execute("BEGIN IMMEDIATE")
-                store.prepare(conn, self.path)
-            out = fn(conn)
-            if write:
-                conn.execute("COMMIT")
-            return out
-        except sqlite3.OperationalError as e:
-            _rollback(conn, write)
-            if "locked" in str(e) or "busy" in str(e):
-                raise StorageError(f"the database {self.path} is busy", "try again in a moment",
-                                   code="storage.busy") from None
-            raise StorageError(f"cannot {what} in {self.path}: {e}", "check the file is writable") from None
-        except sqlite3.DatabaseError as e:
-            _rollback(conn, write)
-            raise StorageError(f"cannot {what} in {self.path}: {e}", "move the file aside") from None
-        except BaseException:
-            _rollback(conn, write)
-            raise
+            return fn(conn)
+        except sqlite3.Error as e:
+            err = self._error(what, e)
+            if err is None:
+                raise
+            raise err from None
         finally:
             conn.close()
+
+    def _error(self, what: str, e: sqlite3.Error) -> StorageError | None:
+        """What SQLite refused, as the room's StorageError (None: not a database error)."""
+        if isinstance(e, sqlite3.OperationalError):
+            if "locked" in str(e) or "busy" in str(e):
+                return StorageError(f"the database {self.path} is busy", "try again in a moment", code="storage.busy")
+            return StorageError(f"cannot {what} in {self.path}: {e}", "check the file is writable")
+        if isinstance(e, sqlite3.DatabaseError):
+            return StorageError(f"cannot {what} in {self.path}: {e}", "move the file aside")
+        return None
 
     def create(self, room: Room, max_rooms: int | None = None, idle_s: float | None = None) -> bool:
         """Insert a new room; False if its code is taken (the caller picks another).
@@ -208,9 +208,3 @@ def _sweep(conn: sqlite3.Connection, before: float) -> int:
     return int(conn.execute("DELETE FROM rooms WHERE updated_at < ?", (before,)).rowcount)
 
 
-def _rollback(conn: sqlite3.Connection, write: bool) -> None:
-    if write:
-        try:
-            conn.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass

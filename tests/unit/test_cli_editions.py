@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boggle_cv import dice, store
+from boggle_cv import dice, store, store_schema
 from boggle_cv.board import Board
 from boggle_cv.wordlists import parse_words
 
@@ -99,7 +99,7 @@ def test_scan_stores_the_edition_with_the_round(tmp_path):
 def test_an_older_database_gains_the_edition_column_on_write_only(tmp_path):
     db = tmp_path / "old.sqlite3"
     conn = sqlite3.connect(db)
-    for statement in store._GAME_TABLES + store._ROOM_TABLES:  # a schema-2 database, as made before editions
+    for statement in store_schema.GAME_TABLES + store_schema.ROOM_TABLES:  # a schema-2 database, as made before editions
         conn.execute(statement)
     conn.execute("INSERT INTO meta VALUES ('schema_version', '2')")
     conn.execute("INSERT INTO games VALUES (1, 'g', 0)")

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from boggle_cv import store
+from boggle_cv import store, store_schema
 from boggle_cv.board import Board
 from boggle_cv.dictionary import load_default
 from boggle_cv.errors import StorageError
@@ -84,7 +84,7 @@ def test_reads_create_nothing_and_change_nothing(tmp_path):
 def test_an_older_database_gets_the_table_on_its_first_practice_round(tmp_path):
     db = tmp_path / "g.db"
     conn = sqlite3.connect(db)
-    for statement in store._GAME_TABLES + store._ROOM_TABLES + store._ROUND_LANG + store._ROOM_WORD_IMAGES:
+    for statement in store_schema.GAME_TABLES + store_schema.ROOM_TABLES + store_schema.ROUND_LANG + store_schema.ROOM_WORD_IMAGES:
         conn.execute(statement)
     conn.execute("INSERT INTO meta VALUES ('schema_version', '4')")
     conn.execute("INSERT INTO games(name, created_at) VALUES ('friday', 1)")

@@ -103,3 +103,30 @@ def test_default_path_respects_environment(monkeypatch, tmp_path):
     monkeypatch.delenv("BOGGLE_CV_DB")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert store.default_db_path() == tmp_path / "boggle-cv" / "games.sqlite3"
+
+
+def test_a_write_transaction_keeps_all_or_nothing_and_maps_what_sqlite_refuses(tmp_path):
+    db = tmp_path / "g.sqlite3"
+
+    def insert_then_fail(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO games(name, created_at) VALUES ('half', 0)")
+        conn.execute("INSERT INTO no_such_table VALUES (1)")
+
+    seen: list[bool] = []
+
+    def mapped(e: sqlite3.Error, opening: bool) -> StorageError:
+        seen.append(opening)
+        return StorageError(f"refused: {e}")
+    with pytest.raises(StorageError, match="refused: no such table"):
+        store.write_transaction(db, insert_then_fail, mapped)
+    assert seen == [False] and store.list_games(db) == []  # rolled back: nothing kept
+    with pytest.raises(sqlite3.OperationalError):  # no mapping: raised as it is
+        store.write_transaction(db, insert_then_fail, lambda e, opening: None)
+    def insert_then_raise(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO games(name, created_at) VALUES ('half', 0)")
+        raise KeyError("not SQLite's")
+    with pytest.raises(KeyError):  # not SQLite's: raised as it is, rolled back
+        store.write_transaction(db, insert_then_raise, mapped)
+    assert store.write_transaction(db, lambda conn: conn.execute(
+        "INSERT INTO games(name, created_at) VALUES ('kept', 0)").rowcount, mapped) == 1
+    assert store.list_games(db) == ["kept"]

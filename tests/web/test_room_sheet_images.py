@@ -20,7 +20,7 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
-from boggle_cv import store  # noqa: E402
+from boggle_cv import store, store_schema  # noqa: E402
 from boggle_cv.room import sheets  # noqa: E402
 from boggle_cv.web import ServeConfig, create_app  # noqa: E402
 from boggle_cv.web.word_images import WordImageConfig, encode, word_image, word_images  # noqa: E402
@@ -257,7 +257,7 @@ def test_an_idle_room_goes_with_its_images(client, app, db):
 
 def test_an_older_database_gains_the_images_table_on_write(db):
     conn = sqlite3.connect(db)
-    for statement in store._SCHEMA[:-len(store._ROOM_WORD_IMAGES)]:  # a schema-3 database
+    for statement in store_schema.SCHEMA[:-len(store_schema.ROOM_WORD_IMAGES)]:  # a schema-3 database
         conn.execute(statement)
     conn.execute("INSERT INTO meta VALUES ('schema_version', '3')")
     conn.commit()
