@@ -230,7 +230,8 @@ def edit_distance(a: str, b: str) -> int:
 
 def read_views(views: Sequence[np.ndarray], lexicon: Sequence[str] | None,
                encoded: tuple[np.ndarray, np.ndarray] | None = None,
-               prior: np.ndarray | None = None, board: np.ndarray | None = None) -> WordReading:
+               prior: np.ndarray | None = None, board: np.ndarray | None = None,
+               free: str | None = None) -> WordReading:
     """One reading from one crop's frame probabilities at each of STRETCHES (the first
     is stretch 1, for the free reading); ``lexicon`` already cleaned
     (``clean_lexicon``), ``encoded`` its ``ctc.encode`` when the caller has it,
@@ -238,9 +239,11 @@ def read_views(views: Sequence[np.ndarray], lexicon: Sequence[str] | None,
     for each candidate on the board (weighed up by BOARD_BONUS; None: no board). The
     free reading (no lexicon) uses no prior: it shows what is written. A lexicon
     reading carries its evidence and, with a calibration (doubt.calibration), is
-    flagged when its P(right) is under the calibration's ask_below."""
-    inked = bool(ctc.greedy(views[0])[0])
-    free = ctc.beam_search(views[0], charlm.table(), LETTER_WEIGHT, LETTER_BONUS) if inked else ""
+    flagged when its P(right) is under the calibration's ask_below. ``free``: the free
+    reading of ``views[0]`` when the caller has it (a second look at the same crop)."""
+    if free is None:
+        inked = bool(ctc.greedy(views[0])[0])
+        free = ctc.beam_search(views[0], charlm.table(), LETTER_WEIGHT, LETTER_BONUS) if inked else ""
     if lexicon is None:
         if not free:
             return WordReading("", 0.0, (), True, "")
@@ -341,6 +344,6 @@ def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = Non
         if again and SECOND_LOOK:
             more = [recogniser.frame_probs([images[i] for i in again], s) for s in SECOND_LOOK]
             for k, i in enumerate(again):
-                second = read_views(views[i] + [m[k] for m in more], lex, encoded, prior, board)
+                second = read_views(views[i] + [m[k] for m in more], lex, encoded, prior, board, out[i].free)
                 out[i] = second if second.word else out[i]  # a view no candidate fits: keep the first look
     return out
