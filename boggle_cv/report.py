@@ -18,6 +18,7 @@ from .scoring import SCHEMA_VERSION, Rules, ScoredWord, ScoreSheet
 
 if TYPE_CHECKING:
     from .referee import RoundResult
+    from .vision.pipeline import ScanResult
 
 STATUS_TEXT = {
     "scored": "",
@@ -136,10 +137,15 @@ def round_header(result: RoundResult) -> str:
 def round_board_lines(result: RoundResult) -> str:
     """The board as scored, doubtful cells marked '?' (runner-up listed below) and
     corrected ones '!'; a given board is printed plain."""
-    scan, board = result.scan, result.board
-    if scan is None:
-        return board_text(board)
-    lines, notes = [], []
+    if result.scan is None:
+        return board_text(result.board)
+    return reading_lines(result.scan, result.board)
+
+
+def reading_lines(scan: ScanResult, board: Board, notes: bool = True) -> str:
+    """The grid of a photo's reading with `board`'s faces: doubtful cells marked '?',
+    corrected ones '!'; with `notes`, the lines that say each marked cell's reading."""
+    lines, said = [], []
     for row in scan.reading.cells:
         parts = []
         for c in row:
@@ -149,15 +155,15 @@ def round_board_lines(result: RoundResult) -> str:
             parts.append(f"{face:<2}{mark}")
             where = cell_label((c.row, c.col))
             if fixed:
-                notes.append(f"  {where}: {face} (corrected; read {c.face} {c.confidence:.0%})")
+                said.append(f"  {where}: {face} (corrected; read {c.face} {c.confidence:.0%})")
             elif c.flagged:
                 cut = " (partly outside the photo)" if c.outside_photo > 0.1 else ""
-                notes.append(f"  {where}: {c.face} {c.confidence:.0%}, "
-                             f"or {c.runner_up} {c.runner_up_confidence:.0%}{cut}")
+                said.append(f"  {where}: {c.face} {c.confidence:.0%}, "
+                            f"or {c.runner_up} {c.runner_up_confidence:.0%}{cut}")
         lines.append(" ".join(parts).rstrip())
-    if notes:
+    if said and notes:
         lines.append("Check these cells (fix with --fix rRcC=FACE):")
-        lines.extend(notes)
+        lines.extend(said)
     return "\n".join(lines)
 
 

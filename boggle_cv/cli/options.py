@@ -49,16 +49,16 @@ LangOption = Annotated[Lang, typer.Option(
     "--lang", help="Edition: en (English), fr (French), de (German), es (Spanish), it (Italian), nl (Dutch): "
                    "its dictionary, letter folding (été = ete, Straße = strasse), shortest word and cube sets.")]
 DictOption = Annotated[Optional[Path], typer.Option(
-    "--dict", help="One-word-per-line list to use instead of the built-in dictionary.")]
+    "--dict", metavar="FILE", help="One-word-per-line list to use instead of the built-in dictionary.")]
 MinLengthOption = Annotated[Optional[int], typer.Option(
-    "--min-length", min=MIN_LENGTH_RANGE[0], max=MIN_LENGTH_RANGE[1],
+    "--min-length", min=MIN_LENGTH_RANGE[0], max=MIN_LENGTH_RANGE[1], metavar="N",
     help="Shortest word that counts (default 3 on 4x4, 4 on 5x5/6x6).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")]
 LongWordsOption = Annotated[LongWords, typer.Option(
     "--long-words", help="6x6 words above 8 letters: per-letter (2 a letter), eleven-plus, flat.")]
-BonusOption = Annotated[Optional[str], typer.Option("--bonus", help="Bonus cells that double a word, e.g. r1c1,r3c4.")]
+BonusOption = Annotated[Optional[str], typer.Option("--bonus", metavar="CELLS", help="Bonus cells that double a word, e.g. r1c1,r3c4.")]
 ChallengeCellOption = Annotated[Optional[str], typer.Option(
-    "--challenge-cell", help="Cell of the red challenge cube, e.g. r2c3 (challenge scoring).")]
+    "--challenge-cell", metavar="CELL", help="Cell of the red challenge cube, e.g. r2c3 (challenge scoring).")]
 
 
 def parse_cells(text: str | None, option: str) -> list[Cell]:
@@ -154,12 +154,14 @@ def load_dictionary(path: Optional[Path], lang: str = "en") -> Dictionary:
 @contextmanager
 def stderr_progress(what: str, total: int) -> Iterator[Callable[[int, int], None]]:
     """A progress callback (done, total) drawing a rich progress bar on stderr when
-    stderr is a terminal (nothing otherwise: logs and pipes stay clean)."""
+    stderr is a terminal and `total` > 0 (nothing otherwise: logs and pipes stay
+    clean, and a run that may ask a question has no bar to hide it). The bar is
+    cleared when the block ends."""
     try:
         tty = sys.stderr.isatty()
     except (AttributeError, ValueError):
         tty = False
-    if not tty:
+    if not tty or total <= 0:
         yield lambda done, total: None
         return
     from rich.console import Console

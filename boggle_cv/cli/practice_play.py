@@ -174,15 +174,17 @@ def read_tray(term: Terminal, args: PracticeArgs, lang: str) -> tuple[ScanResult
             term.say(f"boggle-cv: {err.one_line()}")
 
 
-def tray_fixes(term: Terminal, args: PracticeArgs, scan: ScanResult | None) -> dict[tuple[int, int], str]:
-    """--fix cells, and on a terminal the answers about the doubtful cells left."""
+def tray_fixes(term: Terminal, args: PracticeArgs, scan: ScanResult | None,
+               image: np.ndarray | None = None) -> dict[tuple[int, int], str]:
+    """--fix cells, and on a terminal the answers about the doubtful cells left (each
+    beside its cube drawn from `image`)."""
     fixes = dict(args.fixes)
     if scan is None or not (term.interactive and args.ask) or not scan.reading.flagged:
         return fixes
     from ..referee import apply_fixes
-    from .scan_round import ask_doubtful
+    from .questions import ask_cells
     board = apply_fixes(scan.board, fixes) if fixes else scan.board
-    return {**ask_doubtful(scan, board), **fixes}
+    return {**ask_cells(scan, board, image, out=sys.stderr), **fixes}
 
 
 def sheet_list(term: Terminal, args: PracticeArgs, photo: Path, board: Board, dictionary: Dictionary,
@@ -190,7 +192,7 @@ def sheet_list(term: Terminal, args: PracticeArgs, photo: Path, board: Board, di
     """The words of a sheet photo, read against the board; doubtful ones asked on a terminal."""
     from .sheets import ask_words, read_one_sheet, sheet_lexicon, sheet_words
     reading = read_one_sheet(photo, sheet_lexicon(board, dictionary, lang), lang)
-    return ask_words(args.player, reading) if term.interactive and args.ask else sheet_words(reading)
+    return ask_words(args.player, reading, out=sys.stderr) if term.interactive and args.ask else sheet_words(reading)
 
 
 def file_list(path: Path, lang: str, stdin: TextIO) -> list[str]:

@@ -6,16 +6,14 @@ after another and by its worker processes (scan_jobs) alike.
 from __future__ import annotations
 
 import dataclasses
-import sys
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import typer
 
-from ..board import Board, normalise_face
+from ..board import Board
 from ..dictionary import Dictionary
 from ..errors import BoggleError, ImageReadError
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
@@ -52,32 +50,6 @@ class ScanJob:
     sheets: tuple[tuple[str, Path], ...] = ()  # --sheet NAME=PHOTO, read once the board is known
 
 
-def ask_doubtful(scan: ScanResult, board: Board) -> dict[tuple[int, int], str]:
-    """On a terminal: ask about each flagged cell that still shows its reading
-    ("row 2, col 3: M (62%) or W (35%)? [M]"); the answers as cell corrections."""
-    answers: dict[tuple[int, int], str] = {}
-    for row in scan.reading.cells:
-        for c in row:
-            if not c.flagged or board.faces[c.row][c.col] != c.face:
-                continue
-            prompt = (f"row {c.row + 1}, col {c.col + 1}: {c.face} ({c.confidence:.0%}) or "
-                      f"{c.runner_up} ({c.runner_up_confidence:.0%})? [{c.face}] ")
-            while True:
-                typer.echo(prompt, err=True, nl=False)
-                answer = sys.stdin.readline().strip()  # "" at the end of input: keep the reading
-                if not answer:
-                    break
-                try:
-                    face = normalise_face(answer)
-                except ValueError:
-                    typer.echo("  a letter, Qu, An Er He In Th, or # for a blank", err=True)
-                    continue
-                if face != c.face:
-                    answers[(c.row, c.col)] = face
-                break
-    return answers
-
-
 Outcome = tuple["RoundResult", "ScanResult | None", "np.ndarray | None", "dict[str, SheetReading]"]
 
 
@@ -86,10 +58,7 @@ def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dic
     """Read one photo (unless --board replaces it), ask about doubtful cells on a
     terminal, referee the round: (result, scan, image). Runs in a worker with --jobs."""
     scan, image, stages = _read(photo, scanner, job, early)
-    corrections = job.corrections
-    if job.ask and scan is not None and corrections.board is None and scan.reading.flagged:
-        board = scan.board if not corrections.cells else _fixed(scan.board, corrections)
-        corrections = Corrections(None, {**ask_doubtful(scan, board), **corrections.cells})
+    corrections = _ask_cells(job, scan, image)
     lists: dict[str, list[str]] = job.lists
     sheets: dict[str, SheetReading] = {}
     if job.sheets:
@@ -107,6 +76,24 @@ def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dic
     result = referee_round(RoundRequest(scan, corrections, job.marks, job.options, lists, str(photo)), job.dictionary)
     stages = {**setup, **stages, "solve+score": time.perf_counter() - t0}
     return dataclasses.replace(result, timings=stages), scan, image, sheets
+
+
+def _ask_cells(job: ScanJob, scan: ScanResult | None, image: np.ndarray | None) -> Corrections:
+    """The round's corrections, with (on a terminal) the answers about the doubtful
+    cells; the board as read is shown first, before any question of the round (the
+    sheets' too)."""
+    corrections = job.corrections
+    if not job.ask or (not job.sheets and (scan is None or not scan.reading.flagged)):
+        return corrections
+    from .questions import ask_cells, say, show_board
+    if corrections.board is not None or scan is None:
+        from ..report import board_text
+        if corrections.board is not None:
+            say(f"Board (given):\n{board_text(corrections.board)}")
+        return corrections
+    board = _fixed(scan.board, corrections) if corrections.cells else scan.board
+    show_board(scan, board)
+    return Corrections(None, {**ask_cells(scan, board, image), **corrections.cells})
 
 
 def read_sheets(job: ScanJob, board: Board) -> tuple[dict[str, SheetReading], dict[str, list[str]]]:

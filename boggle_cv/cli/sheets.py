@@ -11,7 +11,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-import typer
 
 from ..errors import UsageError
 from ..room.sheets import MAX_ALTERNATIVES
@@ -117,39 +116,53 @@ def terminal_ink(photo: Path, reading: SheetReading) -> dict[int, list[str]]:
     return ink_of(photo, reading) if sys.stdout.isatty() else {}
 
 
-def _question(name: str, i: int, reading: SheetReading) -> str:
+def question_lines(name: str, i: int, reading: SheetReading, width: int = 80) -> list[str]:
+    """A doubtful word's question, every line within `width` columns: which word it
+    is, its readings (wrapped), then the prompt with the default in brackets
+    (`type it, or Enter keeps it (- drops it) [seat] `)."""
+    import textwrap
     w = reading.words[i]
     options = ", ".join(f'"{a}" ({p:.0%})' for a, p in w.alternatives[:MAX_ALTERNATIVES]) or f'"{w.word or w.free}"'
-    return f"{name}, word {i + 1} of {len(reading.words)}: {options}, or type it (- drops it) [{w.word or w.free}] "
+    lines = textwrap.wrap(f"{name}, word {i + 1} of {len(reading.words)}: {options}", width,
+                          subsequent_indent="    ", break_long_words=True)
+    default = w.word or w.free
+    prompt = f"type it, Enter keeps it, - drops it [{default}] "
+    if len(prompt) > width:
+        prompt = f"[{default[:width - 3]}] "
+    return [*lines, prompt]
 
 
 def ask_words(name: str, reading: SheetReading, photo: Path | None = None,
-              answers: TextIO | None = None) -> list[str]:
+              answers: TextIO | None = None, out: TextIO | None = None) -> list[str]:
     """On a terminal: the doubtful words that count are asked about first, each with
-    its handwriting drawn above the question (`ann, word 7 of 19: "seat" (71%), "sat"
-    (22%), or type it (- drops it) [seat]`); an answer replaces the reading, "-" drops
-    the word, an empty line keeps it. Returns the player's words as confirmed, in
-    writing order. `answers`: where the answers are read (stdin by default)."""
+    its handwriting drawn above the question (question_lines); an answer replaces the
+    reading, "-" drops the word, an empty line keeps it. Returns the player's words as
+    confirmed, in writing order. `answers`: where the answers are read (stdin by
+    default); `out`: where the questions are written (stdout by default)."""
+    from .questions import say
     source = answers if answers is not None else sys.stdin
     asked = doubtful(reading)
     if asked:
-        typer.echo(f"{name}'s sheet: {len(reading.words)} words read, {len(asked)} to confirm", err=True)
+        say(f"{name}'s sheet: {len(reading.words)} words read, {len(asked)} to confirm", out)
     ink = ink_of(photo, reading)
     chosen: dict[int, str] = {}
     for i in asked:
         for line in ink.get(i, []):
-            typer.echo("    " + line, err=True)
-        typer.echo(_question(name, i, reading), err=True, nl=False)
+            say("    " + line, out)
+        *lines, prompt = question_lines(name, i, reading)
+        for line in lines:
+            say(line, out)
+        say(prompt, out, end="")
         answer = source.readline().strip().lower()
         chosen[i] = "" if answer == "-" else (answer or reading.words[i].word or reading.words[i].free)
-    out: list[str] = []
+    out_words: list[str] = []
     for i, w in enumerate(reading.words):
         if w.crossed_out or not (w.word or w.free):
             continue
         word = chosen.get(i, w.word or w.free)
         if word:
-            out.append(word)
-    return out
+            out_words.append(word)
+    return out_words
 
 
 def sheet_words(reading: SheetReading) -> list[str]:

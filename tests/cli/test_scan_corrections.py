@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from boggle_cv.board import Board
-from boggle_cv.cli import scan_round as scan_cli
+from boggle_cv.cli import questions
 from boggle_cv.cli.options import parse_fixes
 from boggle_cv.referee import apply_fixes
 from boggle_cv.errors import UsageError
@@ -41,7 +41,7 @@ def test_apply_fixes_and_off_board_cell():
 
 
 class _Scan:
-    """The part of a ScanResult that ask_doubtful reads."""
+    """The part of a ScanResult that ask_cells reads (without the photo)."""
 
     def __init__(self, reading):
         self.reading = reading
@@ -65,19 +65,19 @@ def test_ask_doubtful_asks_once_per_flagged_cell(monkeypatch, capsys):
     br = _doubtful_reading()
     assert br.flagged == [(1, 2)]
     monkeypatch.setattr("sys.stdin", io.StringIO("w\n"))
-    assert scan_cli.ask_doubtful(_Scan(br), br.board) == {(1, 2): "W"}
-    err = capsys.readouterr().err
-    assert re.search(r"row 2, col 3: M \(6\d%\) or W \(3\d%\)\? \[M\]", err), err
+    assert questions.ask_cells(_Scan(br), br.board) == {(1, 2): "W"}
+    out = capsys.readouterr().out
+    assert re.search(r"row 2, col 3: M \(6\d%\) or W \(3\d%\)\? \[M\]", out), out
 
 
 def test_ask_doubtful_enter_keeps_the_reading_and_bad_answer_asks_again(monkeypatch, capsys):
     br = _doubtful_reading()
     monkeypatch.setattr("sys.stdin", io.StringIO("7\n\n"))
-    assert scan_cli.ask_doubtful(_Scan(br), br.board) == {}
-    assert "a letter, Qu" in capsys.readouterr().err
+    assert questions.ask_cells(_Scan(br), br.board) == {}
+    assert "a letter, Qu" in capsys.readouterr().out
 
 
 def test_ask_doubtful_end_of_input_keeps_the_reading(monkeypatch):
     br = _doubtful_reading()
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert scan_cli.ask_doubtful(_Scan(br), br.board) == {}
+    assert questions.ask_cells(_Scan(br), br.board) == {}

@@ -105,11 +105,11 @@ def test_doubtful_words_are_asked(monkeypatch, capsys):
              SheetWord("tea", 0.4, (("tea", 0.4), ("ten", 0.3)), True, "tea", box, False))
     monkeypatch.setattr(sys, "stdin", io.StringIO("\nEAST\n-\n"))
     assert ask_words("ann", SheetReading(words, box)) == ["seat", "rate", "east"]  # "-" dropped "tea"
-    err = capsys.readouterr().err
-    assert err.startswith("ann's sheet: 5 words read, 3 to confirm\n")
-    assert 'ann, word 1 of 5: "seat" (71%), "sat" (22%), or type it (- drops it) [seat]' in err
-    assert "word 3 of" not in err  # crossed out: not asked
-    assert "word 2 of" not in err  # sure: not asked
+    out = capsys.readouterr().out
+    assert out.startswith("ann's sheet: 5 words read, 3 to confirm\n")
+    assert 'ann, word 1 of 5: "seat" (71%), "sat" (22%)\ntype it, Enter keeps it, - drops it [seat] ' in out
+    assert "word 3 of" not in out  # crossed out: not asked
+    assert "word 2 of" not in out  # sure: not asked
 
 
 def test_doubtful_words_are_shown_first_with_their_handwriting(tmp_path):
@@ -135,7 +135,7 @@ def test_doubtful_words_are_shown_first_with_their_handwriting(tmp_path):
     assert text.index(next(line for line in text if "rate" in line)) > 1 + len(ink[1])
     err = io.StringIO()
     import contextlib
-    with contextlib.redirect_stderr(err):
+    with contextlib.redirect_stdout(err):
         ask_words("ann", reading, path, answers=io.StringIO("\n"))
     assert ink[1][0] in err.getvalue() or ink[1][1] in err.getvalue()
 
