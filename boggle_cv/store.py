@@ -144,7 +144,7 @@ def open_read(path: Path) -> sqlite3.Connection | None:
     path = Path(path)
     _check_path(path, writing=False)
     if not path.exists():
-        raise StorageError(f"no games database at {path}", "store a round first with scan/score --game NAME")
+        raise StorageError(f"no games database at {path}", "store a round first with `boggle-cv scan PHOTO --game NAME`")
     uri = path.absolute().as_uri()
     last: sqlite3.Error | None = None
     for mode in ("mode=ro", "mode=ro&immutable=1"):

@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 
 from ..errors import BoggleError
+from .help_format import HELP_OPTIONS, HelpCommand, HelpGroup
 
 app = typer.Typer(
     name="boggle-cv",
@@ -25,6 +26,9 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    cls=HelpGroup,
+    context_settings={"help_option_names": HELP_OPTIONS},
 )
 
 # Command modules, in the order they appear in --help. A module that is not there
@@ -66,24 +70,27 @@ def _register_all() -> None:
         mod.register(app)
     for command in app.registered_commands:
         command.help = help_text(command.help or inspect.getdoc(command.callback) or "")
+        if command.cls is None or command.cls is typer.core.TyperCommand:
+            command.cls = HelpCommand
 
 
 _register_all()
 
 
 def main() -> None:
-    """Entry point of the console script: no traceback for user errors."""
+    """Entry point of the console script: no traceback for user errors. With --debug
+    (anywhere on the command line) or BOGGLE_CV_DEBUG=1 an error's traceback is
+    printed first; its one line and its exit code stay the same."""
     debug = "--debug" in sys.argv or os.environ.get("BOGGLE_CV_DEBUG") == "1"
-    if "--debug" in sys.argv:
+    while "--debug" in sys.argv:
         sys.argv.remove("--debug")
     try:
-        rc = app(standalone_mode=False)
+        rc = app(standalone_mode=False, prog_name="boggle-cv")
         if rc == 130:  # typer turns Ctrl-C into Exit(130), returned silently here
             typer.echo("boggle-cv: interrupted", err=True)
         sys.exit(rc if isinstance(rc, int) else 0)
     except BoggleError as err:
-        if debug:
-            raise
+        _traceback(debug)
         typer.echo(f"boggle-cv: error: {err.one_line()}", err=True)
         sys.exit(err.exit_code)
     except KeyboardInterrupt:
@@ -98,10 +105,18 @@ def main() -> None:
         code = _usage_error(e)
         if code is not None:
             sys.exit(code)
-        if debug:
-            raise
-        typer.echo(f"boggle-cv: internal error: {type(e).__name__}: {e} (rerun with --debug for details)", err=True)
+        _traceback(debug)
+        hint = "a bug: please report it with this traceback" if debug else "rerun with --debug for details"
+        typer.echo(f"boggle-cv: internal error: {type(e).__name__}: {e} ({hint})", err=True)
         sys.exit(1)
+
+
+def _traceback(debug: bool) -> None:
+    """With --debug: the traceback of the error being handled, on stderr."""
+    if debug:
+        import traceback
+        traceback.print_exc()
+        sys.stderr.flush()
 
 
 def _click_exceptions() -> tuple[type[Exception], type[Exception]]:

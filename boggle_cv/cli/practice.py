@@ -32,21 +32,21 @@ if TYPE_CHECKING:
 def register(app: typer.Typer) -> None:
     @app.command("practice")
     def practice_cmd(
-        name: Annotated[Optional[str], typer.Option("--name", "-n", help="Your name in the record (default: your login name).")] = None,
-        size: Annotated[SizeChoice, typer.Option("--size", help="Board size 4, 5 or 6 (default 4; with a photo, the tray's).")] = SizeChoice.auto,
+        name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="Your name in the record (default: your login name).")] = None,
+        size: Annotated[SizeChoice, typer.Option("--size", show_default=False, help="Board size 4, 5 or 6 (default 4; with a photo, the tray's).")] = SizeChoice.auto,
         lang: LangOption = Lang.en,
-        dice: Annotated[Optional[str], typer.Option("--dice", help="The cube set to shake (classic-4, modern-4, big-1979, big-deluxe, super-big-6, fr-4, it-4; default: the edition's own).")] = None,
-        minutes: Annotated[Optional[float], typer.Option("--minutes", help="The clock in minutes (default 3, 4 on 6x6; 10 seconds to 60 minutes).")] = None,
-        seed: Annotated[Optional[int], typer.Option("--seed", help="Shake the same board again: the seed a round printed.")] = None,
+        dice: Annotated[Optional[str], typer.Option("--dice", metavar="SET", help="The cube set to shake (classic-4, modern-4, big-1979, big-deluxe, super-big-6, fr-4, it-4; default: the edition's own).")] = None,
+        minutes: Annotated[Optional[float], typer.Option("--minutes", metavar="MINUTES", help="The clock in minutes (default 3, 4 on 6x6; 10 seconds to 60 minutes).")] = None,
+        seed: Annotated[Optional[int], typer.Option("--seed", metavar="N", help="Shake the same board again: the seed a round printed.")] = None,
         tray: Annotated[bool, typer.Option("--tray", help="Play a real tray: shake it, the clock runs here, then give its photo and your list.")] = False,
-        photo: Annotated[Optional[Path], typer.Option("--photo", help="The tray's photo (with --tray; alone, a round played already with the sand timer).")] = None,
-        words: Annotated[Optional[Path], typer.Option("--words", help="Your list for a tray round: one word per line ('-' reads stdin).")] = None,
-        sheet: Annotated[Optional[Path], typer.Option("--sheet", help="A photo of your handwritten list for a tray round.")] = None,
-        fix: Annotated[Optional[list[str]], typer.Option("--fix", help="Correct one cell of the photo's reading: r2c3=W. Repeatable.")] = None,
-        annotate: Annotated[Optional[Path], typer.Option("--annotate", help="Write the tray's photo with your best word and the best words missed drawn, each named in a legend.")] = None,
+        photo: Annotated[Optional[Path], typer.Option("--photo", metavar="PHOTO", help="The tray's photo (with --tray; alone, a round played already with the sand timer).")] = None,
+        words: Annotated[Optional[Path], typer.Option("--words", metavar="FILE", help="Your list for a tray round: one word per line ('-' reads stdin).")] = None,
+        sheet: Annotated[Optional[Path], typer.Option("--sheet", metavar="PHOTO", help="A photo of your handwritten list for a tray round.")] = None,
+        fix: Annotated[Optional[list[str]], typer.Option("--fix", metavar="CELL=FACE", help="Correct one cell of the photo's reading: r2c3=W. Repeatable.")] = None,
+        annotate: Annotated[Optional[Path], typer.Option("--annotate", metavar="FILE", help="Write the tray's photo with your best word and the best words missed drawn, each named in a legend.")] = None,
         history: Annotated[bool, typer.Option("--history", help="Print the record (with --name: yours only).")] = False,
         as_json: JsonOption = False,
-        db: Annotated[Optional[Path], typer.Option("--db", help="Games database (default: the user's data folder).")] = None,
+        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: the user's data folder).")] = None,
         no_ask: Annotated[bool, typer.Option("--no-ask", help="Never ask about doubtful cells or words.")] = False,
     ) -> None:
         """Practise alone against the clock, on a virtual shake or your own tray, for a personal best.
@@ -145,7 +145,7 @@ def _tray(args: PracticeArgs) -> Summary:
         _best(args, args.size or 4, seconds)
         typed = run_tray_clock(term, clock_from_env(), seconds, EDITIONS[args.lang].name)
     scan, image, board, label = read_tray(term, args, args.lang)
-    fixes = tray_fixes(term, args, scan)
+    fixes = tray_fixes(term, args, scan, image)
     dictionary = load_default(args.lang)
     known = board if board is not None else apply_fixes(scan.board, fixes) if scan is not None else None
     if known is None:  # read_tray gives a scan or a board

@@ -37,6 +37,7 @@ PROGRESS_MIN_PHOTOS = 4
 
 
 def interactive(stream_names: tuple[str, ...] = ("stdin", "stderr")) -> bool:
+    """True when all the named streams are terminals (practice's session: stdin and stderr)."""
     try:
         return all(getattr(sys, name).isatty() for name in stream_names)
     except (AttributeError, ValueError):
@@ -46,9 +47,9 @@ def interactive(stream_names: tuple[str, ...] = ("stdin", "stderr")) -> bool:
 def register(app: typer.Typer) -> None:
     @app.command("scan")
     def scan_cmd(
-        photos: Annotated[list[Path], typer.Argument(help="Photo(s) of the tray (JPEG, PNG, WebP, TIFF, BMP).")],
-        player: Annotated[Optional[list[str]], typer.Option("--player", "-p", help="NAME=FILE, one word per line; FILE '-' reads stdin. Repeat per player.")] = None,
-        sheet: Annotated[Optional[list[str]], typer.Option("--sheet", help="NAME=PHOTO: a photo of the player's handwritten sheet (doubtful words asked on a terminal). Repeat per player; mixes with --player.")] = None,
+        photos: Annotated[list[Path], typer.Argument(metavar="PHOTO", help="Photo(s) of the tray (JPEG, PNG, WebP, TIFF, BMP).")],
+        player: Annotated[Optional[list[str]], typer.Option("--player", "-p", metavar="NAME=FILE", help="A player's word list: one word per line (or several, split by spaces or commas); FILE '-' reads stdin. Repeat per player.")] = None,
+        sheet: Annotated[Optional[list[str]], typer.Option("--sheet", metavar="NAME=PHOTO", help="A photo of the player's handwritten sheet (doubtful words asked on a terminal). Repeat per player; mixes with --player.")] = None,
         size: Annotated[SizeChoice, typer.Option("--size", help="Board size: auto, 4, 5 or 6.")] = SizeChoice.auto,
         dict_path: DictOption = None,
         min_length: MinLengthOption = None,
@@ -56,19 +57,19 @@ def register(app: typer.Typer) -> None:
         challenge_cell: ChallengeCellOption = None,
         bonus: BonusOption = None,
         long_words: LongWordsOption = LongWords.per_letter,
-        board_text_opt: Annotated[Optional[str], typer.Option("--board", help="The board as text: replaces the reading (e.g. PERS/LATG/SINE/TERS).")] = None,
-        fix: Annotated[Optional[list[str]], typer.Option("--fix", help="Correct one cell of the reading: r2c3=W (rows, cols from 1). Repeatable.")] = None,
+        board_text_opt: Annotated[Optional[str], typer.Option("--board", metavar="BOARD", help="The board as text: replaces the reading (e.g. PERS/LATG/SINE/TERS).")] = None,
+        fix: Annotated[Optional[list[str]], typer.Option("--fix", metavar="CELL=FACE", help="Correct one cell of the reading: r2c3=W (rows, cols from 1). Repeatable.")] = None,
         engine: Annotated[Engine, typer.Option("--engine", help="classifier, tesseract or both.")] = Engine.classifier,
         as_json: JsonOption = False,
-        annotate: Annotated[Optional[Path], typer.Option("--annotate", help="Write the photo with the reading and best missed words drawn (PNG/JPEG); with --sheet, each sheet too, with its words' readings, as OUT's name + -sheet-NAME.")] = None,
-        debug_dir: Annotated[Optional[Path], typer.Option("--debug-dir", help="Write each stage's image into this folder.")] = None,
-        game: Annotated[Optional[str], typer.Option("--game", help="Store the round in this game (see `standings`).")] = None,
-        db: Annotated[Optional[Path], typer.Option("--db", help="Games database (default: the user's data folder).")] = None,
+        annotate: Annotated[Optional[Path], typer.Option("--annotate", metavar="FILE", help="Write the photo with the reading and best missed words drawn (PNG/JPEG); with --sheet, each sheet too, with its words' readings, as OUT's name + -sheet-NAME.")] = None,
+        debug_dir: Annotated[Optional[Path], typer.Option("--debug-dir", metavar="FOLDER", help="Write each stage's image into this folder.")] = None,
+        game: Annotated[Optional[str], typer.Option("--game", metavar="NAME", help="Store the round in this game (see `standings`).")] = None,
+        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: the user's data folder).")] = None,
         timings: Annotated[bool, typer.Option("--timings", help="Print stage times on stderr.")] = False,
         strict: Annotated[bool, typer.Option("--strict", help="Exit 6 when a cell reads below the confidence bar (and was not fixed).")] = False,
         no_ask: Annotated[bool, typer.Option("--no-ask", help="Never ask about doubtful cells, even on a terminal.")] = False,
         no_marks: Annotated[bool, typer.Option("--no-marks", help="Ignore red bonus rings and the red challenge cube seen in the photo.")] = False,
-        jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, max=64, help="Worker processes for several photos (default: the number of cores).")] = None,
+        jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, max=64, metavar="N", help="Worker processes for several photos (default: the number of cores).")] = None,
         lang: LangOption = Lang.en,
     ) -> None:
         """Read the board in a photo of the tray, then solve it and score the players' lists.
@@ -98,7 +99,7 @@ def register(app: typer.Typer) -> None:
             job = ScanJob(engine.value, size.size, corrections, options,
                           MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,
                           dictionary, as_json, annotate, debug_dir, game, db, timings, strict,
-                          not (as_json or no_ask) and interactive() and len(photos) == 1, len(photos) > 1, start,
+                          not (as_json or no_ask) and interactive(("stdin", "stdout")) and len(photos) == 1, len(photos) > 1, start,
                           sheets)
             _scan_all(photos, scanner, job, setup, workers, early)
         finally:

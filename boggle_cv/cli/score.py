@@ -17,8 +17,8 @@ from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, 
 def register(app: typer.Typer) -> None:
     @app.command("score")
     def score_cmd(
-        board: Annotated[str, typer.Argument(help="Board text, rows joined by '/', e.g. PERS/LATG/SINE/TERS.")],
-        player: Annotated[list[str], typer.Option("--player", "-p", help="NAME=FILE, one word per line; FILE '-' reads stdin. Repeat per player.")],
+        board: Annotated[str, typer.Argument(metavar="BOARD", help="Board text, rows joined by '/', e.g. PERS/LATG/SINE/TERS.")],
+        player: Annotated[list[str], typer.Option("--player", "-p", metavar="NAME=FILE", help="A player's word list: one word per line (or several, split by spaces or commas); FILE '-' reads stdin. Repeat per player.")],
         dict_path: DictOption = None,
         min_length: MinLengthOption = None,
         as_json: JsonOption = False,

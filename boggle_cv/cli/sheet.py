@@ -1,4 +1,4 @@
-"""`boggle-cv sheet PHOTO [--board TEXT | --tray PHOTO] [--json]`: the words written on
+"""`boggle-cv sheet PHOTO [--board TEXT | --tray-photo PHOTO] [--json]`: the words written on
 one player's sheet, read against the board's lexicon when the board is given."""
 from __future__ import annotations
 
@@ -19,31 +19,31 @@ if TYPE_CHECKING:
 def register(app: typer.Typer) -> None:
     @app.command("sheet")
     def sheet_cmd(
-        photo: Annotated[Path, typer.Argument(help="Photo of a player's handwritten sheet.")],
-        board_text: Annotated[Optional[str], typer.Option("--board", help="The board as text (e.g. PERS/LATG/SINE/TERS): words are read against its words.")] = None,
-        tray: Annotated[Optional[Path], typer.Option("--tray", help="A photo of the tray: its board gives the words to read against.")] = None,
+        photo: Annotated[Path, typer.Argument(metavar="PHOTO", help="Photo of a player's handwritten sheet.")],
+        board_text: Annotated[Optional[str], typer.Option("--board", metavar="BOARD", help="The board as text (e.g. PERS/LATG/SINE/TERS): words are read against its words.")] = None,
+        tray: Annotated[Optional[Path], typer.Option("--tray-photo", metavar="PHOTO", help="A photo of the tray: its board gives the words to read against.")] = None,
         dict_path: DictOption = None,
         as_json: JsonOption = False,
-        annotate: Annotated[Optional[Path], typer.Option("--annotate", help="Write the sheet photo with each word's box and reading drawn (PNG/JPEG).")] = None,
+        annotate: Annotated[Optional[Path], typer.Option("--annotate", metavar="FILE", help="Write the sheet photo with each word's box and reading drawn (PNG/JPEG).")] = None,
         lang: LangOption = Lang.en,
         free: Annotated[bool, typer.Option("--free", help="Without a board: read each word as written, not against the dictionary.")] = False,
     ) -> None:
         """Read the words written on a player's sheet (exit 5 if none is written).
 
-        Without --board or --tray each word is read against the whole dictionary (the
+        Without --board or --tray-photo each word is read against the whole dictionary (the
         edition's, or --dict), or as written with --free.
 
         Example: boggle-cv sheet ann.jpg --board DRML/HCNL/XEHD/YTOC
         """
         from .sheets import read_one_sheet, sheet_lexicon
         if board_text and tray:
-            raise UsageError("give --board or --tray, not both")
+            raise UsageError("give --board or --tray-photo, not both")
         if annotate is not None:
             from ..outputs import refuse_overwriting_inputs
             refuse_overwriting_inputs({"--annotate": annotate}, [photo, tray, dict_path], None, [])
         board = _board(board_text, tray, lang.value)
         if board is not None and free:
-            raise UsageError("--free reads without a board: give it without --board and --tray")
+            raise UsageError("--free reads without a board: give it without --board and --tray-photo")
         lexicon = dictionary = None
         if board is not None or not free:
             from .options import load_dictionary
@@ -57,7 +57,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _board(board_text: str | None, tray: Path | None, lang: str) -> Board | None:
-    """The board that the sheet is read against: --board's text, or --tray's photo read."""
+    """The board that the sheet is read against: --board's text, or --tray-photo's photo read."""
     if board_text:
         from ..board import Board
         return Board.parse(board_text)

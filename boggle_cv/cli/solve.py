@@ -13,7 +13,7 @@ from .options import DictOption, JsonOption, Lang, LangOption, MinLengthOption, 
 def register(app: typer.Typer) -> None:
     @app.command("solve")
     def solve_cmd(
-        board: Annotated[str, typer.Argument(help="Board text, rows joined by '/', e.g. PERS/LATG/SINE/TERS.")],
+        board: Annotated[str, typer.Argument(metavar="BOARD", help="Board text, rows joined by '/', e.g. PERS/LATG/SINE/TERS.")],
         dict_path: DictOption = None,
         min_length: MinLengthOption = None,
         as_json: JsonOption = False,

@@ -27,15 +27,15 @@ class SynthSize(str, Enum):
 def register(app: typer.Typer) -> None:
     @app.command("synth")
     def synth_cmd(
-        out_dir: Annotated[Path, typer.Argument(help="Folder to write the photos and truth.json into.")],
-        count: Annotated[int, typer.Option("--count", "-n", min=1, max=1_000_000, help="How many photos.")] = 20,
-        seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same photos.")] = 0,
+        out_dir: Annotated[Path, typer.Argument(metavar="FOLDER", help="Folder to write the photos and truth.json into.")],
+        count: Annotated[int, typer.Option("--count", "-n", min=1, max=1_000_000, metavar="N", help="How many photos.")] = 20,
+        seed: Annotated[int, typer.Option("--seed", metavar="N", help="Random seed: same seed, same photos.")] = 0,
         size: Annotated[SynthSize, typer.Option("--size", help="Board size: 4, 5, 6 or mixed.")] = SynthSize.mixed,
-        set_name: Annotated[Optional[str], typer.Option("--set", help="Cube set: classic-4, modern-4, big-1979, big-deluxe, super-big-6, fr-4, it-4, pocket.")] = None,
-        long_side: Annotated[int, typer.Option("--long-side", min=400, max=4000, help="Pixels on the photo's long side.")] = 1000,
-        kind: Annotated[Optional[str], typer.Option("--kind", help="Only this kind: tray, pocket, empty-tray, incomplete, spilled.")] = None,
-        players: Annotated[int, typer.Option("--players", min=0, max=6, help="Also write this many players' word lists per board.")] = 0,
-        sheet: Annotated[bool, typer.Option("--sheet", help="Also write sheet.jpg: thumbnails with the truth drawn on.")] = False,
+        set_name: Annotated[Optional[str], typer.Option("--set", metavar="SET", help="Cube set: classic-4, modern-4, big-1979, big-deluxe, super-big-6, fr-4, it-4, pocket.")] = None,
+        long_side: Annotated[int, typer.Option("--long-side", min=400, max=4000, metavar="PIXELS", help="Pixels on the photo's long side.")] = 1000,
+        kind: Annotated[Optional[str], typer.Option("--kind", metavar="KIND", help="Only this kind: tray, pocket, empty-tray, incomplete, spilled.")] = None,
+        players: Annotated[int, typer.Option("--players", min=0, max=6, metavar="N", help="Also write this many players' word lists per board.")] = 0,
+        sheet: Annotated[bool, typer.Option("--contact-sheet", help="Also write sheet.jpg: thumbnails with the truth drawn on.")] = False,
         lone_q: Annotated[Optional[bool], typer.Option("--lone-q/--no-lone-q", help="Print the Qu face as a lone Q in every photo, or in none (default: half the French set's photos, as some French dice do).")] = None,
     ) -> None:
         """Render synthetic photos of trays with their truth, for training and tests.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -122,8 +123,91 @@ def test_help_at_80_columns(name):
     assert isinstance(doc, str)
     example = doc.split("\n\n")[-1]
     assert any(line.strip() == example for line in narrow.stdout.splitlines()), narrow.stdout
+    assert wide.stdout == narrow.stdout  # the help's width is 78 columns whatever the terminal's (as ripgrep's)
+    words = " ".join(narrow.stdout.split())
     for paragraph in help_text(doc).split("\n\n"):
-        assert paragraph in wide.stdout, (paragraph, wide.stdout)
+        assert paragraph in words, (paragraph, narrow.stdout)
+
+
+def click_commands() -> dict[str, typer.core.TyperCommand]:
+    group = typer.main.get_command(app)
+    return {name: group.commands[name] for name in COMMAND_MODULES}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ["", *COMMAND_MODULES])
+def test_h_is_help(name):
+    args = [name] if name else []
+    short, long = run([*args, "-h"], columns=80), run([*args, "--help"], columns=80)
+    assert short.returncode == 0, short.stderr
+    assert short.stdout == long.stdout and short.stdout.startswith("Usage: boggle-cv")
+
+
+@pytest.mark.parametrize("name, usage", [
+    ("scan", "boggle-cv scan [OPTIONS] PHOTO..."), ("sheet", "boggle-cv sheet [OPTIONS] PHOTO"),
+    ("solve", "boggle-cv solve [OPTIONS] BOARD"), ("score", "boggle-cv score [OPTIONS] BOARD"),
+    ("synth", "boggle-cv synth [OPTIONS] FOLDER"), ("standings", "boggle-cv standings [OPTIONS] [GAME]"),
+    ("practice", "boggle-cv practice [OPTIONS]"), ("serve", "boggle-cv serve [OPTIONS]")])
+def test_help_names_each_value_and_wraps_the_text_under_its_option(name, usage):
+    """The usage line writes the arguments as typed (no braces); every option's value
+    is named (NAME=FILE, PHOTO, N, a list of choices, never <str> or <path>); each
+    option stands alone on its line, its text wrapped under it across the help's
+    width; --debug is listed."""
+    out = run([name, "--help"], columns=80).stdout
+    lines = out.splitlines()
+    assert lines[0] == f"Usage: {usage}"
+    assert not re.search(r"<(str|path|int|float|text|int range|float range)>|[{}]", out, re.I), out
+    assert re.search(r"^  --debug$", out, re.M)
+    for i, line in enumerate(lines):
+        if line.startswith("  -"):
+            assert not re.search(r"\S {2,}\S", line.strip()), line      # the option alone on its line
+            if i + 1 < len(lines) and lines[i + 1].startswith("      "):
+                assert lines[i + 1].startswith("        ") or lines[i + 1].strip() == ""
+    texts = [line for line in lines if line.startswith("        ")]
+    assert max(len(line) for line in texts) > 60  # the text uses the width, not a narrow box
+
+
+def test_each_default_is_said_once():
+    """An option whose text says its default shows no `[default: ...]` beside it."""
+    for name, command in click_commands().items():
+        ctx = command.make_context(name, [], resilient_parsing=True)
+        for param in command.params:
+            record = param.get_help_record(ctx)
+            if record is not None:
+                assert not ("(default" in record[1] and "[default:" in record[1]), (name, record)
+
+
+OPTION_NAMED = re.compile(r"\b((?:scan|sheet|solve|score|synth|standings|practice|serve)"
+                          r"(?:/(?:scan|sheet|solve|score|synth|standings|practice|serve))*) (--[a-z][a-z-]*)")
+
+
+def test_the_help_names_only_options_that_exist():
+    """`scan --game`, `scan/score --game`: each command named in a help text has the
+    option named after it."""
+    commands = click_commands()
+    options = {name: {o for p in c.params for o in p.opts} for name, c in commands.items()}
+    texts = [c.help or "" for c in commands.values()] + [getattr(p, "help", None) or ""
+                                                       for c in commands.values() for p in c.params]
+    for text in texts:
+        for names, option in OPTION_NAMED.findall(text):
+            for name in names.split("/"):
+                assert option in options[name], f"{text!r}: `{name}` has no {option}"
+
+
+def test_one_meaning_per_option_name():
+    """Across the commands a short option stands for one long one, and a long option
+    is a flag everywhere or takes a value everywhere."""
+    long_of: dict[str, str] = {}
+    flag_of: dict[str, bool] = {}
+    for name, command in click_commands().items():
+        for param in command.params:
+            if param.param_type_name != "option":
+                continue
+            longs = [o for o in param.opts if o.startswith("--")]
+            for short in (o for o in param.opts if not o.startswith("--")):
+                assert long_of.setdefault(short, longs[0]) == longs[0], (name, short, longs, long_of[short])
+            for option in longs:
+                flag = bool(getattr(param, "is_flag", False))
+                assert flag_of.setdefault(option, flag) == flag, (name, option)
 
 
 def test_help_text_joins_the_lines_of_each_paragraph():

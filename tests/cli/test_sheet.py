@@ -153,14 +153,14 @@ def test_the_sheet_code_loads_only_for_a_sheet():
 
 
 def test_sheet_with_the_tray_photo_reads_against_its_board():
-    out = run("sheet", SHEET, "--tray", TRAY, "--json")
+    out = run("sheet", SHEET, "--tray-photo", TRAY, "--json")
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     # the sample's cubes face both ways about equally (truth.json: 7 upright, 6 upside
     # down), so which way up the grid comes out is the reader's near-tie, not a contract
     assert doc["board"] in {str(Board.parse(BOARD).rotated(k)) for k in range(4)}
     assert [w["word"] for w in doc["words"] if not w["crossed_out"]] == truth()
-    out = run("sheet", SHEET, "--tray", TRAY, "--board", BOARD)
+    out = run("sheet", SHEET, "--tray-photo", TRAY, "--board", BOARD)
     assert out.returncode == 2 and "not both" in out.stderr
 
 

@@ -75,9 +75,15 @@ def test_model_not_onnx_exit_3(tmp_path, small_photo):
     one_error_line(run("scan", small_photo[".jpg"], env=env), 3, "cannot be loaded")
 
 
-def test_debug_shows_the_traceback(tmp_path):
-    out = run("--debug", "solve", "AB/CD")
-    assert out.returncode != 0 and "Traceback" in out.stderr and "BoardTextError" in out.stderr
+@pytest.mark.parametrize("args, code", [(["--debug", "solve", "AB/CD"], 2),
+                                         (["scan", "no-such.jpg", "--debug"], 4)])
+def test_debug_shows_the_traceback_and_keeps_the_exit_code(tmp_path, args, code):
+    """--debug, anywhere on the command line: the traceback, then the error's one line,
+    and the documented exit code (not 1)."""
+    out = run(*args, cwd=tmp_path)
+    assert out.returncode == code, out.stderr
+    assert "Traceback" in out.stderr
+    assert out.stderr.splitlines()[-1].startswith("boggle-cv: error: ")
 
 
 # --- output files ---------------------------------------------------------------------------

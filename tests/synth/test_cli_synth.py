@@ -17,7 +17,7 @@ from boggle_cv.cli import app
 def test_synth_writes_truth_and_sheet(tmp_path):
     out = tmp_path / "synth"
     r = CliRunner().invoke(app, ["synth", str(out), "--count", "4", "--seed", "2", "--size", "4",
-                                 "--long-side", "480", "--sheet"])
+                                 "--long-side", "480", "--contact-sheet"])
     assert r.exit_code == 0, r.output
     doc = json.loads((out / "truth.json").read_text())
     assert doc["schema_version"] == 1 and doc["seed"] == 2 and len(doc["photos"]) == 4
