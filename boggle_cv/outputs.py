@@ -7,12 +7,16 @@ renamed over the destination (os.replace is atomic on POSIX and Windows).
 games database, a --debug-dir image) that is the same file as an input (a photo, a
 word list, the dictionary) is refused, by resolved path and by inode (so links and
 `./x/../photo.jpg` are caught). `write_images_into` makes a folder only when it can
-fill it: a failed write removes what it wrote, and the folder if it made it.
+fill it: a failed write removes what it wrote, and the folder if it made it;
+`undone_on_interrupt` removes a command's debug images when it is interrupted.
 """
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -50,15 +54,26 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
                 pass
 
 
+def check_image_path(path: str | Path) -> str:
+    """The image type of an output's name (".png"); OutputError (exit 7) for a folder
+    or a name that ends in no known image type."""
+    path = Path(path)
+    if path.is_dir():
+        raise OutputError(f"cannot write {path}: it is a folder",
+                          f"give a file name, e.g. {path / 'board.png'}")
+    ext = path.suffix.lower()
+    if ext not in IMAGE_EXTENSIONS:
+        raise OutputError(f"cannot write {path}: unknown image type {ext or '(none)'}",
+                          "end the name with " + ", ".join(IMAGE_EXTENSIONS))
+    return ext
+
+
 def write_image_atomic(path: str | Path, image_bgr: npt.NDArray[np.uint8]) -> None:
     """Encode a BGR uint8 image by the file's extension and write it atomically."""
     import cv2
 
     path = Path(path)
-    ext = path.suffix.lower()
-    if ext not in IMAGE_EXTENSIONS:
-        raise OutputError(f"cannot write {path}: unknown image type {ext or '(none)'}",
-                          "end the name with " + ", ".join(IMAGE_EXTENSIONS))
+    ext = check_image_path(path)
     ok, buf = cv2.imencode(ext, image_bgr)
     if not ok:
         raise OutputError(f"cannot encode the image as {ext}", "use .png or .jpg")
@@ -157,3 +172,47 @@ def write_images_into(folder: str | Path, images: Mapping[str, npt.NDArray[np.ui
                 pass
         raise
     return written
+
+
+@contextmanager
+def undone_on_interrupt(folder: str | Path | None, stems: Iterable[str],
+                        files: Iterable[Path | None] = ()) -> Iterator[None]:
+    """On a Ctrl-C (KeyboardInterrupt) inside the block, remove the output files the
+    block wrote, by this process or its workers: the debug images in `folder`
+    (STEM_*.png, for each photo's stem) and the `files` (--annotate's) that were not
+    there before it or have changed since; and `folder` when the block made it and it
+    is left empty. An interrupt leaves no output file (docs/errors.md)."""
+    named = [f for f in files if f is not None]
+    if folder is None and not named:
+        yield
+        return
+    patterns = [f"{glob_escape(stem)}_*.png" for stem in set(stems)]
+
+    def seen() -> dict[Path, tuple[int, int]]:
+        paths = [*named, *(p for pattern in patterns for p in Path(folder).glob(pattern))] if folder else named
+        out: dict[Path, tuple[int, int]] = {}
+        for path in paths:
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            out[path] = (st.st_ino, st.st_mtime_ns)
+        return out
+
+    existed = folder is not None and Path(folder).is_dir()
+    before = seen()
+    try:
+        yield
+    except KeyboardInterrupt:
+        for path, stamp in seen().items():
+            if before.get(path) != stamp:
+                try:
+                    path.unlink()
+                except OSError:
+                    pass
+        if folder is not None and not existed:
+            try:
+                Path(folder).rmdir()
+            except OSError:
+                pass
+        raise

@@ -117,13 +117,23 @@ def sheet_text(sheet: ScoreSheet, missed_limit: int = 40, with_board: bool = Tru
     return "\n".join(out)
 
 
+def sets_fit(sets: list[str], doubtful: int) -> str:
+    """The cube sets a reading fits, or why none may: the doubtful cells when there are
+    some; else the cubes of another edition, or a cell misread with confidence."""
+    if sets:
+        return ", ".join(sets)
+    if doubtful:
+        return "no known cube set (check the doubtful cells)"
+    return "no known cube set (another edition's cubes, or a misread cell: compare the board with the tray)"
+
+
 def round_header(result: RoundResult) -> str:
     """The first lines of a round's report: how the board was obtained, the marks used."""
     scan, board = result.scan, result.board
     if scan is None:
         return f"Board (given): {board.size}x{board.size}"
     r = scan.reading
-    fits = ", ".join(r.sets) if r.sets else "no known cube set (check the doubtful cells)"
+    fits = sets_fit(r.sets, len(r.flagged))
     text = (f"Board read: {board.size}x{board.size}, mean confidence {r.mean_confidence:.0%}, "
             f"{len(r.flagged)} doubtful cell(s); cube sets that fit: {fits}")
     if "photo" in result.rules_why.get("bonus_cells", ""):

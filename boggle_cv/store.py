@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
-from .errors import StorageError
+from .errors import StorageError, UsageError
 from .store_schema import CREATE_TABLES, MIGRATIONS, SCHEMA, SCHEMA_VERSION, TABLES
 
 T = TypeVar("T")
@@ -310,6 +310,16 @@ def list_games(db_path: Path) -> list[str]:
         conn.close()
 
 
+def unknown_game(db_path: Path, game: str, names: list[str]) -> UsageError:
+    """A game name that is not stored (a usage error, exit 2): the line names the games
+    that are (the first ten)."""
+    if not names:
+        return UsageError(f"no game named {game!r}: no games are stored in {db_path} yet",
+                          "store a round with `boggle-cv scan PHOTO --game NAME`")
+    known = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+    return UsageError(f"no game named {game!r}; the games in {db_path}: {known}", "give one of these names")
+
+
 def standings(db_path: Path, game: str, target: int | None = None) -> Standings:
     """Totals per player over the game's rounds, and who reached `target` first.
 
@@ -317,17 +327,18 @@ def standings(db_path: Path, game: str, target: int | None = None) -> Standings:
     total first reaches it; if several reach it in the same round, the higher total
     wins, and equal totals are all listed. Read-only (see module docstring).
     """
+    if not Path(db_path).exists():
+        raise unknown_game(db_path, game, [])
     conn = _read(db_path)
-    missing = StorageError(f"no game named {game!r} in {db_path}", "list games with `boggle-cv standings --list`")
     if conn is None:
-        raise missing
+        raise unknown_game(db_path, game, [])
     try:
         if not {"games", "rounds", "round_players"} <= _tables(conn):
-            raise missing
+            raise unknown_game(db_path, game, [])
         conn.execute("BEGIN")  # one snapshot for both queries
         row = conn.execute("SELECT id FROM games WHERE name = ?", (game,)).fetchone()
         if row is None:
-            raise missing
+            raise unknown_game(db_path, game, [r[0] for r in conn.execute("SELECT name FROM games ORDER BY created_at, id")])
         rows = conn.execute(
             "SELECT r.id, rp.player, rp.score FROM rounds r JOIN round_players rp ON rp.round_id = r.id "
             "WHERE r.game_id = ? ORDER BY r.id", (row[0],)).fetchall()

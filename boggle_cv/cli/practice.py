@@ -93,11 +93,9 @@ def _check(args: PracticeArgs) -> None:
         raise UsageError("--dice and --seed are for a virtual shake", "leave them out with a real tray")
     if args.words is not None and args.sheet is not None:
         raise UsageError("give one list: --words or --sheet")
-    from ..outputs import IMAGE_EXTENSIONS, refuse_overwriting_inputs
-    if args.annotate is not None and args.annotate.suffix.lower() not in IMAGE_EXTENSIONS:
-        from ..errors import OutputError
-        raise OutputError(f"cannot write {args.annotate}: unknown image type {args.annotate.suffix or '(none)'}",
-                          "end the name with " + ", ".join(IMAGE_EXTENSIONS))
+    from ..outputs import check_image_path, refuse_overwriting_inputs
+    if args.annotate is not None:
+        check_image_path(args.annotate)
     refuse_overwriting_inputs({"--annotate": args.annotate, "--db": args.db},
                               [args.photo, args.words if args.words != Path("-") else None, args.sheet], None, [])
 

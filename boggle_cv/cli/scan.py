@@ -142,10 +142,11 @@ def _refuse_overwriting(photos: list[Path], player: list[str], sheets: tuple[tup
     """Before any work: OutputError (exit 7) when an output (--annotate and each
     sheet's drawing beside it, --db, --debug-dir's images) is one of the inputs (the
     photos, the lists, --dict); UsageError when two sheets would be drawn to one file."""
-    from ..outputs import refuse_overwriting_inputs
+    from ..outputs import check_image_path, refuse_overwriting_inputs
     from ..wordlists import parse_player_option
     drawn_sheets: dict[str, Path] = {}
     if annotate is not None:
+        check_image_path(annotate)
         from .sheets import sheet_annotation_path
         drawn_sheets = {f"--annotate (sheet {n})": sheet_annotation_path(annotate, n) for n, _ in sheets}
         if len(set(drawn_sheets.values()) | {annotate}) != len(drawn_sheets) + 1:
@@ -174,6 +175,23 @@ def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: 
     """Each photo in turn (or read by `jobs` worker processes, reported in the same
     order); with several, a bad photo does not stop the others, a progress bar shows
     on a terminal and a summary ends the run (exit code: the first failure's)."""
+    from ..outputs import undone_on_interrupt
+    drawn = [job.annotate] if job.annotate is not None else []
+    if job.annotate is not None and job.sheets:
+        from .sheets import sheet_annotation_path
+        drawn += [sheet_annotation_path(job.annotate, name) for name, _ in job.sheets]
+    with undone_on_interrupt(job.debug_dir, [p.stem for p in photos], drawn):
+        failures = _report_all(photos, scanner, job, setup, jobs, early)
+    if job.several:
+        typer.echo(f"{len(photos)} photos: {len(photos) - len(failures)} read, {len(failures)} failed"
+                   + "".join(f"\n  {p}: exit {e.exit_code}" for p, e in failures), err=True)
+        if failures:
+            raise typer.Exit(failures[0][1].exit_code)
+
+
+def _report_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: dict[str, float],
+                jobs: int, early: EarlyLoad | None) -> list[tuple[Path, BoggleError]]:
+    """Read, referee and report each photo (_scan_all); the photos that failed."""
     failures: list[tuple[Path, BoggleError]] = []
     shown = len(photos) if len(photos) >= PROGRESS_MIN_PHOTOS else 0
     if jobs > 1 and len(photos) > 1:
@@ -194,11 +212,7 @@ def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: 
                 failures.append((photo, err))
             if shown:
                 progress(i, shown)
-    if job.several:
-        typer.echo(f"{len(photos)} photos: {len(photos) - len(failures)} read, {len(failures)} failed"
-                   + "".join(f"\n  {p}: exit {e.exit_code}" for p, e in failures), err=True)
-        if failures:
-            raise typer.Exit(failures[0][1].exit_code)
+    return failures
 
 
 def _outcome(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str, float],

@@ -55,13 +55,10 @@ def draw_sheets(annotate: Path, sheets: dict[str, SheetReading], photos: Iterabl
     caller to write (outputs.write_bytes_atomic) once everything is drawn."""
     import cv2
     from ..errors import OutputError
-    from ..outputs import IMAGE_EXTENSIONS
+    from ..outputs import check_image_path
     from ..vision.imageio import load_image
     from ..vision.sheet.draw import draw_sheet
-    ext = annotate.suffix.lower()
-    if ext not in IMAGE_EXTENSIONS:
-        raise OutputError(f"cannot write {annotate}: unknown image type {ext or '(none)'}",
-                          "end the name with " + ", ".join(IMAGE_EXTENSIONS))
+    ext = check_image_path(annotate)
     encoded: list[tuple[Path, bytes]] = []
     for name, photo in photos:
         if name not in sheets:

@@ -81,3 +81,31 @@ def test_ask_doubtful_end_of_input_keeps_the_reading(monkeypatch):
     br = _doubtful_reading()
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert questions.ask_cells(_Scan(br), br.board) == {}
+
+
+def _report_of(reading) -> str:
+    """The text report of a round on `reading` (a photo's reading, no players)."""
+    from boggle_cv.dictionary import load_default
+    from boggle_cv.referee import RoundRequest, referee_round
+    from boggle_cv.report import round_text
+    from boggle_cv.vision.pipeline import ScanResult
+    from boggle_cv.vision.stages import TrayResult
+    n = reading.size
+    tray = TrayResult(n, np.array([[0, 0], [100, 0], [100, 100], [0, 100]], float), 0.9, np.zeros((n, n, 2)))
+    scan = ScanResult(None, (100, 100), tray, reading, "classifier")
+    return round_text(referee_round(RoundRequest(scan), load_default()))
+
+
+def test_no_known_cube_set_says_why_truly():
+    """A board no cube set can make: with doubtful cells the report points at them;
+    with none, it does not send the reader to check doubtful cells that are not there."""
+    doubtful = _report_of(_doubtful_reading()).splitlines()[0]
+    assert "1 doubtful cell(s); cube sets that fit: no known cube set (check the doubtful cells)" in doubtful
+    n = 4
+    faces = np.full((n * n, len(FACES)), 1e-4, np.float32)
+    faces[:, FACES.index("A")] = 1.0
+    turns = np.tile(np.array([[0.97, 0.01, 0.01, 0.01]], np.float32), (n * n, 1))
+    sure = _report_of(decode(Reading(faces / faces.sum(1, keepdims=True), turns), n, use_prior=False))
+    first = sure.splitlines()[0]
+    assert "0 doubtful cell(s)" in first and "no known cube set" in first, first
+    assert "doubtful cells)" not in first and "compare the board with the tray" in first

@@ -58,7 +58,7 @@ def test_empty_file_is_an_empty_database_and_stays_empty(tmp_path):
     db.write_bytes(b"")
     out = run("standings", "--list", "--db", db)
     assert out.returncode == 0 and "no games stored yet" in out.stdout, out.stderr
-    one_error_line(run("standings", "g", "--db", db), 7, "no game named")
+    one_error_line(run("standings", "g", "--db", db), 2, "no game named")
     assert db.stat().st_size == 0
     assert _round(db) == 1  # a write makes it a database
     assert store.list_games(db) == ["g"]
@@ -165,3 +165,16 @@ def test_default_location_per_platform(monkeypatch, tmp_path):
     assert store.data_dir("win32") == tmp_path / "Local" / "boggle-cv"
     monkeypatch.setenv("BOGGLE_CV_DB", str(tmp_path / "mine.db"))
     assert store.default_db_path() == tmp_path / "mine.db"
+
+
+def test_a_game_that_is_not_stored_is_a_usage_error_naming_the_games(tmp_path):
+    """`standings nosuch`: exit 2 (the name is wrong, not the database), one line that
+    names the stored games; with no database yet, one line that says none is stored."""
+    db = tmp_path / "games.sqlite3"
+    one_error_line(run("standings", "nosuch", "--db", db), 2, "no game named 'nosuch': no games are stored")
+    assert not db.exists()
+    _round(db, "friday")
+    _round(db, "saturday")
+    out = run("standings", "nosuch", "--db", db)
+    one_error_line(out, 2, "no game named 'nosuch'; the games in")
+    assert "friday, saturday" in out.stderr

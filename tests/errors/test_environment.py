@@ -91,7 +91,8 @@ def test_debug_shows_the_traceback_and_keeps_the_exit_code(tmp_path, args, code)
 @pytest.mark.parametrize("make_path, fragment", [
     (lambda d: d / "no-such-folder" / "out.png", "No such file"),
     (lambda d: d / "a-file.txt" / "out.png", "Not a directory"),
-    (lambda d: d / "folder.png", "directory"),
+    (lambda d: d / "folder.png", "it is a folder"),
+    (lambda d: d, "it is a folder"),
     (lambda d: d / "out.gif", "unknown image type"),
 ])
 def test_unwritable_image_path(tmp_path, make_path, fragment):
@@ -128,6 +129,19 @@ def test_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
 @needs_model
 def test_unwritable_annotate_path_cli(tmp_path, small_photo, tray_ready):
     one_error_line(run("scan", small_photo[".jpg"], "--annotate", tmp_path / "nope" / "a.png"), 7, "cannot write")
+
+
+@pytest.mark.parametrize("command", [["scan", "SAMPLES/sample-4x4-a.jpg"], ["sheet", "SAMPLES/sheets/sheet-4x4-a.jpg"],
+                                     ["practice", "--photo", "SAMPLES/sample-4x4-a.jpg",
+                                      "--words", "SAMPLES/sample-4x4-a.alice.txt"]])
+def test_annotate_onto_a_folder_says_it_is_a_folder(tmp_path, command):
+    """`--annotate FOLDER`: exit 7, the line says it is a folder (not `unknown image type`)."""
+    samples = str(Path(__file__).resolve().parents[2] / "samples")
+    args = [a.replace("SAMPLES", samples) for a in command]
+    out = run(*args, "--annotate", tmp_path, "--db", tmp_path / "g.sqlite3") if command[0] == "practice" \
+        else run(*args, "--annotate", tmp_path)
+    line = one_error_line(out, 7, "it is a folder", "give a file name")
+    assert "unknown image type" not in line
 
 
 # --- the games database -------------------------------------------------------------------------

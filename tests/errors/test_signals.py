@@ -204,3 +204,46 @@ def test_importing_the_library_leaves_sigint_alone():
     code = "import signal, boggle_cv.scoring\nprint(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n"
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stdout.strip() == "True", p.stderr
+
+
+def test_ctrl_c_after_the_debug_images_leaves_none_of_them(tmp_path):
+    """`scan --debug-dir D --annotate A --sheet ...`: a Ctrl-C once the tray's stage
+    images are written (the sheet still being read) removes them, and D which the run
+    made: exit 130, one line, no output file."""
+    import time
+    samples = Path(__file__).resolve().parents[2] / "samples"
+    debug, drawn = tmp_path / "debug", tmp_path / "board.png"
+    (tmp_path / "keep").mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "BOGGLE_CV_DEBUG"}
+    proc = subprocess.Popen([sys.executable, "-m", "boggle_cv", "scan", str(samples / "sample-4x4-a.jpg"),
+                             "--sheet", f"ann={samples / 'sheets' / 'sheet-4x4-a.jpg'}", "--debug-dir", str(debug),
+                             "--annotate", str(drawn)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (debug / "sample-4x4-a_7_cells.png").exists():
+        time.sleep(0.01)  # the last of the tray's stage images: all of them written
+    time.sleep(0.2)
+    assert len(list(debug.glob("*.png"))) == 8 and proc.poll() is None  # the sheet is still being read
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err == "boggle-cv: interrupted\n" and out == ""
+    assert not debug.exists() and not drawn.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep"]
+
+
+def test_ctrl_c_keeps_the_debug_images_of_earlier_runs(tmp_path):
+    """Images already in --debug-dir before the run (another photo's, and this photo's
+    unchanged) stay; only what the interrupted run wrote goes."""
+    from boggle_cv.outputs import undone_on_interrupt
+    debug = tmp_path / "debug"
+    debug.mkdir()
+    (debug / "other_1_tray.png").write_bytes(b"x")
+    (debug / "tray_0_old.png").write_bytes(b"y")
+    with pytest.raises(KeyboardInterrupt):
+        with undone_on_interrupt(debug, ["tray"], [tmp_path / "out.png"]):
+            (debug / "tray_1_new.png").write_bytes(b"z")
+            (tmp_path / "out.png").write_bytes(b"w")
+            raise KeyboardInterrupt
+    assert sorted(p.name for p in debug.iterdir()) == ["other_1_tray.png", "tray_0_old.png"]
+    assert not (tmp_path / "out.png").exists()

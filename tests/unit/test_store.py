@@ -4,7 +4,7 @@ import sqlite3
 import pytest
 
 from boggle_cv import store
-from boggle_cv.errors import StorageError
+from boggle_cv.errors import StorageError, UsageError
 
 
 def _save(db, game, scores):
@@ -48,10 +48,12 @@ def test_games_are_separate(tmp_path):
 
 def test_unknown_game_and_missing_db(tmp_path):
     db = tmp_path / "g.sqlite3"
-    with pytest.raises(StorageError, match="no games database"):
+    with pytest.raises(UsageError, match="no game named 'x': no games are stored"):
         store.standings(db, "x")
+    assert not db.exists()
     _save(db, "a", {"ann": 1})
-    with pytest.raises(StorageError, match="no game named"):
+    _save(db, "b", {"ann": 1})
+    with pytest.raises(UsageError, match="no game named 'x'; the games in .*: a, b"):
         store.standings(db, "x")
 
 
