@@ -1,8 +1,11 @@
-"""Where the shipped model files are, and the user's cache folder.
+"""Where the shipped model files and the demo's sample round are, and the user's
+cache folder.
 
 The trained models live in `models/` at the top of the repository, next to their model
-cards. A wheel installs them as the package data of `boggle_cv.models` (see
-pyproject.toml, `package-dir`); an editable install reads them from the source tree.
+cards, and the sample round in `samples/`. A wheel installs them as the package data
+of `boggle_cv.models` and `boggle_cv.samples` (see pyproject.toml, `package-dir`;
+of the samples, only the demo's photo and lists); an editable install reads them
+from the source tree.
 """
 from __future__ import annotations
 
@@ -11,20 +14,31 @@ import sys
 from pathlib import Path
 
 SOURCE_MODELS = Path(__file__).resolve().parent.parent / "models"
+SOURCE_SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 
-def model_file(name: str) -> Path:
-    """Path of a shipped model file: the installed package data if present, else the
-    source tree's models/ folder (the path may not exist: callers check and report)."""
+def _shipped(package: str, name: str, source: Path) -> Path:
+    """`name` in the installed package data of `package` if present, else in the
+    source tree's folder `source` (the path may not exist: callers check and report)."""
     try:
         from importlib.resources import files
 
-        installed = files("boggle_cv.models") / name
+        installed = files(package) / name
         if installed.is_file():
             return Path(str(installed))
     except (ModuleNotFoundError, TypeError, ValueError):
         pass
-    return SOURCE_MODELS / name
+    return source / name
+
+
+def model_file(name: str) -> Path:
+    """Path of a shipped model file (boggle_cv.models, else models/)."""
+    return _shipped("boggle_cv.models", name, SOURCE_MODELS)
+
+
+def sample_file(name: str) -> Path:
+    """Path of a file of the demo's sample round (boggle_cv.samples, else samples/)."""
+    return _shipped("boggle_cv.samples", name, SOURCE_SAMPLES)
 
 
 def cache_dir(platform: str = sys.platform) -> Path:

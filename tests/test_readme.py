@@ -49,14 +49,38 @@ def test_the_readme_is_short():
     assert len(README.splitlines()) <= MAX_LINES
 
 
-def test_the_first_command_installs_and_scans_a_shipped_sample():
+def test_the_first_command_installs_and_runs_the_shipped_demo():
+    """The first command ends with `boggle-cv demo`, which runs from an installed
+    wheel too (tests/test_wheel.py); the README's example shows the same round as a
+    `scan` of files that are in the repository."""
     first = section(README, "Set up").split("```bash\n", 1)[1].split("```", 1)[0].strip()
-    assert first.startswith("apt-get update && apt-get install -y tesseract-ocr && pip install -e . && boggle-cv scan ")
-    sample = re.search(r"boggle-cv scan (\S+)", first)
-    assert sample and (REPO / sample[1]).is_file()
-    for player in re.findall(r"--player \w+=(\S+)", first):
-        assert (REPO / player).is_file()
-    assert first.count("--player") == 3
+    assert first == "apt-get update && apt-get install -y tesseract-ocr && pip install -e . && boggle-cv demo"
+    by_hand = scan_of_the_sample()
+    assert (REPO / by_hand[1]).is_file() and len(by_hand) == 8
+    for player in by_hand[3::2]:
+        assert (REPO / player.split("=", 1)[1]).is_file()
+
+
+def scan_of_the_sample() -> list[str]:
+    """The README's `scan` of the sample round (its example's first command)."""
+    block = section(README, "Referee a round from a photo").split("```\n", 1)[1]
+    command = block.split("\n$", 1)[0].replace("\\\n", " ").splitlines()[0]
+    args = command.removeprefix("$ boggle-cv ").split()
+    assert args[0] == "scan" and args.count("--player") == 3
+    return args
+
+
+def test_the_demo_is_the_scan_the_readme_shows():
+    """`boggle-cv demo` prints what the README's `scan` of the sample prints."""
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env.pop("BOGGLE_CV_DEBUG", None)
+
+    def run(args: list[str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "boggle_cv", *args], cwd=REPO, capture_output=True, text=True,
+                              timeout=300, env=env, stdin=subprocess.DEVNULL)
+    demo, scan = run(["demo"]), run(scan_of_the_sample())
+    assert demo.returncode == 0 and scan.returncode == 0, demo.stderr + scan.stderr
+    assert demo.stdout == scan.stdout and demo.stdout.startswith("Board read: 4x4")
 
 
 def test_the_second_command_is_what_ci_runs():

@@ -72,6 +72,9 @@ def test_the_wheel_holds_every_module_and_data_file(wheel: Path):
     assert tree - names == set()
     assert models - names == set()
     assert "boggle_cv/web/static/index.html" in names and "boggle_cv/web/static/i18n/fr.po" in names
+    demo = {f"boggle_cv/samples/{p.name}" for p in SAMPLES.glob("sample-4x4-a.*")}
+    assert len(demo) == 4 and demo <= names                       # the demo's photo and three lists
+    assert not any(n.startswith("boggle_cv/samples/") for n in names - demo)  # and no other sample
 
 
 def test_usage_errors_and_version_without_click(venv: Path, away: Path):
@@ -95,6 +98,20 @@ def test_scan_a_sample_from_another_folder(venv: Path, away: Path):
     doc = json.loads(out.stdout)
     turns = {str(Board.parse(SAMPLE_BOARD).rotated(k)) for k in range(4)}
     assert doc["board"]["text"] in turns
+    assert [p["name"] for p in doc["players"]] == ["alice", "bob", "carol"] and doc["winners"]
+
+
+def test_the_demo_runs_from_another_folder(venv: Path, away: Path):
+    """`boggle-cv demo`, the README's first command, from a folder with nothing of the
+    repository: the sample inside the wheel refereed, the same report as `scan`."""
+    out = run([str(venv / "boggle-cv"), "demo"], away)
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("Board read: 4x4, ") and "cube sets that fit: classic-4" in lines[0]
+    assert [line.split(":")[0] for line in lines if line.endswith(" points")] == ["alice", "bob", "carol"]
+    command = out.stderr.strip()
+    assert command.startswith("boggle-cv scan ") and "/site-packages/boggle_cv/samples/sample-4x4-a.jpg" in command
+    doc = json.loads(run([str(venv / "boggle-cv"), "demo", "--json"], away).stdout)
+    assert doc["board"]["text"] in {str(Board.parse(SAMPLE_BOARD).rotated(k)) for k in range(4)}
     assert [p["name"] for p in doc["players"]] == ["alice", "bob", "carol"] and doc["winners"]
 
 

@@ -143,7 +143,7 @@ def test_h_is_help(name):
 
 
 @pytest.mark.parametrize("name, usage", [
-    ("scan", "boggle-cv scan [OPTIONS] PHOTO..."), ("sheet", "boggle-cv sheet [OPTIONS] PHOTO"),
+    ("demo", "boggle-cv demo [OPTIONS]"), ("scan", "boggle-cv scan [OPTIONS] PHOTO..."), ("sheet", "boggle-cv sheet [OPTIONS] PHOTO"),
     ("solve", "boggle-cv solve [OPTIONS] BOARD"), ("score", "boggle-cv score [OPTIONS] BOARD"),
     ("synth", "boggle-cv synth [OPTIONS] FOLDER"), ("standings", "boggle-cv standings [OPTIONS] [GAME]"),
     ("practice", "boggle-cv practice [OPTIONS]"), ("serve", "boggle-cv serve [OPTIONS]")])
