@@ -52,7 +52,7 @@ DictOption = Annotated[Optional[Path], typer.Option(
     "--dict", metavar="FILE", help="One-word-per-line list to use instead of the built-in dictionary.")]
 MinLengthOption = Annotated[Optional[int], typer.Option(
     "--min-length", min=MIN_LENGTH_RANGE[0], max=MIN_LENGTH_RANGE[1], metavar="N",
-    help="Shortest word that counts (default 3 on 4x4, 4 on 5x5/6x6).")]
+    help="Shortest word that counts (default 3 on 4x4, 4 in Italian; 4 on 5x5 and 6x6).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")]
 LongWordsOption = Annotated[LongWords, typer.Option(
     "--long-words", help="6x6 words above 8 letters: per-letter (2 a letter), eleven-plus, flat.")]

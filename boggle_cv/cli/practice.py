@@ -46,7 +46,7 @@ def register(app: typer.Typer) -> None:
         annotate: Annotated[Optional[Path], typer.Option("--annotate", metavar="FILE", help="Write the tray's photo with your best word and the best words missed drawn, each named in a legend.")] = None,
         history: Annotated[bool, typer.Option("--history", help="Print the record (with --name: yours only).")] = False,
         as_json: JsonOption = False,
-        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: the user's data folder).")] = None,
+        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder).")] = None,
         no_ask: Annotated[bool, typer.Option("--no-ask", help="Never ask about doubtful cells or words.")] = False,
     ) -> None:
         """Practise alone against the clock, on a virtual shake or your own tray, for a personal best.

@@ -64,7 +64,7 @@ def register(app: typer.Typer) -> None:
         annotate: Annotated[Optional[Path], typer.Option("--annotate", metavar="FILE", help="Write the photo with the reading and best missed words drawn (PNG/JPEG); with --sheet, each sheet too, with its words' readings, as OUT's name + -sheet-NAME.")] = None,
         debug_dir: Annotated[Optional[Path], typer.Option("--debug-dir", metavar="FOLDER", help="Write each stage's image into this folder.")] = None,
         game: Annotated[Optional[str], typer.Option("--game", metavar="NAME", help="Store the round in this game (see `standings`).")] = None,
-        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: the user's data folder).")] = None,
+        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder).")] = None,
         timings: Annotated[bool, typer.Option("--timings", help="Print stage times on stderr.")] = False,
         strict: Annotated[bool, typer.Option("--strict", help="Exit 6 when a cell reads below the confidence bar (and was not fixed).")] = False,
         no_ask: Annotated[bool, typer.Option("--no-ask", help="Never ask about doubtful cells, even on a terminal.")] = False,

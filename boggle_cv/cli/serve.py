@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
     def serve_cmd(
         host: Annotated[str, typer.Option("--host", metavar="ADDRESS", help="Address to listen on; 0.0.0.0 shares the page with the local network.")] = "127.0.0.1",
         port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="TCP port (0: any free port).")] = 8765,
-        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: the user's data folder, as for scan).")] = None,
+        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder).")] = None,
         engine: Annotated[Engine, typer.Option("--engine", help="Reader for photos: classifier, tesseract or both.")] = Engine.classifier,
         lang: LangOption = Lang.en,
     ) -> None:

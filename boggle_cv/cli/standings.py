@@ -15,7 +15,7 @@ def register(app: typer.Typer) -> None:
     def standings(
         game: Annotated[Optional[str], typer.Argument(metavar="GAME", help="The game's name, as given to scan --game (or the room's). Without it: the list of games.")] = None,
         target: Annotated[Optional[int], typer.Option("--target", min=1, metavar="POINTS", help="Points to win the game (50, 100, ...): shows who reached it first.")] = None,
-        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: the user's data folder).")] = None,
+        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder).")] = None,
         list_: Annotated[bool, typer.Option("--list", help="List the stored games.")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
     ) -> None:
