@@ -121,3 +121,32 @@ def test_a_sheet_question_fits_in_80_columns():
     assert len(lines) >= 3 and all(len(line) <= 80 for line in lines)
     assert lines[-1].endswith("[interpretations] ")
     assert all(f'"{w}"' in " ".join(lines) for w in long)
+
+
+def test_sheet_questions_come_after_the_board_whole_and_within_80_columns():
+    """`scan --sheet`: the board as read, then each doubtful word of the sheet, its
+    handwriting drawn above its question and the default in brackets, on lines of
+    their own (not in a progress bar's line) and no wider than 80 columns."""
+    child = spawn("scan", str(SAMPLES / "sample-4x4-a.jpg"), f"--sheet=ann={SAMPLES / 'sheets' / 'sheet-4x4-a.jpg'}",
+                  f"--player=bob={SAMPLES / 'sample-4x4-a.bob.txt'}")
+    child.expect(r"type it, Enter keeps it, - drops it \[hex\] ")
+    first = screen_lines(child.before + child.after)
+    child.sendline("")
+    child.expect(r"type it, Enter keeps it, - drops it \[hoe\] ")
+    second = screen_lines(child.before + child.after)
+    child.sendline("-")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    board = next(i for i, line in enumerate(first) if line.startswith("Board read: 4x4, 0 doubtful cell"))
+    asked = next(i for i, line in enumerate(first) if line == "ann's sheet: 11 words read, 2 to confirm")
+    assert board < asked
+    assert any(line.startswith("ann, word 1 of 11: ") and '"hex"' in line for line in first)
+    assert sum(1 for line in first if line.strip() and set(line.strip()) <= BLOCKS | {" "}) >= 3
+    assert all(len(line) <= 80 for line in first + second)
+    assert not any("scanning" in line or "\u2501" in line for line in first + second)
+    report = ANSI.sub("", child.before).splitlines()
+    start = next(i for i, line in enumerate(report) if line.startswith("ann: "))
+    block = report[start + 1:report.index("", start)]
+    words = [line.split()[0] for line in block]
+    assert "HEX" in words and "HOE" not in words  # Enter kept "hex"; "-" dropped "hoe" from ann's list
