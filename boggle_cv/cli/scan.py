@@ -12,7 +12,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -22,8 +22,8 @@ from ..referee import Corrections, MarksPolicy, RoundResult, RulesOptions
 from ..scoring import LongWords, Variant
 from ..vision.engines import Engine
 from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, Lang, LangOption, LongWordsOption,
-                      MinLengthOption, SizeChoice, load_dictionary, parse_cells, parse_fixes, parse_one_cell, read_player_lists,
-                      stderr_progress)
+                      MinLengthOption, OrderedCommand, SizeChoice, given_order, load_dictionary, parse_cells,
+                      parse_fixes, parse_one_cell, read_player_lists, stderr_progress)
 from .scan_round import EarlyLoad, Outcome, ScanJob, referee_photo
 
 if TYPE_CHECKING:
@@ -44,8 +44,9 @@ def interactive(stream_names: tuple[str, ...] = ("stdin", "stderr")) -> bool:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("scan")
+    @app.command("scan", cls=OrderedCommand)
     def scan_cmd(
+        ctx: typer.Context,
         photos: Annotated[list[Path], typer.Argument(help="Photo(s) of the tray (JPEG, PNG, WebP, TIFF, BMP).")],
         player: Annotated[Optional[list[str]], typer.Option("--player", "-p", help="NAME=FILE, one word per line; FILE '-' reads stdin. Repeat per player.")] = None,
         sheet: Annotated[Optional[list[str]], typer.Option("--sheet", help="NAME=PHOTO: a photo of the player's handwritten sheet (doubtful words asked on a terminal). Repeat per player; mixes with --player.")] = None,
@@ -60,6 +61,7 @@ def register(app: typer.Typer) -> None:
         fix: Annotated[Optional[list[str]], typer.Option("--fix", help="Correct one cell of the reading: r2c3=W (rows, cols from 1). Repeatable.")] = None,
         engine: Annotated[Engine, typer.Option("--engine", help="classifier, tesseract or both.")] = Engine.classifier,
         as_json: JsonOption = False,
+        jsonl: Annotated[bool, typer.Option("--jsonl", help="JSON Lines: each photo's document (or error record) on one line as soon as it is done.")] = False,
         annotate: Annotated[Optional[Path], typer.Option("--annotate", help="Write the photo with the reading and best missed words drawn (PNG/JPEG); with --sheet, each sheet too, with its words' readings, as OUT's name + -sheet-NAME.")] = None,
         debug_dir: Annotated[Optional[Path], typer.Option("--debug-dir", help="Write each stage's image into this folder.")] = None,
         game: Annotated[Optional[str], typer.Option("--game", help="Store the round in this game (see `standings`).")] = None,
@@ -97,9 +99,9 @@ def register(app: typer.Typer) -> None:
             dictionary, setup = _timed_dictionary(dict_path, lang)
             job = ScanJob(engine.value, size.size, corrections, options,
                           MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,
-                          dictionary, as_json, annotate, debug_dir, game, db, timings, strict,
-                          not (as_json or no_ask) and interactive() and len(photos) == 1, len(photos) > 1, start,
-                          sheets)
+                          dictionary, as_json or jsonl, annotate, debug_dir, game, db, timings, strict,
+                          not (as_json or jsonl or no_ask) and interactive() and len(photos) == 1, len(photos) > 1,
+                          start, sheets, jsonl, tuple(given_order(ctx, {"player": list(lists), "sheet": [n for n, _ in sheets]})))
             _scan_all(photos, scanner, job, setup, workers, early)
         finally:
             if early is not None:  # an error (a missing model) must not be printed while the
@@ -172,8 +174,12 @@ def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: 
               jobs: int = 1, early: EarlyLoad | None = None) -> None:
     """Each photo in turn (or read by `jobs` worker processes, reported in the same
     order); with several, a bad photo does not stop the others, a progress bar shows
-    on a terminal and a summary ends the run (exit code: the first failure's)."""
+    on a terminal and a summary ends the run (exit code: the worst failure's,
+    scan_documents.worst_exit_code). With --json and several photos, one list of
+    documents is written at the end; with --jsonl, a line each as it is done."""
+    from .scan_documents import emit, error_record, worst_exit_code
     failures: list[tuple[Path, BoggleError]] = []
+    documents: list[dict[str, Any]] = []
     shown = len(photos) if len(photos) >= PROGRESS_MIN_PHOTOS else 0
     if jobs > 1 and len(photos) > 1:
         from .scan_jobs import read_in_workers
@@ -182,22 +188,32 @@ def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: 
         outcomes = ((photo, _outcome(photo, scanner, job, setup, early)) for photo in photos)
     with stderr_progress("scanning", shown) as progress:
         for i, (photo, outcome) in enumerate(outcomes, start=1):
+            doc: dict[str, Any] | None = None
             try:
                 if isinstance(outcome, BoggleError):
                     raise outcome
-                _report(photo, *outcome, job)
+                result, doc = _report(photo, *outcome, job)
+                refusal = _strict_refusal(photo, result, job)
+                if refusal is not None:
+                    raise refusal
             except BoggleError as err:
                 if not job.several:
                     raise
                 typer.echo(f"boggle-cv: error: {photo}: {err.one_line()}", err=True)
                 failures.append((photo, err))
+                doc = error_record(photo, err, doc) if job.as_json else None
+            finally:
+                if doc is not None:  # a --strict refusal of one photo prints its document first
+                    emit(doc, job, documents)
             if shown:
                 progress(i, shown)
+    if job.as_json and job.several and not job.jsonl:
+        typer.echo(json.dumps(documents))
     if job.several:
         typer.echo(f"{len(photos)} photos: {len(photos) - len(failures)} read, {len(failures)} failed"
                    + "".join(f"\n  {p}: exit {e.exit_code}" for p, e in failures), err=True)
         if failures:
-            raise typer.Exit(failures[0][1].exit_code)
+            raise typer.Exit(worst_exit_code(e.exit_code for _, e in failures))
 
 
 def _outcome(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str, float],
@@ -212,8 +228,9 @@ def _outcome(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str
 
 
 def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np.ndarray | None,
-            sheets: dict[str, SheetReading], job: ScanJob) -> None:
-    """Draw (--annotate), store (--game), print, and apply --strict."""
+            sheets: dict[str, SheetReading], job: ScanJob) -> tuple[RoundResult, dict[str, Any] | None]:
+    """Draw (--annotate), store (--game), print the text report: the round as stored,
+    and its JSON document with --json/--jsonl (for _scan_all to write)."""
     stages = dict(result.timings)
     if job.annotate is not None:
         stages["annotate"] = _annotate(job.annotate, photo, scan, image, result, sheets, job.sheets)
@@ -221,20 +238,25 @@ def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np
         from ..referee import store_round
         result = store_round(job.db, job.game, dataclasses.replace(result, timings=stages))
     result = dataclasses.replace(result, timings={**stages, "total": time.perf_counter() - job.start})
+    doc = None
     if job.as_json:
-        doc = result.to_dict()
-        if sheets:
-            doc["sheets"] = {name: {"photo": str(path), **sheets[name].to_dict()} for name, path in job.sheets}
-        typer.echo(json.dumps(doc, separators=(",", ":")) if job.several else json.dumps(doc))
+        from .scan_documents import scan_document
+        doc = scan_document(result, {name: (path, sheets[name]) for name, path in job.sheets if name in sheets})
     else:
         from ..report import round_text
         typer.echo(round_text(result, f"== {photo}" if job.several else None))
     if job.timings:
         typer.echo("timings (ms): " + ", ".join(f"{k} {v * 1000:.0f}" for k, v in result.timings.items()), err=True)
-    if job.strict and result.unresolved:
-        cells = ", ".join(cell_label(c) for c in result.unresolved)
-        raise LowConfidenceError(f"{photo}: {len(result.unresolved)} cell(s) read below the confidence bar: {cells}",
-                                 "check them and pass --fix rRcC=FACE")
+    return result, doc
+
+
+def _strict_refusal(photo: Path, result: RoundResult, job: ScanJob) -> LowConfidenceError | None:
+    """--strict: the error for a round left with doubtful cells (None when it is clean)."""
+    if not (job.strict and result.unresolved):
+        return None
+    cells = ", ".join(cell_label(c) for c in result.unresolved)
+    return LowConfidenceError(f"{photo}: {len(result.unresolved)} cell(s) read below the confidence bar: {cells}",
+                              "check them and pass --fix rRcC=FACE")
 
 
 def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray | None,

@@ -50,6 +50,8 @@ class ScanJob:
     several: bool
     start: float
     sheets: tuple[tuple[str, Path], ...] = ()  # --sheet NAME=PHOTO, read once the board is known
+    jsonl: bool = False                         # --jsonl: a line a photo (as_json is then set too)
+    order: tuple[str, ...] = ()                 # the players' names, --player and --sheet, as given
 
 
 def ask_doubtful(scan: ScanResult, board: Board) -> dict[tuple[int, int], str]:
@@ -101,12 +103,18 @@ def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dic
         else:  # not reached: without --board a photo with no board is refused
             raise ImageReadError(f"cannot read the sheets of {photo}: no board", "give the board with --board")
         sheets, read_lists = read_sheets(job, board)
-        lists = {**job.lists, **read_lists}
+        lists = in_order({**job.lists, **read_lists}, job.order)
         stages["sheets"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     result = referee_round(RoundRequest(scan, corrections, job.marks, job.options, lists, str(photo)), job.dictionary)
     stages = {**setup, **stages, "solve+score": time.perf_counter() - t0}
     return dataclasses.replace(result, timings=stages), scan, image, sheets
+
+
+def in_order(lists: dict[str, list[str]], order: tuple[str, ...]) -> dict[str, list[str]]:
+    """The players' lists in the order their options were given (any not named last)."""
+    ordered = {name: lists[name] for name in order if name in lists}
+    return {**ordered, **lists}
 
 
 def read_sheets(job: ScanJob, board: Board) -> tuple[dict[str, SheetReading], dict[str, list[str]]]:
