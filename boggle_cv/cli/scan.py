@@ -64,7 +64,8 @@ def register(app: typer.Typer) -> None:
         jsonl: Annotated[bool, typer.Option("--jsonl", help="JSON Lines: each photo's document (or error record) on one line as soon as it is done.")] = False,
         annotate: Annotated[Optional[Path], typer.Option("--annotate", help="Write the photo with the reading and best missed words drawn (PNG/JPEG); with --sheet, each sheet too, with its words' readings, as OUT's name + -sheet-NAME.")] = None,
         debug_dir: Annotated[Optional[Path], typer.Option("--debug-dir", help="Write each stage's image into this folder.")] = None,
-        game: Annotated[Optional[str], typer.Option("--game", help="Store the round in this game (see `standings`).")] = None,
+        game: Annotated[Optional[str], typer.Option("--game", help="Store the round in this game (see `standings`); the same photo with the same lists again is refused (exit 7).")] = None,
+        replace: Annotated[bool, typer.Option("--replace", help="With --game: the same photo with the same lists replaces the round stored before.")] = False,
         db: Annotated[Optional[Path], typer.Option("--db", help="Games database (default: the user's data folder).")] = None,
         timings: Annotated[bool, typer.Option("--timings", help="Print stage times on stderr.")] = False,
         strict: Annotated[bool, typer.Option("--strict", help="Exit 6 when a cell reads below the confidence bar (and was not fixed).")] = False,
@@ -83,6 +84,8 @@ def register(app: typer.Typer) -> None:
         Example: boggle-cv scan tray.jpg --player ann=ann.txt --player bob=bob.txt
         """
         start = time.perf_counter()
+        if replace and game is None:
+            raise UsageError("--replace applies to --game", "name the game the round replaces one of")
         corrections = _corrections(photos, size, board_text_opt, fix or [], annotate)
         options = RulesOptions(variant.value if variant else None, min_length, long_words.value,
                                frozenset(parse_cells(bonus, "--bonus")), parse_one_cell(challenge_cell, "--challenge-cell"),
@@ -97,11 +100,12 @@ def register(app: typer.Typer) -> None:
         try:
             scanner = _early_scanner(engine, lang) if early is not None else None
             dictionary, setup = _timed_dictionary(dict_path, lang)
+            order = tuple(given_order(ctx, {"player": list(lists), "sheet": [n for n, _ in sheets]}))
             job = ScanJob(engine.value, size.size, corrections, options,
                           MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,
                           dictionary, as_json or jsonl, annotate, debug_dir, game, db, timings, strict,
                           not (as_json or jsonl or no_ask) and interactive() and len(photos) == 1, len(photos) > 1,
-                          start, sheets, jsonl, tuple(given_order(ctx, {"player": list(lists), "sheet": [n for n, _ in sheets]})))
+                          start, sheets, jsonl, order, replace)
             _scan_all(photos, scanner, job, setup, workers, early)
         finally:
             if early is not None:  # an error (a missing model) must not be printed while the
@@ -232,11 +236,15 @@ def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np
     """Draw (--annotate), store (--game), print the text report: the round as stored,
     and its JSON document with --json/--jsonl (for _scan_all to write)."""
     stages = dict(result.timings)
+    fingerprint = None
+    if job.game is not None:  # a repeat is refused before anything is drawn
+        from .scan_game import refuse_repeat
+        fingerprint = refuse_repeat(photo, result, job.game, job.db, job.replace)
     if job.annotate is not None:
         stages["annotate"] = _annotate(job.annotate, photo, scan, image, result, sheets, job.sheets)
     if job.game is not None:
         from ..referee import store_round
-        result = store_round(job.db, job.game, dataclasses.replace(result, timings=stages))
+        result = store_round(job.db, job.game, dataclasses.replace(result, timings=stages), fingerprint, job.replace)
     result = dataclasses.replace(result, timings={**stages, "total": time.perf_counter() - job.start})
     doc = None
     if job.as_json:

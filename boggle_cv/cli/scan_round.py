@@ -52,6 +52,7 @@ class ScanJob:
     sheets: tuple[tuple[str, Path], ...] = ()  # --sheet NAME=PHOTO, read once the board is known
     jsonl: bool = False                         # --jsonl: a line a photo (as_json is then set too)
     order: tuple[str, ...] = ()                 # the players' names, --player and --sheet, as given
+    replace: bool = False                       # --replace: a repeated --game round replaces the one stored
 
 
 def ask_doubtful(scan: ScanResult, board: Board) -> dict[tuple[int, int], str]:

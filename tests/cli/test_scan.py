@@ -147,8 +147,8 @@ def test_debug_dir_gets_stage_images(tmp_path):
 
 def test_game_is_stored_and_standings_shown(tmp_path):
     db = tmp_path / "games.sqlite3"
-    for _ in range(2):
-        out = run("scan", SAMPLE, "--game", "friday", "--db", db, *players(SAMPLE.name))
+    for photo in (SAMPLE, SAMPLES / "sample-4x4-b.jpg"):
+        out = run("scan", photo, "--game", "friday", "--db", db, *players(SAMPLE.name))
         assert out.returncode == 0, out.stderr
     assert "round 2 of game 'friday'" in out.stdout
     st = run("standings", "friday", "--db", db, "--target", "1", "--json")
