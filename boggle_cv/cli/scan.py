@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..vision.sheet.types import SheetReading
 
 PROGRESS_MIN_PHOTOS = 4
+ANNOTATE_SUFFIXES = (".png", ".jpg", ".jpeg")
 
 
 def interactive(stream_names: tuple[str, ...] = ("stdin", "stderr")) -> bool:
@@ -62,7 +63,8 @@ def register(app: typer.Typer) -> None:
         engine: Annotated[Engine, typer.Option("--engine", help="classifier, tesseract or both.")] = Engine.classifier,
         as_json: JsonOption = False,
         jsonl: Annotated[bool, typer.Option("--jsonl", help="JSON Lines: each photo's document (or error record) on one line as soon as it is done.")] = False,
-        annotate: Annotated[Optional[Path], typer.Option("--annotate", help="Write the photo with the reading and best missed words drawn (PNG/JPEG); with --sheet, each sheet too, with its words' readings, as OUT's name + -sheet-NAME.")] = None,
+        annotate: Annotated[Optional[Path], typer.Option("--annotate", help="Write the photo turned as the report prints the board, with the reading, rows and columns (r1.., c1..) and the best missed words drawn, at most 2000 px a side (.png, .jpg or .jpeg); with --sheet, each sheet too, with its words' readings, as OUT's name + -sheet-NAME.")] = None,
+        annotate_full: Annotated[bool, typer.Option("--annotate-full", help="Draw --annotate at the photo's full resolution.")] = False,
         debug_dir: Annotated[Optional[Path], typer.Option("--debug-dir", help="Write each stage's image into this folder.")] = None,
         game: Annotated[Optional[str], typer.Option("--game", help="Store the round in this game (see `standings`); the same photo with the same lists again is refused (exit 7).")] = None,
         replace: Annotated[bool, typer.Option("--replace", help="With --game: the same photo with the same lists replaces the round stored before.")] = False,
@@ -105,7 +107,7 @@ def register(app: typer.Typer) -> None:
                           MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,
                           dictionary, as_json or jsonl, annotate, debug_dir, game, db, timings, strict,
                           not (as_json or jsonl or no_ask) and interactive() and len(photos) == 1, len(photos) > 1,
-                          start, sheets, jsonl, order, replace)
+                          start, sheets, jsonl, order, replace, annotate_full)
             _scan_all(photos, scanner, job, setup, workers, early)
         finally:
             if early is not None:  # an error (a missing model) must not be printed while the
@@ -115,13 +117,17 @@ def register(app: typer.Typer) -> None:
 def _corrections(photos: list[Path], size: SizeChoice, board_text: str | None, fix: list[str],
                  annotate: Path | None) -> Corrections:
     """--board and --fix as the round's corrections; UsageError when --board is not of
-    --size, or when they (or --annotate) are given with several photos."""
+    --size, when they (or --annotate) are given with several photos, or when
+    --annotate's name does not end in .png, .jpg or .jpeg."""
     given = Board.parse(board_text) if board_text else None
     if given is not None and size.size is not None and given.size != size.size:
         raise UsageError(f"--board is {given.size}x{given.size} but --size is {size.size}")
     corrections = Corrections(given, parse_fixes(fix))
     if len(photos) > 1 and (annotate or given or corrections.cells):
         raise UsageError("--annotate, --board and --fix apply to one photo", "scan the photos one at a time")
+    if annotate is not None and annotate.suffix.lower() not in ANNOTATE_SUFFIXES:
+        raise UsageError(f"--annotate {annotate}: unknown image type {annotate.suffix or '(none)'}",
+                         "end the name with .png, .jpg or .jpeg")
     return corrections
 
 
@@ -241,7 +247,8 @@ def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np
         from .scan_game import refuse_repeat
         fingerprint = refuse_repeat(photo, result, job.game, job.db, job.replace)
     if job.annotate is not None:
-        stages["annotate"] = _annotate(job.annotate, photo, scan, image, result, sheets, job.sheets)
+        stages["annotate"] = _annotate(job.annotate, photo, scan, image, result, sheets, job.sheets,
+                                       job.annotate_full)
     if job.game is not None:
         from ..referee import store_round
         result = store_round(job.db, job.game, dataclasses.replace(result, timings=stages), fingerprint, job.replace)
@@ -269,7 +276,7 @@ def _strict_refusal(photo: Path, result: RoundResult, job: ScanJob) -> LowConfid
 
 def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray | None,
               result: RoundResult, sheets: dict[str, SheetReading] | None = None,
-              sheet_photos: tuple[tuple[str, Path], ...] = ()) -> float:
+              sheet_photos: tuple[tuple[str, Path], ...] = (), full: bool = False) -> float:
     """Write the photo with the reading and the three best missed words drawn, and
     each --sheet photo with its words' readings beside it (sheets.draw_sheets: OUT's
     stem + "-sheet-NAME"); seconds taken."""
@@ -281,8 +288,9 @@ def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray
                          "give the board of this photo, or leave --annotate out")
     from ..outputs import write_bytes_atomic, write_image_atomic
     from ..round_photo import draw_round
+    from ..vision.overlay import OverlayStyle
     t0 = time.perf_counter()
-    drawn = draw_round(image, scan, result)
+    drawn = draw_round(image, scan, result, style=OverlayStyle(max_side=None) if full else OverlayStyle())
     sheet_files: list[tuple[Path, bytes]] = []
     if sheets:  # all drawn before anything is written: a failure leaves no file behind
         from .sheets import draw_sheets

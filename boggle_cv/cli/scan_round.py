@@ -53,6 +53,7 @@ class ScanJob:
     jsonl: bool = False                         # --jsonl: a line a photo (as_json is then set too)
     order: tuple[str, ...] = ()                 # the players' names, --player and --sheet, as given
     replace: bool = False                       # --replace: a repeated --game round replaces the one stored
+    annotate_full: bool = False                 # --annotate-full: drawn at the photo's resolution
 
 
 def ask_doubtful(scan: ScanResult, board: Board) -> dict[tuple[int, int], str]:

@@ -121,12 +121,10 @@ def test_annotate_writes_an_image(tmp_path):
     out = run("scan", SAMPLE, "--annotate", dest, *players(SAMPLE.name))
     assert out.returncode == 0, out.stderr
     img = cv2.imread(str(dest))
-    src = cv2.imread(str(SAMPLE))
-    # the photo, then the legend of the drawn paths under it (the photo's width)
-    assert img is not None and img.shape[1:] == src.shape[1:] and img.shape[0] > src.shape[0]
-    photo = img[:src.shape[0]]
-    assert float(np.abs(photo.astype(int) - src.astype(int)).mean()) > 0.5  # something was drawn
-    assert (img[src.shape[0]:] < 100).mean() > 0.005  # the legend's text
+    # the photo turned as the report prints the board, then the legend of the drawn paths
+    # under it (tests/vision/test_board_view.py looks at the drawing itself)
+    assert img is not None and img.shape[0] > img.shape[1] >= 1400 and max(img.shape[:2]) <= 2000
+    assert (img[-img.shape[0] // 8:] < 100).mean() > 0.005  # the legend's text
     assert [p.name for p in tmp_path.iterdir()] == ["out.png"]  # no temporary left
 
 
