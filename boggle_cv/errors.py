@@ -116,6 +116,11 @@ class OutputError(StorageError):
     """An output file (annotated image, debug image) cannot be written."""
 
 
+class RepeatedRoundError(StorageError):
+    """The round is already stored in its game (the same photo and lists): `scan
+    --replace` replaces it, `standings NAME --remove N` removes it."""
+
+
 class RoomError(BoggleError):
     """A room request that cannot be done; `status` is its HTTP status."""
 

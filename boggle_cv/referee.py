@@ -71,10 +71,12 @@ class Corrections:
 
 @dataclass(frozen=True)
 class GameRef:
-    """Where a stored round lives: the game's name and the round's number (from 1)."""
+    """Where a stored round lives: the game's name and the round's number (from 1);
+    replaced: it took the place of the same round stored before (`scan --replace`)."""
 
     name: str
     round: int
+    replaced: bool = False
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,8 @@ class RoundResult:
             doc["timings_ms"] = {k: round(v * 1000, 1) for k, v in self.timings.items()}
         if self.game is not None:
             doc["game"] = {"name": self.game.name, "round": self.game.round}
+            if self.game.replaced:
+                doc["game"]["replaced"] = True
         return doc
 
     @classmethod
@@ -174,7 +178,8 @@ class RoundResult:
                 scan = ScanResult.from_dict({**doc, "board": {**b, "faces": b["read_faces"]}})
             read_board = scan.board if scan is not None else None
             timings = {k: float(v) / 1000 for k, v in doc.get("timings_ms", {}).items()}
-            game = GameRef(str(doc["game"]["name"]), int(doc["game"]["round"])) if doc.get("game") else None
+            g = doc.get("game")
+            game = GameRef(str(g["name"]), int(g["round"]), bool(g.get("replaced", False))) if g else None
             return cls(board=sheet.board, read_board=read_board, sheet=sheet,
                        rules_why={str(k): str(v) for k, v in doc.get("rules_why", {}).items()},
                        corrected=tuple(_cells(doc.get("corrected", []))),
@@ -296,9 +301,15 @@ def round_record(result: RoundResult) -> dict[str, Any]:
             "report": result.to_dict(), "photo": result.photo, "lang": sheet.rules.lang}
 
 
-def store_round(db_path: Path | None, game: str, result: RoundResult) -> RoundResult:
+def store_round(db_path: Path | None, game: str, result: RoundResult, fingerprint: str | None = None,
+                replace: bool = False) -> RoundResult:
     """Store the round in `game` of the games database (default location when
-    db_path is None), one transaction; the result, recorded as stored."""
+    db_path is None), one transaction; the result, recorded as stored. A round of
+    the game stored with the same `fingerprint` is refused (RepeatedRoundError), or
+    replaced in place with `replace`."""
     from . import store
-    number = store.save_round(db_path or store.default_db_path(), game, **round_record(result))
-    return result.stored_as(GameRef(game, number))
+    from .store_rounds import stored_round
+    path = db_path or store.default_db_path()
+    replaced = replace and fingerprint is not None and stored_round(path, game, fingerprint) is not None
+    number = store.save_round(path, game, **round_record(result), fingerprint=fingerprint, replace=replace)
+    return result.stored_as(GameRef(game, number, replaced))

@@ -186,5 +186,6 @@ def round_text(result: RoundResult, heading: str | None = None) -> str:
     out.append(sheet_text(sheet, with_board=False) if sheet.players
                else solve_text(result.board, sheet.words, with_board=False))
     if result.game is not None:
-        out.append(f"\nStored as round {result.game.round} of game {result.game.name!r}.")
+        how = "Replaced" if result.game.replaced else "Stored as"
+        out.append(f"\n{how} round {result.game.round} of game {result.game.name!r}.")
     return "\n".join(out)

@@ -276,9 +276,14 @@ class ScoreSheet:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> ScoreSheet:
-        """Rebuild a sheet from to_dict()'s document (extra keys are ignored)."""
-        return cls(Board.from_rows(d["board"]["faces"]), Rules.from_dict(d["rules"]),
-                   [ScoredWord.from_dict(w) for w in d["words"]],
+        """Rebuild a sheet from to_dict()'s document (extra keys are ignored); a
+        document without "players" (the solve document of a round without players)
+        has no winners and every word missed."""
+        words = [ScoredWord.from_dict(w) for w in d["words"]]
+        if "players" not in d:
+            return cls(Board.from_rows(d["board"]["faces"]), Rules.from_dict(d["rules"]), words, [], list(words),
+                       str(d["dictionary"]), [])
+        return cls(Board.from_rows(d["board"]["faces"]), Rules.from_dict(d["rules"]), words,
                    [PlayerResult.from_dict(p) for p in d["players"]],
                    [ScoredWord.from_dict(w) for w in d["missed"]],
                    str(d["dictionary"]), [str(w) for w in d["winners"]])

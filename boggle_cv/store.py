@@ -8,7 +8,7 @@ Reading and writing are apart:
   * reads (list_games, standings) open the file read-only (SQLite URI mode=ro, or
     immutable=1 when even that needs a write, as on a read-only mount): they never
     create, migrate or change anything, so a read-only or shared file can be read;
-  * writes (save_round) create the database on first use and bring an older schema
+  * writes (save_round; store_rounds.remove_round) create the database on first use and bring an older schema
     up to SCHEMA_VERSION (MIGRATIONS), inside the round's own transaction;
   * a file that is not a boggle-cv database (a SQLite file with other tables, one
     made by a newer boggle-cv) is refused, read or write, without being touched.
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
-from .errors import StorageError, UsageError
+from .errors import RepeatedRoundError, StorageError, UsageError
 from .store_schema import CREATE_TABLES, MIGRATIONS, SCHEMA, SCHEMA_VERSION, TABLES
 
 T = TypeVar("T")
@@ -212,15 +212,23 @@ def prepare(conn: sqlite3.Connection, path: Path) -> None:
 
 def save_round(db_path: Path, game: str, board_text: str, scores: dict[str, int],
                words: dict[str, list[dict[str, Any]]], report: dict[str, Any],
-               photo: str | None = None, lang: str = "en") -> int:
+               photo: str | None = None, lang: str = "en", fingerprint: str | None = None,
+               replace: bool = False) -> int:
     """Store one round atomically; returns its 1-based number within the game.
 
     scores: player -> points this round; words: player -> [{word, status, points}];
-    lang: the round's edition (boggle_cv.editions code).
+    lang: the round's edition (boggle_cv.editions code); fingerprint: what makes it
+    the same round (insert_round: a repeat is refused, or replaced with `replace`).
     Creates the database (or migrates an older one) in the same transaction.
     """
     if not game or not game.strip():
         raise StorageError("empty game name", "give --game a name such as 'friday'")
+    return write_transaction(Path(db_path), lambda conn: insert_round(
+        conn, game, board_text, scores, words, report, photo, lang, fingerprint, replace), write_error(db_path))
+
+
+def write_error(db_path: Path) -> Callable[[sqlite3.Error, bool], StorageError | None]:
+    """How a write's SQLite refusals read (write_transaction's `error`)."""
 
     def error(e: sqlite3.Error, opening: bool) -> StorageError | None:
         if not isinstance(e, sqlite3.DatabaseError):
@@ -234,8 +242,7 @@ def save_round(db_path: Path, game: str, board_text: str, scores: dict[str, int]
         if isinstance(e, sqlite3.OperationalError):
             return StorageError(f"cannot write games database {db_path}: {e}", "check it is writable")
         return StorageError(f"games database {db_path} is damaged: {e}", "move it aside and start a new one")
-    return write_transaction(Path(db_path), lambda conn: insert_round(
-        conn, game, board_text, scores, words, report, photo, lang), error)
+    return error
 
 
 def write_transaction(path: Path, fn: Callable[[sqlite3.Connection], T],
@@ -266,19 +273,42 @@ def write_transaction(path: Path, fn: Callable[[sqlite3.Connection], T],
 
 def insert_round(conn: sqlite3.Connection, game: str, board_text: str, scores: dict[str, int],
                  words: dict[str, list[dict[str, Any]]], report: dict[str, Any], photo: str | None = None,
-                 lang: str = "en") -> int:
+                 lang: str = "en", fingerprint: str | None = None, replace: bool = False) -> int:
     """Insert one round inside the caller's open transaction (the database at
-    SCHEMA_VERSION: see prepare); its 1-based number in the game."""
+    SCHEMA_VERSION: see prepare); its 1-based number in the game. A round of the game
+    with the same `fingerprint` is refused (RepeatedRoundError), or with `replace`
+    overwritten in place (it keeps its number)."""
     conn.execute("INSERT OR IGNORE INTO games(name, created_at) VALUES (?, ?)", (game, time.time()))
     game_id = conn.execute("SELECT id FROM games WHERE name = ?", (game,)).fetchone()[0]
-    cur = conn.execute(
-        "INSERT INTO rounds(game_id, created_at, photo, board, report, lang) VALUES (?, ?, ?, ?, ?, ?)",
-        (game_id, time.time(), photo, board_text, json.dumps(report, sort_keys=True), lang))
-    round_id = cur.lastrowid
+    same = conn.execute("SELECT id FROM rounds WHERE game_id = ? AND fingerprint = ? ORDER BY id",
+                        (game_id, fingerprint)).fetchone() if fingerprint else None
+    if same is not None and not replace:
+        raise repeated_round(game, round_number(conn, game_id, same[0]))
+    values = (time.time(), photo, board_text, json.dumps(report, sort_keys=True), lang, fingerprint)
+    if same is not None:
+        round_id = same[0]
+        conn.execute("UPDATE rounds SET created_at = ?, photo = ?, board = ?, report = ?, lang = ?, fingerprint = ? "
+                     "WHERE id = ?", (*values, round_id))
+        conn.execute("DELETE FROM round_players WHERE round_id = ?", (round_id,))
+    else:
+        round_id = conn.execute("INSERT INTO rounds(game_id, created_at, photo, board, report, lang, fingerprint) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?)", (game_id, *values)).lastrowid
     for player, score in scores.items():
         conn.execute("INSERT INTO round_players(round_id, player, score, words) VALUES (?, ?, ?, ?)",
                      (round_id, player, int(score), json.dumps(words.get(player, []))))
-    return int(conn.execute("SELECT COUNT(*) FROM rounds WHERE game_id = ?", (game_id,)).fetchone()[0])
+    return round_number(conn, game_id, round_id)
+
+
+def repeated_round(game: str, number: int) -> RepeatedRoundError:
+    """The refusal of a repeated round, naming the round it repeats."""
+    return RepeatedRoundError(f"this photo with these lists is already round {number} of game {game!r}",
+                              f"add --replace to replace it, or remove it: boggle-cv standings {game} --remove {number}")
+
+
+def round_number(conn: sqlite3.Connection, game_id: int, round_id: int | None) -> int:
+    """A round's 1-based number in its game (rounds count in the order stored)."""
+    return int(conn.execute("SELECT COUNT(*) FROM rounds WHERE game_id = ? AND id <= ?",
+                            (game_id, round_id)).fetchone()[0])
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
@@ -288,7 +318,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
         pass
 
 
-def _read(db_path: Path) -> sqlite3.Connection | None:
+def read_connection(db_path: Path) -> sqlite3.Connection | None:
     try:
         return open_read(Path(db_path))
     except sqlite3.DatabaseError as e:
@@ -297,7 +327,7 @@ def _read(db_path: Path) -> sqlite3.Connection | None:
 
 def list_games(db_path: Path) -> list[str]:
     """Names of the stored games, oldest first (read-only; see module docstring)."""
-    conn = _read(db_path)
+    conn = read_connection(db_path)
     if conn is None:
         return []
     try:
@@ -329,7 +359,7 @@ def standings(db_path: Path, game: str, target: int | None = None) -> Standings:
     """
     if not Path(db_path).exists():
         raise unknown_game(db_path, game, [])
-    conn = _read(db_path)
+    conn = read_connection(db_path)
     if conn is None:
         raise unknown_game(db_path, game, [])
     try:

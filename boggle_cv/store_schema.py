@@ -4,7 +4,7 @@ migrates the file with them; each table's user names it below.
 """
 from __future__ import annotations
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: The tables of a boggle-cv database; `meta` holds ('schema_version', N). `rooms`,
 #: `room_photos` and `room_word_images` keep the rooms of `boggle-cv serve` (boggle_cv.room.db);
 #: `practice_rounds` the rounds a player practised alone (boggle_cv.practice.record).
@@ -91,12 +91,19 @@ PRACTICE_ROUNDS: tuple[str, ...] = (
 )""",
     "CREATE INDEX IF NOT EXISTS practice_rounds_record ON practice_rounds(player_key, size, lang, seconds, id)",
 )
+#: Schema 6: what makes a stored round the same round (`scan --game`: the photo's
+#: content and the lists; boggle_cv.cli.scan_game), so that a repeat is refused or
+#: replaced. Rounds stored before it have none and never match.
+ROUND_FINGERPRINT: tuple[str, ...] = (
+    "ALTER TABLE rounds ADD COLUMN fingerprint TEXT",
+    "CREATE INDEX IF NOT EXISTS rounds_fingerprint ON rounds(game_id, fingerprint)",
+)
 #: Every table of a database (CREATE ... IF NOT EXISTS: safe to run again).
 CREATE_TABLES = GAME_TABLES + ROOM_TABLES
 #: What makes a new database, in order: the tables, then the columns and tables added since.
-SCHEMA = CREATE_TABLES + ROUND_LANG + ROOM_WORD_IMAGES + PRACTICE_ROUNDS
+SCHEMA = CREATE_TABLES + ROUND_LANG + ROOM_WORD_IMAGES + PRACTICE_ROUNDS + ROUND_FINGERPRINT
 
 #: version N -> the statements that bring a version-N database to N + 1; run only
 #: by writes, in the same transaction as the round.
 MIGRATIONS: dict[int, tuple[str, ...]] = {1: ROOM_TABLES, 2: ROUND_LANG, 3: ROOM_WORD_IMAGES,
-                                          4: PRACTICE_ROUNDS}
+                                          4: PRACTICE_ROUNDS, 5: ROUND_FINGERPRINT}

@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
+from typer.core import TyperCommand
 
 from ..board import Cell, cell_label, describe_text, normalise_face, parse_cell
 from ..dictionary import Dictionary
@@ -54,6 +55,35 @@ MinLengthOption = Annotated[Optional[int], typer.Option(
     "--min-length", min=MIN_LENGTH_RANGE[0], max=MIN_LENGTH_RANGE[1], metavar="N",
     help="Shortest word that counts (default 3 on 4x4, 4 in Italian; 4 on 5x5 and 6x6).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")]
+
+
+class OrderedCommand(TyperCommand):
+    """A command that keeps the order its options were given in: ctx.meta["option_order"]
+    names the parameter of each occurrence, first to last (so that `--sheet ann=...
+    --player bob=...` can keep ann before bob, though each option's values come apart)."""
+
+    def make_parser(self, ctx: Any) -> Any:
+        parser = super().make_parser(ctx)
+        parse = parser.parse_args
+
+        def parse_args(args: list[str]) -> Any:
+            opts, rest, order = parse(args)
+            ctx.meta["option_order"] = [p.name for p in order]
+            return opts, rest, order
+
+        parser.parse_args = parse_args  # type: ignore[method-assign]
+        return parser
+
+
+def given_order(ctx: Any, groups: dict[str, list[str]]) -> list[str]:
+    """The items of several repeated options ({parameter name: its values in order}),
+    in the order they were given on the command line (OrderedCommand); each option's
+    own order, one option after another, when that order is not known."""
+    order = [n for n in ctx.meta.get("option_order", []) if n in groups]
+    if sorted(order) != sorted(n for n, values in groups.items() for _ in values):
+        order = [n for n, values in groups.items() for _ in values]
+    queues = {n: iter(values) for n, values in groups.items()}
+    return [next(queues[n]) for n in order]
 LongWordsOption = Annotated[LongWords, typer.Option(
     "--long-words", help="6x6 words above 8 letters: per-letter (2 a letter), eleven-plus, flat.")]
 BonusOption = Annotated[Optional[str], typer.Option("--bonus", metavar="CELLS", help="Bonus cells that double a word, e.g. r1c1,r3c4.")]

@@ -12,7 +12,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -22,8 +22,8 @@ from ..referee import Corrections, MarksPolicy, RoundResult, RulesOptions
 from ..scoring import LongWords, Variant
 from ..vision.engines import Engine
 from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, Lang, LangOption, LongWordsOption,
-                      MinLengthOption, SizeChoice, load_dictionary, parse_cells, parse_fixes, parse_one_cell, read_player_lists,
-                      stderr_progress)
+                      MinLengthOption, OrderedCommand, SizeChoice, given_order, load_dictionary, parse_cells,
+                      parse_fixes, parse_one_cell, read_player_lists, stderr_progress)
 from .scan_round import EarlyLoad, Outcome, ScanJob, referee_photo
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..vision.sheet.types import SheetReading
 
 PROGRESS_MIN_PHOTOS = 4
+ANNOTATE_SUFFIXES = (".png", ".jpg", ".jpeg")
 
 
 def interactive(stream_names: tuple[str, ...] = ("stdin", "stderr")) -> bool:
@@ -45,8 +46,9 @@ def interactive(stream_names: tuple[str, ...] = ("stdin", "stderr")) -> bool:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("scan")
+    @app.command("scan", cls=OrderedCommand)
     def scan_cmd(
+        ctx: typer.Context,
         photos: Annotated[list[Path], typer.Argument(metavar="PHOTO", help="Photo(s) of the tray (JPEG, PNG, WebP, TIFF, BMP).")],
         player: Annotated[Optional[list[str]], typer.Option("--player", "-p", metavar="NAME=FILE", help="A player's word list: one word per line (or several, split by spaces or commas); FILE '-' reads stdin. Repeat per player.")] = None,
         sheet: Annotated[Optional[list[str]], typer.Option("--sheet", metavar="NAME=PHOTO", help="A photo of the player's handwritten sheet (doubtful words asked on a terminal). Repeat per player; mixes with --player.")] = None,
@@ -61,9 +63,12 @@ def register(app: typer.Typer) -> None:
         fix: Annotated[Optional[list[str]], typer.Option("--fix", metavar="CELL=FACE", help="Correct one cell of the reading: r2c3=W (rows, cols from 1). Repeatable.")] = None,
         engine: Annotated[Engine, typer.Option("--engine", help="classifier, tesseract or both.")] = Engine.classifier,
         as_json: JsonOption = False,
-        annotate: Annotated[Optional[Path], typer.Option("--annotate", metavar="FILE", help="Write the photo with the reading and best missed words drawn (PNG/JPEG); with --sheet, each sheet too, with its words' readings, as OUT's name + -sheet-NAME.")] = None,
+        jsonl: Annotated[bool, typer.Option("--jsonl", help="JSON Lines: each photo's document (or error record) on one line as soon as it is done.")] = False,
+        annotate: Annotated[Optional[Path], typer.Option("--annotate", metavar="FILE", help="Write the photo turned as the report prints the board, with the reading, rows and columns (r1.., c1..) and the best missed words drawn, at most 2000 px a side (.png, .jpg or .jpeg); with --sheet, each sheet too, with its words' readings, as OUT's name + -sheet-NAME.")] = None,
+        annotate_full: Annotated[bool, typer.Option("--annotate-full", help="Draw --annotate at the photo's full resolution.")] = False,
         debug_dir: Annotated[Optional[Path], typer.Option("--debug-dir", metavar="FOLDER", help="Write each stage's image into this folder.")] = None,
-        game: Annotated[Optional[str], typer.Option("--game", metavar="NAME", help="Store the round in this game (see `standings`).")] = None,
+        game: Annotated[Optional[str], typer.Option("--game", metavar="NAME", help="Store the round in this game (see `standings`); the same photo with the same lists again is refused (exit 7).")] = None,
+        replace: Annotated[bool, typer.Option("--replace", help="With --game: the same photo with the same lists replaces the round stored before.")] = False,
         db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder).")] = None,
         timings: Annotated[bool, typer.Option("--timings", help="Print stage times on stderr.")] = False,
         strict: Annotated[bool, typer.Option("--strict", help="Exit 6 when a cell reads below the confidence bar (and was not fixed).")] = False,
@@ -82,6 +87,8 @@ def register(app: typer.Typer) -> None:
         Example: boggle-cv scan tray.jpg --player ann=ann.txt --player bob=bob.txt
         """
         start = time.perf_counter()
+        if replace and game is None:
+            raise UsageError("--replace applies to --game", "name the game the round replaces one of")
         corrections = _corrections(photos, size, board_text_opt, fix or [], annotate)
         options = RulesOptions(variant.value if variant else None, min_length, long_words.value,
                                frozenset(parse_cells(bonus, "--bonus")), parse_one_cell(challenge_cell, "--challenge-cell"),
@@ -96,11 +103,12 @@ def register(app: typer.Typer) -> None:
         try:
             scanner = _early_scanner(engine, lang) if early is not None else None
             dictionary, setup = _timed_dictionary(dict_path, lang)
+            order = tuple(given_order(ctx, {"player": list(lists), "sheet": [n for n, _ in sheets]}))
             job = ScanJob(engine.value, size.size, corrections, options,
                           MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,
-                          dictionary, as_json, annotate, debug_dir, game, db, timings, strict,
-                          not (as_json or no_ask) and interactive(("stdin", "stdout")) and len(photos) == 1, len(photos) > 1, start,
-                          sheets)
+                          dictionary, as_json or jsonl, annotate, debug_dir, game, db, timings, strict,
+                          not (as_json or jsonl or no_ask) and interactive(("stdin", "stdout")) and len(photos) == 1, len(photos) > 1,
+                          start, sheets, jsonl, order, replace, annotate_full)
             _scan_all(photos, scanner, job, setup, workers, early)
         finally:
             if early is not None:  # an error (a missing model) must not be printed while the
@@ -110,13 +118,17 @@ def register(app: typer.Typer) -> None:
 def _corrections(photos: list[Path], size: SizeChoice, board_text: str | None, fix: list[str],
                  annotate: Path | None) -> Corrections:
     """--board and --fix as the round's corrections; UsageError when --board is not of
-    --size, or when they (or --annotate) are given with several photos."""
+    --size, when they (or --annotate) are given with several photos, or when
+    --annotate's name does not end in .png, .jpg or .jpeg."""
     given = Board.parse(board_text) if board_text else None
     if given is not None and size.size is not None and given.size != size.size:
         raise UsageError(f"--board is {given.size}x{given.size} but --size is {size.size}")
     corrections = Corrections(given, parse_fixes(fix))
     if len(photos) > 1 and (annotate or given or corrections.cells):
         raise UsageError("--annotate, --board and --fix apply to one photo", "scan the photos one at a time")
+    if annotate is not None and annotate.suffix.lower() not in ANNOTATE_SUFFIXES:
+        raise UsageError(f"--annotate {annotate}: unknown image type {annotate.suffix or '(none)'}",
+                         "end the name with .png, .jpg or .jpeg")
     return corrections
 
 
@@ -174,25 +186,33 @@ def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: 
               jobs: int = 1, early: EarlyLoad | None = None) -> None:
     """Each photo in turn (or read by `jobs` worker processes, reported in the same
     order); with several, a bad photo does not stop the others, a progress bar shows
-    on a terminal and a summary ends the run (exit code: the first failure's)."""
+    on a terminal and a summary ends the run (exit code: the worst failure's,
+    scan_documents.worst_exit_code). With --json and several photos, one list of
+    documents is written at the end; with --jsonl, a line each as it is done."""
     from ..outputs import undone_on_interrupt
+    from .scan_documents import worst_exit_code
     drawn = [job.annotate] if job.annotate is not None else []
     if job.annotate is not None and job.sheets:
         from .sheets import sheet_annotation_path
         drawn += [sheet_annotation_path(job.annotate, name) for name, _ in job.sheets]
     with undone_on_interrupt(job.debug_dir, [p.stem for p in photos], drawn):
-        failures = _report_all(photos, scanner, job, setup, jobs, early)
+        failures, documents = _report_all(photos, scanner, job, setup, jobs, early)
+    if job.as_json and job.several and not job.jsonl:
+        typer.echo(json.dumps(documents))
     if job.several:
         typer.echo(f"{len(photos)} photos: {len(photos) - len(failures)} read, {len(failures)} failed"
                    + "".join(f"\n  {p}: exit {e.exit_code}" for p, e in failures), err=True)
         if failures:
-            raise typer.Exit(failures[0][1].exit_code)
+            raise typer.Exit(worst_exit_code(e.exit_code for _, e in failures))
 
 
 def _report_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: dict[str, float],
-                jobs: int, early: EarlyLoad | None) -> list[tuple[Path, BoggleError]]:
-    """Read, referee and report each photo (_scan_all); the photos that failed."""
+                jobs: int, early: EarlyLoad | None) -> tuple[list[tuple[Path, BoggleError]], list[dict[str, Any]]]:
+    """Read, referee and report each photo (_scan_all); the photos that failed, and
+    the documents to write (--json with several photos)."""
+    from .scan_documents import emit, error_record
     failures: list[tuple[Path, BoggleError]] = []
+    documents: list[dict[str, Any]] = []
     shown = len(photos) if len(photos) >= PROGRESS_MIN_PHOTOS else 0
     if jobs > 1 and len(photos) > 1:
         from .scan_jobs import read_in_workers
@@ -201,18 +221,26 @@ def _report_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup
         outcomes = ((photo, _outcome(photo, scanner, job, setup, early)) for photo in photos)
     with stderr_progress("scanning", shown) as progress:
         for i, (photo, outcome) in enumerate(outcomes, start=1):
+            doc: dict[str, Any] | None = None
             try:
                 if isinstance(outcome, BoggleError):
                     raise outcome
-                _report(photo, *outcome, job)
+                result, doc = _report(photo, *outcome, job)
+                refusal = _strict_refusal(photo, result, job)
+                if refusal is not None:
+                    raise refusal
             except BoggleError as err:
                 if not job.several:
                     raise
                 typer.echo(f"boggle-cv: error: {photo}: {err.one_line()}", err=True)
                 failures.append((photo, err))
+                doc = error_record(photo, err, doc) if job.as_json else None
+            finally:
+                if doc is not None:  # a --strict refusal of one photo prints its document first
+                    emit(doc, job, documents)
             if shown:
                 progress(i, shown)
-    return failures
+    return failures, documents
 
 
 def _outcome(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str, float],
@@ -227,34 +255,45 @@ def _outcome(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str
 
 
 def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np.ndarray | None,
-            sheets: dict[str, SheetReading], job: ScanJob) -> None:
-    """Draw (--annotate), store (--game), print, and apply --strict."""
+            sheets: dict[str, SheetReading], job: ScanJob) -> tuple[RoundResult, dict[str, Any] | None]:
+    """Draw (--annotate), store (--game), print the text report: the round as stored,
+    and its JSON document with --json/--jsonl (for _scan_all to write)."""
     stages = dict(result.timings)
+    fingerprint = None
+    if job.game is not None:  # a repeat is refused before anything is drawn
+        from .scan_game import refuse_repeat
+        fingerprint = refuse_repeat(photo, result, job.game, job.db, job.replace)
     if job.annotate is not None:
-        stages["annotate"] = _annotate(job.annotate, photo, scan, image, result, sheets, job.sheets)
+        stages["annotate"] = _annotate(job.annotate, photo, scan, image, result, sheets, job.sheets,
+                                       job.annotate_full)
     if job.game is not None:
         from ..referee import store_round
-        result = store_round(job.db, job.game, dataclasses.replace(result, timings=stages))
+        result = store_round(job.db, job.game, dataclasses.replace(result, timings=stages), fingerprint, job.replace)
     result = dataclasses.replace(result, timings={**stages, "total": time.perf_counter() - job.start})
+    doc = None
     if job.as_json:
-        doc = result.to_dict()
-        if sheets:
-            doc["sheets"] = {name: {"photo": str(path), **sheets[name].to_dict()} for name, path in job.sheets}
-        typer.echo(json.dumps(doc, separators=(",", ":")) if job.several else json.dumps(doc))
+        from .scan_documents import scan_document
+        doc = scan_document(result, {name: (path, sheets[name]) for name, path in job.sheets if name in sheets})
     else:
         from ..report import round_text
         typer.echo(round_text(result, f"== {photo}" if job.several else None))
     if job.timings:
         typer.echo("timings (ms): " + ", ".join(f"{k} {v * 1000:.0f}" for k, v in result.timings.items()), err=True)
-    if job.strict and result.unresolved:
-        cells = ", ".join(cell_label(c) for c in result.unresolved)
-        raise LowConfidenceError(f"{photo}: {len(result.unresolved)} cell(s) read below the confidence bar: {cells}",
-                                 "check them and pass --fix rRcC=FACE")
+    return result, doc
+
+
+def _strict_refusal(photo: Path, result: RoundResult, job: ScanJob) -> LowConfidenceError | None:
+    """--strict: the error for a round left with doubtful cells (None when it is clean)."""
+    if not (job.strict and result.unresolved):
+        return None
+    cells = ", ".join(cell_label(c) for c in result.unresolved)
+    return LowConfidenceError(f"{photo}: {len(result.unresolved)} cell(s) read below the confidence bar: {cells}",
+                              "check them and pass --fix rRcC=FACE")
 
 
 def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray | None,
               result: RoundResult, sheets: dict[str, SheetReading] | None = None,
-              sheet_photos: tuple[tuple[str, Path], ...] = ()) -> float:
+              sheet_photos: tuple[tuple[str, Path], ...] = (), full: bool = False) -> float:
     """Write the photo with the reading and the three best missed words drawn, and
     each --sheet photo with its words' readings beside it (sheets.draw_sheets: OUT's
     stem + "-sheet-NAME"); seconds taken."""
@@ -266,8 +305,9 @@ def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray
                          "give the board of this photo, or leave --annotate out")
     from ..outputs import write_bytes_atomic, write_image_atomic
     from ..round_photo import draw_round
+    from ..vision.overlay import OverlayStyle
     t0 = time.perf_counter()
-    drawn = draw_round(image, scan, result)
+    drawn = draw_round(image, scan, result, style=OverlayStyle(max_side=None) if full else OverlayStyle())
     sheet_files: list[tuple[Path, bytes]] = []
     if sheets:  # all drawn before anything is written: a failure leaves no file behind
         from .sheets import draw_sheets

@@ -48,6 +48,10 @@ class ScanJob:
     several: bool
     start: float
     sheets: tuple[tuple[str, Path], ...] = ()  # --sheet NAME=PHOTO, read once the board is known
+    jsonl: bool = False                         # --jsonl: a line a photo (as_json is then set too)
+    order: tuple[str, ...] = ()                 # the players' names, --player and --sheet, as given
+    replace: bool = False                       # --replace: a repeated --game round replaces the one stored
+    annotate_full: bool = False                 # --annotate-full: drawn at the photo's resolution
 
 
 Outcome = tuple["RoundResult", "ScanResult | None", "np.ndarray | None", "dict[str, SheetReading]"]
@@ -70,7 +74,7 @@ def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dic
         else:  # not reached: without --board a photo with no board is refused
             raise ImageReadError(f"cannot read the sheets of {photo}: no board", "give the board with --board")
         sheets, read_lists = read_sheets(job, board)
-        lists = {**job.lists, **read_lists}
+        lists = in_order({**job.lists, **read_lists}, job.order)
         stages["sheets"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     result = referee_round(RoundRequest(scan, corrections, job.marks, job.options, lists, str(photo)), job.dictionary)
@@ -94,6 +98,10 @@ def _ask_cells(job: ScanJob, scan: ScanResult | None, image: np.ndarray | None) 
     board = _fixed(scan.board, corrections) if corrections.cells else scan.board
     show_board(scan, board)
     return Corrections(None, {**ask_cells(scan, board, image), **corrections.cells})
+def in_order(lists: dict[str, list[str]], order: tuple[str, ...]) -> dict[str, list[str]]:
+    """The players' lists in the order their options were given (any not named last)."""
+    ordered = {name: lists[name] for name in order if name in lists}
+    return {**ordered, **lists}
 
 
 def read_sheets(job: ScanJob, board: Board) -> tuple[dict[str, SheetReading], dict[str, list[str]]]:

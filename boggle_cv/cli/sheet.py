@@ -79,7 +79,9 @@ def _show(photo: Path, board: Board | None, reading: SheetReading, as_json: bool
     """The reading on stdout: one JSON document, or one line a word."""
     from .sheets import sheet_text, terminal_ink
     if as_json:
-        doc = {"photo": str(photo), "board": board.to_text() if board is not None else None, **reading.to_dict()}
+        from ..referee import SCHEMA_VERSION
+        doc = {"schema_version": SCHEMA_VERSION, "photo": str(photo),
+               "board": board.to_text() if board is not None else None, **reading.to_dict()}
         typer.echo(json.dumps(doc))
     else:
         typer.echo(sheet_text(reading, terminal_ink(photo, reading)))

@@ -18,15 +18,19 @@ def register(app: typer.Typer) -> None:
         db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder).")] = None,
         list_: Annotated[bool, typer.Option("--list", help="List the stored games.")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
+        remove: Annotated[Optional[int], typer.Option("--remove", min=1, metavar="ROUND", help="Remove this round of the game first (its number as scan --game said it; later rounds' numbers go down by one).")] = None,
     ) -> None:
         """Show a game's totals per player, and who reached the target first.
 
         The games are those stored by scan --game (and by the room). The database is
-        opened read-only and never changed.
+        opened read-only and never changed, except by --remove, which removes one
+        round (one line on stderr says which) before the standings are shown.
 
         Example: boggle-cv standings friday --target 100
         """
         path = db or store.default_db_path()
+        if remove is not None:
+            _remove(path, game, remove)
         if list_ or game is None:
             names = store.list_games(path)
             if as_json:
@@ -39,6 +43,16 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps({"schema_version": 1, **s.to_dict()}, indent=2))
         else:
             typer.echo(standings_text(s, target))
+
+
+def _remove(path: Path, game: str | None, number: int) -> None:
+    """--remove: round `number` of `game` removed, said in one line on stderr."""
+    from ..errors import UsageError
+    from ..store_rounds import remove_round
+    if game is None:
+        raise UsageError("--remove needs the game's name", "e.g. boggle-cv standings friday --remove 2")
+    left = remove_round(path, game, number)
+    typer.echo(f"removed round {number} of game {game!r} ({left} round{'s' if left != 1 else ''} left)", err=True)
 
 
 def standings_text(s: store.Standings, target: int | None) -> str:

@@ -129,6 +129,15 @@ def apart(points: Sequence[tuple[float, float]], radius: float) -> list[tuple[fl
     return out
 
 
+def band_height(width: int, lines: int, style: LegendStyle = LegendStyle()) -> int:
+    """The height of the legend's band of `lines` labels under a photo `width` pixels
+    wide (0 without labels)."""
+    if not lines:
+        return 0
+    px = text_px(width, style)
+    return 2 * (px // 2) + int(round(px * style.line_spacing)) * lines
+
+
 def legend_band(width: int, labels: Sequence[PathLabel], colours: Sequence[tuple[int, int, int]],
                 style: LegendStyle = LegendStyle()) -> ImageU8:
     """The band to put under a photo `width` pixels wide: one line a label, its
@@ -137,7 +146,7 @@ def legend_band(width: int, labels: Sequence[PathLabel], colours: Sequence[tuple
     px = text_px(width, style)
     line = int(round(px * style.line_spacing))
     pad = px // 2
-    band = Image.new("RGB", (width, 2 * pad + line * len(labels)), style.background[::-1])
+    band = Image.new("RGB", (width, band_height(width, len(labels), style)), style.background[::-1])
     draw = ImageDraw.Draw(band)
     font = _font(px)
     radius = int(round(px * 0.62))

@@ -63,7 +63,8 @@ def _bad_photos(d, small_photo) -> dict:
 
 def test_bad_photos_each_get_their_line_and_code(tmp_path, small_photo, tesseract, tray_ready):
     """All bad photos in one `scan`: one error line each (exit 4 unreadable, 5 no board),
-    a summary, the first failure's code, no traceback; one bad photo stops no other."""
+    a summary, the worst failure's code (4 before 5), no traceback; one bad photo stops
+    no other."""
     cases = _bad_photos(tmp_path, small_photo)
     out = run("scan", *[tmp_path / n for n in cases], *TESS)
     assert "Traceback" not in out.stderr

@@ -132,3 +132,73 @@ def test_a_write_transaction_keeps_all_or_nothing_and_maps_what_sqlite_refuses(t
     assert store.write_transaction(db, lambda conn: conn.execute(
         "INSERT INTO games(name, created_at) VALUES ('kept', 0)").rowcount, mapped) == 1
     assert store.list_games(db) == ["kept"]
+
+
+def _save_print(db, game, scores, fingerprint, replace=False):
+    words = {p: [] for p in scores}
+    return store.save_round(db, game, "ABCD/EFGH/IJKL/MNOP", scores, words, {"scores": scores},
+                            fingerprint=fingerprint, replace=replace)
+
+
+def test_a_repeated_round_is_refused_or_replaced_in_place(tmp_path):
+    """The same fingerprint in one game: refused (exit 7, the round it repeats named);
+    with replace it takes that round's place and number; another game takes it."""
+    from boggle_cv.errors import RepeatedRoundError
+    from boggle_cv.store_rounds import stored_round
+    db = tmp_path / "g.sqlite3"
+    assert _save_print(db, "sat", {"ann": 5}, "aaa") == 1
+    assert _save_print(db, "sat", {"ann": 7}, "bbb") == 2
+    with pytest.raises(RepeatedRoundError) as e:
+        _save_print(db, "sat", {"ann": 9}, "aaa")
+    assert e.value.exit_code == 7 and "already round 1 of game 'sat'" in e.value.one_line()
+    assert "--replace" in e.value.one_line() and "--remove 1" in e.value.one_line()
+    assert store.standings(db, "sat").rounds == 2
+    assert _save_print(db, "sat", {"ann": 9}, "aaa", replace=True) == 1
+    s = store.standings(db, "sat")
+    assert s.rounds == 2 and s.players[0].total == 16 and s.players[0].best_round == 9
+    assert stored_round(db, "sat", "aaa") == 1 and stored_round(db, "sat", "ccc") is None
+    assert _save_print(db, "sun", {"ann": 1}, "aaa") == 1
+    assert _save_print(db, "sat", {"ann": 1}, None) == 3 and _save_print(db, "sat", {"ann": 1}, None) == 4
+
+
+def test_a_round_is_removed_and_the_later_ones_renumbered(tmp_path):
+    from boggle_cv.errors import UsageError
+    from boggle_cv.store_rounds import remove_round, stored_round
+    db = tmp_path / "g.sqlite3"
+    for k, points in enumerate((5, 7, 11)):
+        _save_print(db, "sat", {"ann": points, "bob": 1}, f"p{k}")
+    assert remove_round(db, "sat", 2) == 2
+    s = store.standings(db, "sat")
+    assert s.rounds == 2 and {p.player: p.total for p in s.players} == {"ann": 16, "bob": 2}
+    assert stored_round(db, "sat", "p2") == 2 and stored_round(db, "sat", "p1") is None
+    with pytest.raises(UsageError, match="has 2 round"):
+        remove_round(db, "sat", 3)
+    with pytest.raises(StorageError, match="no game named"):
+        remove_round(db, "nosuch", 1)
+    with pytest.raises(StorageError, match="no games database"):
+        remove_round(tmp_path / "none.sqlite3", "sat", 1)
+    assert not (tmp_path / "none.sqlite3").exists()
+
+
+def test_a_database_of_schema_5_opens_keeps_its_rounds_and_gains_fingerprints(tmp_path):
+    """An older database (before fingerprints): read as it is, and its first write
+    migrates it; its old rounds never count as repeats."""
+    from boggle_cv import store_schema
+    from boggle_cv.store_rounds import stored_round
+    db = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(db)
+    for statement in store_schema.CREATE_TABLES + store_schema.ROUND_LANG + store_schema.ROOM_WORD_IMAGES \
+            + store_schema.PRACTICE_ROUNDS:
+        conn.execute(statement)
+    conn.execute("INSERT INTO meta VALUES ('schema_version', '5')")
+    conn.execute("INSERT INTO games(name, created_at) VALUES ('sat', 0)")
+    conn.execute("INSERT INTO rounds(game_id, created_at, board, report) VALUES (1, 0, 'AB/CD', '{}')")
+    conn.execute("INSERT INTO round_players VALUES (1, 'ann', 4, '[]')")
+    conn.commit()
+    conn.close()
+    assert store.standings(db, "sat").rounds == 1 and stored_round(db, "sat", "aaa") is None
+    assert _save_print(db, "sat", {"ann": 1}, "aaa") == 2
+    assert store.standings(db, "sat").players[0].total == 5 and stored_round(db, "sat", "aaa") == 2
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "6"
+    conn.close()

@@ -90,9 +90,14 @@ def test_a_round_is_drawn_with_its_found_and_missed_words(scanned):
     assert labels[1] == PathLabel(best[1], words[1].points, ("Zoë",), False)
     assert labels[2].found_by == () and "missed" in labels[2].text()
     out = draw_round(image, scan, result, missed=2, found=2)
-    assert out.shape[1] == image.shape[1] and out.shape[0] == image.shape[0] + legend_band(
-        image.shape[1], labels, OverlayStyle().path_colours).shape[0]
-    assert np.abs(out[:image.shape[0]].astype(int) - image.astype(int)).mean() > 0.5
+    plain = draw_round(image, scan, result, missed=0, found=0)  # the photo as drawn, without paths or legend
+    assert out.shape[1] == plain.shape[1] and out.shape[0] == plain.shape[0] + legend_band(
+        plain.shape[1], labels, OverlayStyle().path_colours).shape[0]
+    assert np.abs(out[:plain.shape[0]].astype(int) - plain.astype(int)).mean() > 0.5
+
+
+def named_labels(result):
+    return [PathLabel(w.word) for w in result.sheet.missed[:3]]
 
 
 def test_the_scan_overlay_names_the_words_of_its_paths(scanned):
@@ -102,8 +107,8 @@ def test_the_scan_overlay_names_the_words_of_its_paths(scanned):
     result = referee_round(RoundRequest(scan), load_default())
     paths = [w.path for w in result.sheet.missed[:3]]
     out = draw_scan(image, scan, result.board.to_rows(), paths)
-    assert out.shape[0] > image.shape[0]
     named = draw_scan(image, scan, result.board.to_rows(), paths,
                       labels=[PathLabel(w.word) for w in result.sheet.missed[:3]])
     assert np.array_equal(out, named)
-    assert draw_scan(image, scan).shape == image.shape  # no path, no legend
+    bare = draw_scan(image, scan)  # no path, no legend
+    assert out.shape[0] == bare.shape[0] + legend_band(bare.shape[1], named_labels(result), OverlayStyle().path_colours).shape[0]
