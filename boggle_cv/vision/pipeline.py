@@ -36,6 +36,11 @@ CELL_PX = 96  # crop side handed to the reader (the reader resizes to its input)
 # grids over empty or broken trays from 0.25. Tesseract's confidences are not
 # calibrated the same way (real trays from 0.37), so it gets no bar.
 MIN_MEAN_CONFIDENCE = {"classifier": 0.3, "both": 0.3}
+# A cell whose cube top lies this much (or more) beyond the photo's edge is not seen:
+# the board is refused. Measured: real photos with a cut-off row 0.12 at most (read
+# right, flagged as doubtful); cells read off the tray's rim or the table under a
+# wrong --size 0.67-1.0.
+UNSEEN_OUTSIDE = 0.5
 
 
 @dataclass
@@ -147,7 +152,7 @@ class Scanner:
         when the reading is refused)."""
         t = dict(timings or {})
         t0 = time.perf_counter()
-        tray = self.tray_finder(image_bgr, size, debug=debug)
+        tray = self.find_tray(image_bgr, size, debug)
         t1 = time.perf_counter()
         n = tray.size
         crops = cut_cells(image_bgr, tray.corners, n, CELL_PX, centres=tray.cell_centres)
@@ -159,6 +164,7 @@ class Scanner:
         t3 = time.perf_counter()
         outside = outside_fraction(tray.corners, n, image_bgr.shape, tray.cell_centres)
         board_reading = decode(reading, n, self.decode_config, outside=outside)
+        refuse_unseen(board_reading)
         why = implausible(board_reading,
                           min_mean_confidence=MIN_MEAN_CONFIDENCE.get(self.engine, 0.0))
         if why:
@@ -171,6 +177,29 @@ class Scanner:
         return ScanResult(photo, (image_bgr.shape[0], image_bgr.shape[1]), tray, board_reading,
                           self.engine, t, bonus, challenge)
 
+    def find_tray(self, image_bgr: ImageU8, size: int | None, debug: DebugSink | None = None) -> TrayResult:
+        """The tray, its size as the photo shows it. A size given is checked against the
+        photo, never imposed on it: the photo is searched without it first, and a board
+        of another size there refuses the size (NoBoardError naming --size); only a photo
+        in which no board is seen without it is searched again for a board of that size."""
+        if size is None:
+            return self.tray_finder(image_bgr, None, debug=debug)
+        try:
+            seen = self.tray_finder(image_bgr, None, debug=debug)
+        except NoBoardError:
+            seen = None
+        if seen is None:
+            try:
+                return self.tray_finder(image_bgr, size, debug=debug)
+            except NoBoardError as err:
+                raise NoBoardError(err.message, f"--size {size} was given: check it, or leave it out "
+                                   "and photograph the whole tray from above") from None
+        if seen.size != size:
+            m = seen.size
+            raise NoBoardError(f"the photo shows a {m}x{m} board, not the {size}x{size} that --size {size} says",
+                               f"leave --size out to read the {m}x{m} board, or photograph the {size}x{size} tray")
+        return seen
+
     def scan_file(self, path: str | Path, size: int | None = None,
                   debug: DebugSink | None = None) -> tuple[ScanResult, ImageU8]:
         """Load a photo (EXIF-turned, bounded memory) and scan it; returns (result, image)."""
@@ -178,6 +207,18 @@ class Scanner:
         image = load_image(path)
         load_s = time.perf_counter() - t0
         return self.scan_image(image, size, str(path), debug, {"load": load_s}), image
+
+
+def refuse_unseen(reading: BoardReading) -> None:
+    """NoBoardError when a cell's cube top lies mostly beyond the photo's edge
+    (outside_photo >= UNSEEN_OUTSIDE): whatever it reads there (a blank, the tray's
+    rim, the table) is not a cube, and a board is never scored with it."""
+    unseen = [(c.row, c.col) for row in reading.cells for c in row if c.outside_photo >= UNSEEN_OUTSIDE]
+    if unseen:
+        from ..board import cell_label
+        cells = ", ".join(cell_label(c) for c in unseen)
+        raise NoBoardError(f"no board found: {len(unseen)} cell(s) lie outside the photo ({cells})",
+                           "photograph the whole tray, or give the board with --board")
 
 
 def board_marks(marks: list[list[CellMarks]], reading: BoardReading) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
