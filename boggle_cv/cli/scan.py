@@ -235,6 +235,10 @@ def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np
         cells = ", ".join(cell_label(c) for c in result.unresolved)
         raise LowConfidenceError(f"{photo}: {len(result.unresolved)} cell(s) read below the confidence bar: {cells}",
                                  "check them and pass --fix rRcC=FACE")
+    if job.strict and result.doubtful_marks:
+        marks = ", ".join(("ring " if k == "bonus" else "red cube ") + cell_label(c) for k, c in result.doubtful_marks)
+        raise LowConfidenceError(f"{photo}: red marks seen too faintly to count: {marks}",
+                                 "check them: --bonus rRcC / --challenge-cell rRcC counts one, --no-marks drops them")
 
 
 def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray | None,

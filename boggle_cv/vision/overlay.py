@@ -37,6 +37,7 @@ class OverlayStyle:
     path_width: float = 0.06       # line width, fraction of the pitch
     max_paths: int = 3
     number_radius: float = 0.17    # the disc numbering a path at its start, fraction of the pitch
+    mark: tuple[int, int, int] = (255, 0, 255)  # a special cell: bonus ring "x2", challenge cube "+5"
     legend: LegendStyle = LegendStyle()
 
 
@@ -55,7 +56,8 @@ def _photo_centres(scan: ScanResult) -> FloatArray:
 
 def draw_scan(image: ImageU8, scan: ScanResult, faces: Sequence[Sequence[str]] | None = None,
               paths: Sequence[Sequence[tuple[int, int]]] = (),
-              style: OverlayStyle = OverlayStyle(), labels: Sequence[PathLabel] | None = None) -> ImageU8:
+              style: OverlayStyle = OverlayStyle(), labels: Sequence[PathLabel] | None = None,
+              marks: Sequence[tuple[str, tuple[int, int], bool]] = ()) -> ImageU8:
     """A copy of the photo with the scan drawn on it, and under it the legend of the
     paths (the photo is taller by the legend's band when paths are drawn).
 
@@ -64,6 +66,9 @@ def draw_scan(image: ImageU8, scan: ScanResult, faces: Sequence[Sequence[str]] |
     style.max_paths of them; each starts at a disc with its number.
     labels: what each path spells (word, points, who found it), in the paths' order;
     default the word its cells spell on `faces`.
+    marks: special cells (kind "bonus" or "challenge", board cell, counted): a circle
+    round the cube and "x2" / "+5" at its lower left ("?" after it and a thin line
+    when the mark is doubtful and not counted).
     """
     n = scan.tray.size
     out = draw_grid(image, scan.tray.corners, n)
@@ -100,6 +105,14 @@ def draw_scan(image: ImageU8, scan: ScanResult, faces: Sequence[Sequence[str]] |
                 half = 0.45 * pitch
                 cv2.rectangle(out, (int(x - half), int(y - half)), (int(x + half), int(y + half)),
                               style.doubtful, max(2, lw // 2))
+    for kind, (r, c), counted in marks:
+        x, y = centres[r, c]
+        cv2.circle(out, (int(x), int(y)), int(0.46 * pitch), style.mark, lw if counted else max(1, lw // 2), cv2.LINE_AA)
+        text = ("x2" if kind == "bonus" else "+5") + ("" if counted else "?")
+        (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+        x0, y0 = int(x - 0.45 * pitch), int(y + 0.45 * pitch)
+        cv2.rectangle(out, (x0 - 3, y0 - th - 3), (x0 + tw + 3, y0 + base + 1), style.label_bg, -1)
+        cv2.putText(out, text, (x0, y0), cv2.FONT_HERSHEY_SIMPLEX, scale, style.mark, thick, cv2.LINE_AA)
     radius = max(int(round(style.number_radius * pitch)), int(0.6 * text_px(out.shape[1], style.legend)))
     for k, start in enumerate(apart(starts, radius)):  # last, over the letters: never hidden
         draw_number(out, start, radius, k + 1, style.path_colours[k % len(style.path_colours)])

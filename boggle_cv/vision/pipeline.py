@@ -26,7 +26,7 @@ from ..errors import ArgumentTypeError, NoBoardError, UsageError
 from .cells import cut_cells, mosaic, outside_fraction, rectify
 from .decode import BoardReading, CellReading, DecodeConfig, decode, implausible
 from .imageio import load_image
-from .marks import CellMarks, find_marks
+from .marks import CellMarks, MarkEvidence, find_marks
 from .stages import DebugSink, FloatArray, ImageU8, Reader, TrayFinder, TrayResult, check_image
 from .tray import SIZES, find_tray
 
@@ -41,6 +41,7 @@ MIN_MEAN_CONFIDENCE = {"classifier": 0.3, "both": 0.3}
 # right, flagged as doubtful); cells read off the tray's rim or the table under a
 # wrong --size 0.67-1.0.
 UNSEEN_OUTSIDE = 0.5
+CUT_FLAG = 0.1  # a cube top cut by more than this share is flagged (decode.mark_cut_cells)
 
 
 @dataclass
@@ -57,8 +58,9 @@ class ScanResult:
     reading: BoardReading
     engine: str
     timings: dict[str, float] = field(default_factory=dict)
-    bonus_cells: list[tuple[int, int]] = field(default_factory=list)   # board (row, col) with a red ring
-    challenge_cell: tuple[int, int] | None = None                      # board (row, col) of the red cube
+    bonus_cells: list[tuple[int, int]] = field(default_factory=list)   # board (row, col) with a sure red ring
+    challenge_cell: tuple[int, int] | None = None                      # board (row, col) of a sure red cube
+    marks: list[MarkEvidence] = field(default_factory=list)            # every mark seen, sure or doubtful
 
     @property
     def board(self) -> Board:
@@ -77,6 +79,7 @@ class ScanResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: board (size, faces, text, per-cell detail), tray, sets, engine."""
         r = self.reading
+        seen = {m.cell: m for m in self.marks}
         return {
             "photo": self.photo,
             "image": {"width": int(self.image_shape[1]), "height": int(self.image_shape[0])},
@@ -86,7 +89,8 @@ class ScanResult:
                 "faces": r.board.to_rows(),
                 "text": r.board.to_text(),
                 "rotation": r.rotation * 90,
-                "cells": [dict(c.to_dict(), centre=[round(float(v), 1) for v in self._centre(c.photo_cell)])
+                "cells": [dict(c.to_dict(), centre=[round(float(v), 1) for v in self._centre(c.photo_cell)],
+                               mark=seen[(c.row, c.col)].to_dict() if (c.row, c.col) in seen else None)
                           for row in r.cells for c in row],
                 "flagged": [[c.row, c.col] for row in r.cells for c in row if c.flagged],
                 "mean_confidence": round(float(r.mean_confidence), 4),
@@ -106,10 +110,14 @@ class ScanResult:
         n, rotation = int(b["size"]), int(b["rotation"]) // 90
         by_cell: dict[tuple[int, int], CellReading] = {}
         centres = np.zeros((n, n, 2), np.float64)
+        seen: list[MarkEvidence] = []
         for cd in b["cells"]:
             c = CellReading.from_dict(cd)
             by_cell[(c.row, c.col)] = c
             centres[c.photo_cell] = cd["centre"]
+            if cd.get("mark"):
+                mark = cd["mark"]
+                seen.append(MarkEvidence(str(mark["kind"]), (c.row, c.col), float(mark["strength"]), bool(mark["sure"])))
         if len(by_cell) != n * n:
             raise ValueError(f"the board's cells do not cover the {n}x{n} grid")
         cells = [[by_cell[(r, c)] for c in range(n)] for r in range(n)]
@@ -121,7 +129,7 @@ class ScanResult:
         cc = marks.get("challenge_cell")
         return cls(d.get("photo"), (int(d["image"]["height"]), int(d["image"]["width"])), tray, reading,
                    str(d["engine"]), {}, [(int(r), int(c)) for r, c in marks.get("bonus_cells", [])],
-                   (int(cc[0]), int(cc[1])) if cc else None)
+                   (int(cc[0]), int(cc[1])) if cc else None, sorted(seen, key=lambda m: m.cell))
 
 
 class Scanner:
@@ -171,11 +179,12 @@ class Scanner:
             raise NoBoardError(f"no board found: {why}",
                                "photograph the whole tray, full of cubes, from above, in focus")
         t4 = time.perf_counter()
-        bonus, challenge = board_marks(find_marks(crops), board_reading)
+        seen = mark_evidence(find_marks(crops), board_reading)
+        bonus, challenge = sure_marks(seen)
         t5 = time.perf_counter()
         t.update({"tray": t1 - t0, "cells": t2 - t1, "read": t3 - t2, "decode": t4 - t3, "marks": t5 - t4})
         return ScanResult(photo, (image_bgr.shape[0], image_bgr.shape[1]), tray, board_reading,
-                          self.engine, t, bonus, challenge)
+                          self.engine, t, bonus, challenge, seen)
 
     def find_tray(self, image_bgr: ImageU8, size: int | None, debug: DebugSink | None = None) -> TrayResult:
         """The tray, its size as the photo shows it. A size given is checked against the
@@ -221,22 +230,37 @@ def refuse_unseen(reading: BoardReading) -> None:
                            "photograph the whole tray, or give the board with --board")
 
 
-def board_marks(marks: list[list[CellMarks]], reading: BoardReading) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
-    """Red marks in board coordinates: (bonus cells, challenge cell or None).
+def mark_evidence(marks: list[list[CellMarks]], reading: BoardReading) -> list[MarkEvidence]:
+    """Every red mark in board coordinates, sure or doubtful, sorted by cell.
 
     marks: find_marks output indexed [photo row][photo col]. At most one challenge cube
-    exists; if several cells look like one, the reddest is taken.
+    exists; if several cells look like one, the reddest is taken. A mark on a cube top
+    cut by the photo's edge (a cell flagged for it) is never sure.
     """
-    bonus: list[tuple[int, int]] = []
-    challenge: list[tuple[float, tuple[int, int]]] = []
+    bonus: list[MarkEvidence] = []
+    challenge: list[tuple[float, MarkEvidence]] = []
     for row in reading.cells:
         for c in row:
             m = marks[c.photo_cell[0]][c.photo_cell[1]]
+            sure = m.sure and c.outside_photo <= CUT_FLAG
             if m.challenge:
-                challenge.append((m.ring_red, (c.row, c.col)))
+                challenge.append((m.ring_red, MarkEvidence("challenge", (c.row, c.col), m.strength, sure)))
             elif m.bonus:
-                bonus.append((c.row, c.col))
-    return sorted(bonus), (max(challenge)[1] if challenge else None)
+                bonus.append(MarkEvidence("bonus", (c.row, c.col), m.strength, sure))
+    if challenge:
+        bonus.append(max(challenge, key=lambda x: x[0])[1])
+    return sorted(bonus, key=lambda m: m.cell)
+
+
+def sure_marks(seen: list[MarkEvidence]) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
+    """The sure marks of mark_evidence: (bonus cells, challenge cell or None)."""
+    challenge = [m.cell for m in seen if m.kind == "challenge" and m.sure]
+    return [m.cell for m in seen if m.kind == "bonus" and m.sure], (challenge[0] if challenge else None)
+
+
+def board_marks(marks: list[list[CellMarks]], reading: BoardReading) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
+    """The sure red marks in board coordinates: (bonus cells, challenge cell or None)."""
+    return sure_marks(mark_evidence(marks, reading))
 
 
 @functools.lru_cache(maxsize=8)
