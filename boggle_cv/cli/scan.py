@@ -231,14 +231,22 @@ def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np
         typer.echo(round_text(result, f"== {photo}" if job.several else None))
     if job.timings:
         typer.echo("timings (ms): " + ", ".join(f"{k} {v * 1000:.0f}" for k, v in result.timings.items()), err=True)
-    if job.strict and result.unresolved:
-        cells = ", ".join(cell_label(c) for c in result.unresolved)
-        raise LowConfidenceError(f"{photo}: {len(result.unresolved)} cell(s) read below the confidence bar: {cells}",
-                                 "check them and pass --fix rRcC=FACE")
-    if job.strict and result.doubtful_marks:
-        marks = ", ".join(("ring " if k == "bonus" else "red cube ") + cell_label(c) for k, c in result.doubtful_marks)
-        raise LowConfidenceError(f"{photo}: red marks seen too faintly to count: {marks}",
-                                 "check them: --bonus rRcC / --challenge-cell rRcC counts one, --no-marks drops them")
+    if job.strict and (result.unresolved or result.doubtful_marks):
+        raise _below_the_bar(photo, result)
+
+
+def _below_the_bar(photo: Path, result: RoundResult) -> LowConfidenceError:
+    """--strict's refusal: the doubtful cells and the red marks seen too faintly, in one line."""
+    what, hints = [], []
+    if result.unresolved:
+        what.append(f"{len(result.unresolved)} cell(s) read below the confidence bar: "
+                    + ", ".join(cell_label(c) for c in result.unresolved))
+        hints.append("check them and pass --fix rRcC=FACE")
+    if result.doubtful_marks:
+        what.append("red marks seen too faintly to count: " + ", ".join(
+            ("ring " if k == "bonus" else "red cube ") + cell_label(c) for k, c in result.doubtful_marks))
+        hints.append("--bonus rRcC / --challenge-cell rRcC counts a mark, --no-marks drops them")
+    return LowConfidenceError(f"{photo}: " + "; ".join(what), "; ".join(hints))
 
 
 def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray | None,

@@ -105,8 +105,8 @@ def draw_scan(image: ImageU8, scan: ScanResult, faces: Sequence[Sequence[str]] |
                 half = 0.45 * pitch
                 cv2.rectangle(out, (int(x - half), int(y - half)), (int(x + half), int(y + half)),
                               style.doubtful, max(2, lw // 2))
-    for kind, (r, c), counted in marks:
-        x, y = centres[r, c]
+    for kind, (mr, mc), counted in marks:
+        x, y = centres[mr, mc]
         cv2.circle(out, (int(x), int(y)), int(0.46 * pitch), style.mark, lw if counted else max(1, lw // 2), cv2.LINE_AA)
         text = ("x2" if kind == "bonus" else "+5") + ("" if counted else "?")
         (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
