@@ -94,3 +94,75 @@ def test_a_faint_mark_is_doubtful_not_counted_and_refused_with_strict(faint_ring
     assert sorted(doc["rules"]["bonus_cells"]) == sorted([ring, faint["cell"]]) and doc["doubtful_marks"] == []
     text = run("scan", faint_ring_photo)
     assert f"Seen too faintly to count: a red bonus ring at {label}" in text.stdout
+
+
+def _on_a_terminal(args: list[str], answer, timeout: float = 45) -> tuple[int, str]:
+    """Run `boggle-cv` on a pseudo-terminal; each question shown (a screen ending in
+    '] ' after the last answer) gets answer(question) typed. (exit code, screen)."""
+    import pty
+    import select
+    import time
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "boggle_cv", *args], stdin=slave, stdout=slave, stderr=slave,
+                            close_fds=True)
+    os.close(slave)
+    screen, seen = b"", 0
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                screen += chunk
+            elif screen[seen:].rstrip(b" ").endswith(b"]") and screen.endswith(b" "):
+                question = screen[seen:].decode("utf-8", "replace").splitlines()[-1]
+                seen = len(screen)
+                os.write(master, (answer(question) + "\n").encode())
+            if proc.poll() is not None and not ready:
+                break
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=10)
+        os.close(master)
+    return proc.returncode, screen.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+@pytest.mark.xfail(strict=True, reason="on a terminal the progress bar hides every question until it is answered "
+                                       "(the questions' own fix is another piece of work: then this passes)")
+def test_a_faint_mark_is_asked_on_a_terminal_and_counts_when_confirmed(faint_ring_photo):
+    asked: list[str] = []
+
+    def answer(question: str) -> str:
+        asked.append(question)
+        return "y" if "faint" in question else ""
+    rc, screen = _on_a_terminal(["scan", str(faint_ring_photo)], answer)
+    assert rc == 0, screen
+    [question] = [q for q in asked if "faint" in q]
+    assert "a red bonus ring (faint)? [y/N]" in question
+    rings = next(line for line in screen.splitlines() if line.startswith("Red bonus rings seen at"))
+    assert rings.count(", ") == 1 and "Seen too faintly" not in screen
+
+
+def test_ask_marks_asks_each_faint_mark_once_and_keeps_the_answers(monkeypatch, capsys):
+    import io
+
+    from boggle_cv.cli.scan_round import ask_marks
+    from boggle_cv.referee import RulesOptions
+    from boggle_cv.vision.marks import MarkEvidence
+
+    class Scan:
+        bonus_cells, challenge_cell = [(0, 0)], None
+        marks = [MarkEvidence("bonus", (0, 0), 0.97, True), MarkEvidence("bonus", (1, 2), 0.7, False),
+                 MarkEvidence("bonus", (3, 3), 0.65, False), MarkEvidence("challenge", (2, 0), 0.5, False)]
+    monkeypatch.setattr("sys.stdin", io.StringIO("y\n\n"))
+    answers = ask_marks(Scan(), RulesOptions(bonus_cells=frozenset({(3, 3)})))  # (3, 3) settled by --bonus
+    assert answers == {(1, 2): True, (2, 0): False}  # Enter: no, and answered
+    err = capsys.readouterr().err
+    assert "row 2, col 3: a red bonus ring (faint)? [y/N]" in err and "row 3, col 1: the red challenge cube" in err
+    assert "row 4, col 4" not in err
