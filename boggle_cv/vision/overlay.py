@@ -109,10 +109,11 @@ def draw_scan(image: ImageU8, scan: ScanResult, faces: Sequence[Sequence[str]] |
         x, y = centres[mr, mc]
         cv2.circle(out, (int(x), int(y)), int(0.46 * pitch), style.mark, lw if counted else max(1, lw // 2), cv2.LINE_AA)
         text = ("x2" if kind == "bonus" else "+5") + ("" if counted else "?")
-        (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
-        x0, y0 = int(x - 0.45 * pitch), int(y + 0.45 * pitch)
-        cv2.rectangle(out, (x0 - 3, y0 - th - 3), (x0 + tw + 3, y0 + base + 1), style.label_bg, -1)
-        cv2.putText(out, text, (x0, y0), cv2.FONT_HERSHEY_SIMPLEX, scale, style.mark, thick, cv2.LINE_AA)
+        small = 0.7 * scale  # in the cube's corner, clear of its letter
+        (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, small, thick)
+        x0, y0 = int(x - 0.47 * pitch), int(y + 0.47 * pitch) - base
+        cv2.rectangle(out, (x0 - 2, y0 - th - 2), (x0 + tw + 2, y0 + base + 1), style.label_bg, -1)
+        cv2.putText(out, text, (x0, y0), cv2.FONT_HERSHEY_SIMPLEX, small, style.mark, thick, cv2.LINE_AA)
     radius = max(int(round(style.number_radius * pitch)), int(0.6 * text_px(out.shape[1], style.legend)))
     for k, start in enumerate(apart(starts, radius)):  # last, over the letters: never hidden
         draw_number(out, start, radius, k + 1, style.path_colours[k % len(style.path_colours)])

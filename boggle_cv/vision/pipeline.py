@@ -281,7 +281,8 @@ def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None =
     keep a ``Scanner``. lang: the edition whose cube sets are the reader's prior
     (boggle_cv.editions: "fr" weighs the French set, "de" none). Raises ArgumentTypeError (a TypeError) for something that is
     neither, UsageError (a ValueError) for a bad size, engine, colour or array shape,
-    ImageReadError for an unreadable file, NoBoardError when no board is found.
+    ImageReadError for an unreadable file, NoBoardError when no board is found (or
+    the photo shows a board of another size than `size`: Scanner.find_tray).
     """
     if size is not None and (isinstance(size, bool) or size not in SIZES):
         raise UsageError(f"size must be 4, 5, 6 or None, not {size!r}")
