@@ -96,7 +96,7 @@ def test_a_faint_mark_is_doubtful_not_counted_and_refused_with_strict(faint_ring
     assert f"Seen too faintly to count: a red bonus ring at {label}" in text.stdout
 
 
-def _on_a_terminal(args: list[str], answer, timeout: float = 45) -> tuple[int, str]:
+def _on_a_terminal(args: list[str], answer, timeout: float = 30) -> tuple[int, str]:
     """Run `boggle-cv` on a pseudo-terminal; each question shown (a screen ending in
     '] ' after the last answer) gets answer(question) typed. (exit code, screen)."""
     import pty
