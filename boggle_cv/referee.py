@@ -314,9 +314,8 @@ def referee_round(request: RoundRequest, dictionary: Dictionary | None = None) -
     if unresolved:
         notes.append(f"{len(unresolved)} doubtful cell(s) to check: " + ", ".join(cell_label(c) for c in unresolved))
     for kind, cell in doubted:
-        what = "a faint red ring" if kind == "bonus" else "a red cube, faintly,"
-        option = "--bonus" if kind == "bonus" else "--challenge-cell"
-        notes.append(f"{what} seen at {cell_label(cell)}: not counted ({option} {cell_label(cell)} counts it)")
+        what = "a red bonus ring" if kind == "bonus" else "the red challenge cube"
+        notes.append(f"{what} seen too faintly at {cell_label(cell)}: not counted unless confirmed")
     sheet = score_round(board, players, dictionary, rules)
     return RoundResult(board=board, read_board=read_board, sheet=sheet, rules_why=why, corrected=corrected,
                        unresolved=unresolved, notes=tuple(notes), doubtful_marks=doubted,
