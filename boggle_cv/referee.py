@@ -63,10 +63,12 @@ class RulesOptions:
 @dataclass(frozen=True)
 class Corrections:
     """The players' corrections: a whole board (replaces the reading) and/or single
-    cells {(row, col): face} applied on top of it."""
+    cells {(row, col): face} applied on top of it; marks: their answers about red
+    marks the photo shows {(row, col): True (it counts) or False (it does not)}."""
 
     board: Board | None = None
     cells: Mapping[Cell, str] = field(default_factory=dict)
+    marks: Mapping[Cell, bool] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,8 @@ class RoundResult:
     unresolved: cells flagged as doubtful that no correction touched;
     rules_why: rule -> where it came from ("option", "photo", "board size",
     "default"); notes: one line each for the table; game: set once stored.
+    doubtful_marks: (kind, cell) of red marks seen faintly ("bonus" ring, "challenge"
+    cube) that nobody answered and no option settled: not counted, to be checked.
     """
 
     board: Board
@@ -120,6 +124,7 @@ class RoundResult:
     photo: str | None = None
     timings: Mapping[str, float] = field(default_factory=dict)
     game: GameRef | None = None
+    doubtful_marks: tuple[tuple[str, Cell], ...] = ()
 
     @property
     def rules(self) -> Rules:
@@ -157,6 +162,7 @@ class RoundResult:
         doc["rules_why"] = dict(self.rules_why)
         doc["corrected"] = [list(c) for c in self.corrected]
         doc["unresolved"] = [list(c) for c in self.unresolved]
+        doc["doubtful_marks"] = [{"kind": k, "cell": list(c)} for k, c in self.doubtful_marks]
         doc["notes"] = list(self.notes)
         if self.timings:
             doc["timings_ms"] = {k: round(v * 1000, 1) for k, v in self.timings.items()}
@@ -184,6 +190,8 @@ class RoundResult:
                        rules_why={str(k): str(v) for k, v in doc.get("rules_why", {}).items()},
                        corrected=tuple(_cells(doc.get("corrected", []))),
                        unresolved=tuple(_cells(doc.get("unresolved", []))),
+                       doubtful_marks=tuple((str(m["kind"]), (int(m["cell"][0]), int(m["cell"][1])))
+                                            for m in doc.get("doubtful_marks", [])),
                        notes=tuple(str(n) for n in doc.get("notes", [])), scan=scan,
                        photo=doc.get("photo"), timings=timings, game=game)
         except (KeyError, TypeError, ValueError, IndexError) as e:
@@ -211,6 +219,33 @@ def doubtful_cells(scan: ScanResult, board: Board, fixed: Iterable[Cell] = ()) -
     fixed_set = set(fixed)
     return [(c.row, c.col) for row in scan.reading.cells for c in row
             if c.flagged and board.faces[c.row][c.col] == c.face and (c.row, c.col) not in fixed_set]
+
+
+def seen_marks(scan: ScanResult | None, answers: Mapping[Cell, bool], options: RulesOptions
+               ) -> tuple[list[Cell], Cell | None, tuple[tuple[str, Cell], ...]]:
+    """The photo's red marks that count: (bonus cells, challenge cell or None), and
+    the doubtful ones left, (kind, cell). The sure marks count and a faint one does not,
+    unless the players answered otherwise (answers: cell -> counts); a faint mark is
+    doubtful unless answered or settled by the options (its cell given as a bonus
+    cell; a challenge cell given, or the standard variant chosen). scan None: none."""
+    if scan is None:
+        return [], None, ()
+    bonus = [c for c in scan.bonus_cells if answers.get(c, True)]
+    challenge = scan.challenge_cell if scan.challenge_cell is not None and answers.get(
+        scan.challenge_cell, True) else None
+    doubted: list[tuple[str, Cell]] = []
+    for m in scan.marks:
+        if m.sure:
+            continue
+        if answers.get(m.cell):
+            if m.kind == "bonus":
+                bonus.append(m.cell)
+            else:
+                challenge = m.cell
+        elif m.cell not in answers and not (m.kind == "bonus" and m.cell in options.bonus_cells) and not (
+                m.kind == "challenge" and (options.challenge_cell is not None or options.variant == "standard")):
+            doubted.append((m.kind, m.cell))
+    return sorted(set(bonus)), challenge, tuple(doubted)
 
 
 def decide_rules(board: Board, options: RulesOptions, seen_bonus: Sequence[Cell] = (),
@@ -279,14 +314,16 @@ def referee_round(request: RoundRequest, dictionary: Dictionary | None = None) -
         corrected = tuple((r, c) for r, c in board.cells() if board.faces[r][c] != read_board.faces[r][c])
         unresolved = tuple(doubtful_cells(scan, board, corr.cells))
     use_marks = scan is not None and request.marks is MarksPolicy.use and read_board is not None
-    rules, why, notes = decide_rules(board, request.options,
-                                     scan.bonus_cells if use_marks and scan is not None else (),
-                                     scan.challenge_cell if use_marks and scan is not None else None)
+    bonus, challenge, doubted = seen_marks(scan if use_marks else None, corr.marks, request.options)
+    rules, why, notes = decide_rules(board, request.options, bonus, challenge)
     if unresolved:
         notes.append(f"{len(unresolved)} doubtful cell(s) to check: " + ", ".join(cell_label(c) for c in unresolved))
+    for kind, cell in doubted:
+        what = "a red bonus ring" if kind == "bonus" else "the red challenge cube"
+        notes.append(f"{what} seen too faintly at {cell_label(cell)}: not counted unless confirmed")
     sheet = score_round(board, players, dictionary, rules)
     return RoundResult(board=board, read_board=read_board, sheet=sheet, rules_why=why, corrected=corrected,
-                       unresolved=unresolved, notes=tuple(notes),
+                       unresolved=unresolved, notes=tuple(notes), doubtful_marks=doubted,
                        scan=scan if read_board is not None else None, photo=request.photo,
                        timings=dict(request.timings))
 

@@ -136,11 +136,16 @@ def round_header(result: RoundResult) -> str:
     fits = sets_fit(r.sets, len(r.flagged))
     text = (f"Board read: {board.size}x{board.size}, mean confidence {r.mean_confidence:.0%}, "
             f"{len(r.flagged)} doubtful cell(s); cube sets that fit: {fits}")
-    if "photo" in result.rules_why.get("bonus_cells", ""):
-        text += ("\nRed bonus rings seen at " + ", ".join(cell_label(c) for c in scan.bonus_cells)
+    seen = set(scan.bonus_cells) | {m.cell for m in scan.marks}
+    rings = [c for c in sorted(result.rules.bonus_cells) if c in seen]
+    if "photo" in result.rules_why.get("bonus_cells", "") and rings:
+        text += ("\nRed bonus rings seen at " + ", ".join(cell_label(c) for c in rings)
                  + " (words through them score double; --no-marks ignores them)")
-    if result.rules_why.get("challenge_cell") == "photo" and scan.challenge_cell is not None:
-        text += f"\nRed challenge cube seen at {cell_label(scan.challenge_cell)}: challenge scoring (+5 through it)"
+    if result.rules_why.get("challenge_cell") == "photo" and result.rules.challenge_cell is not None:
+        text += f"\nRed challenge cube seen at {cell_label(result.rules.challenge_cell)}: challenge scoring (+5 through it)"
+    for kind, cell in result.doubtful_marks:
+        what, option = ("a red bonus ring", "--bonus") if kind == "bonus" else ("the red challenge cube", "--challenge-cell")
+        text += f"\nSeen too faintly to count: {what} at {cell_label(cell)} (check it; {option} {cell_label(cell)} counts it)"
     return text
 
 

@@ -1,7 +1,8 @@
 """A refereed round drawn on its photo: the reading as corrected, the paths of the
 best words listed and of the best words nobody found, each numbered at its start
 and named in the legend under the photo with its points and who found it
-(vision.overlay.draw_scan, vision.legend). Above the referee and the vision stages,
+(vision.overlay.draw_scan, vision.legend), and every special cell the score used
+(bonus rings, the challenge cube) or left doubtful. Above the referee and the vision stages,
 so that neither imports the other.
 
 Images are BGR uint8 (H, W, 3).
@@ -50,4 +51,14 @@ def draw_round(image: ImageU8, scan: ScanResult, result: RoundResult, missed: in
     words = drawn_words(result, missed, found)
     style = dataclasses.replace(style, max_paths=len(words))
     return draw_scan(image, scan, result.board.to_rows(), [w.path for w in words], style,
-                     round_labels(result, words))
+                     round_labels(result, words), special_cells(result))
+
+
+def special_cells(result: RoundResult) -> list[tuple[str, tuple[int, int], bool]]:
+    """The special cells to draw: every bonus cell and the challenge cube's cell the
+    score used (counted), then the red marks seen too faintly to count (not counted)."""
+    rules = result.rules
+    used = [("bonus", cell, True) for cell in sorted(rules.bonus_cells)]
+    if rules.challenge_cell is not None and rules.variant == "challenge":
+        used.append(("challenge", rules.challenge_cell, True))
+    return used + [(kind, cell, False) for kind, cell in result.doubtful_marks]

@@ -283,12 +283,25 @@ def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np
 
 
 def _strict_refusal(photo: Path, result: RoundResult, job: ScanJob) -> LowConfidenceError | None:
-    """--strict: the error for a round left with doubtful cells (None when it is clean)."""
-    if not (job.strict and result.unresolved):
+    """--strict: the error for a round left with doubtful cells or faint red marks
+    (None when it is clean)."""
+    if not (job.strict and (result.unresolved or result.doubtful_marks)):
         return None
-    cells = ", ".join(cell_label(c) for c in result.unresolved)
-    return LowConfidenceError(f"{photo}: {len(result.unresolved)} cell(s) read below the confidence bar: {cells}",
-                              "check them and pass --fix rRcC=FACE")
+    return _below_the_bar(photo, result)
+
+
+def _below_the_bar(photo: Path, result: RoundResult) -> LowConfidenceError:
+    """--strict's refusal: the doubtful cells and the red marks seen too faintly, in one line."""
+    what, hints = [], []
+    if result.unresolved:
+        what.append(f"{len(result.unresolved)} cell(s) read below the confidence bar: "
+                    + ", ".join(cell_label(c) for c in result.unresolved))
+        hints.append("check them and pass --fix rRcC=FACE")
+    if result.doubtful_marks:
+        what.append("red marks seen too faintly to count: " + ", ".join(
+            ("ring " if k == "bonus" else "red cube ") + cell_label(c) for k, c in result.doubtful_marks))
+        hints.append("--bonus rRcC / --challenge-cell rRcC counts a mark, --no-marks drops them")
+    return LowConfidenceError(f"{photo}: " + "; ".join(what), "; ".join(hints))
 
 
 def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray | None,

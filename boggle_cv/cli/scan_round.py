@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..board import Board
 from ..dictionary import Dictionary
 from ..errors import BoggleError, ImageReadError
-from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
+from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, seen_marks
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,6 +54,18 @@ class ScanJob:
     annotate_full: bool = False                 # --annotate-full: drawn at the photo's resolution
 
 
+def ask_marks(scan: ScanResult, options: RulesOptions) -> dict[tuple[int, int], bool]:
+    """On a terminal: ask about each red mark seen too faintly to count that no option
+    settles ("row 1, col 2: a red bonus ring (faint)? [y/N]"); the answers, cell ->
+    counts (the referee's Corrections.marks)."""
+    answers: dict[tuple[int, int], bool] = {}
+    for kind, (r, c) in seen_marks(scan, {}, options)[2]:
+        what = "a red bonus ring" if kind == "bonus" else "the red challenge cube"
+        typer.echo(f"row {r + 1}, col {c + 1}: {what} (faint)? [y/N] ", err=True, nl=False)
+        answers[(r, c)] = sys.stdin.readline().strip().lower() in ("y", "yes")
+    return answers
+
+
 Outcome = tuple["RoundResult", "ScanResult | None", "np.ndarray | None", "dict[str, SheetReading]"]
 
 
@@ -63,6 +75,8 @@ def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dic
     terminal, referee the round: (result, scan, image). Runs in a worker with --jobs."""
     scan, image, stages = _read(photo, scanner, job, early)
     corrections = _ask_cells(job, scan, image)
+    if job.ask and scan is not None and corrections.board is None and job.marks is MarksPolicy.use:
+        corrections = dataclasses.replace(corrections, marks=ask_marks(scan, job.options))
     lists: dict[str, list[str]] = job.lists
     sheets: dict[str, SheetReading] = {}
     if job.sheets:

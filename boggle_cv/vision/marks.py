@@ -9,7 +9,14 @@ and wood are not red. Measured on two zones around the crop centre:
     around the letter on a light cube top) over a part of it;
   * the core disc (radius ``core_r`` pitch): must stay mostly not red for a bonus
     ring, so that a red-printed letter is not taken for a ring.
-Thresholds were set on synthetic photos from ``boggle-cv synth`` (not on real photos).
+A ring must also be round: the red pixels around the letter must lie on one circle
+(a least-squares circle fitted to them; ``circle`` is the share within ``circle_tol``
+pitch of it). Red lines drawn over a photo (another app's debug contours around the
+letters) cover the annulus as well but lie on no circle (measured 0.30-0.43 on
+real-photos' bogglecv-5x5-blue-overlay; synthetic rings 0.68-1.0, most above 0.93).
+Each mark found carries its strength (the circle share for a ring, the red share of
+the cube top for a challenge cube) and whether it is sure; a weak one is doubtful.
+Thresholds were set on synthetic photos from ``boggle-cv synth`` and that real photo.
 """
 from __future__ import annotations
 
@@ -36,6 +43,26 @@ class MarkConfig:
     sectors: int = 12                  # a ring goes all round: angular sectors of the annulus ...
     sector_min_frac: float = 0.03      # ... each counts when this share of it is red ...
     ring_min_sectors: int = 9          # ... and a ring needs this many (tray or neighbours: one side)
+    circle_tol: float = 0.04           # a ring's red pixels lie within this of one circle ...
+    ring_circle_min: float = 0.6       # ... at least this share of them, else no ring (lines, scribbles) ...
+    ring_sure: float = 0.85            # ... and this share for a sure ring (else doubtful)
+    challenge_sure: float = 0.6        # a sure challenge cube: this share of its top (r <= ring_r1) red
+
+
+@dataclass(frozen=True)
+class MarkEvidence:
+    """A red mark found on the board: kind "bonus" (a ring) or "challenge" (the red
+    cube), its board cell (row, col), strength 0..1 (a ring: the share of its red
+    pixels on one circle; a red cube: the red share of its top) and whether it is
+    sure (strong enough, the cube top wholly in the photo); a weak one is doubtful."""
+
+    kind: str
+    cell: tuple[int, int]
+    strength: float
+    sure: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "strength": round(self.strength, 3), "sure": self.sure}
 
 
 @dataclass
@@ -46,10 +73,13 @@ class CellMarks:
     challenge: bool
     core_red: float
     ring_red: float
+    strength: float = 1.0   # a ring: share of its red pixels on one circle; a red cube: red share of its top
+    sure: bool = True       # strong enough to count without asking
 
     def to_dict(self) -> dict[str, Any]:
         return {"bonus": self.bonus, "challenge": self.challenge,
-                "core_red": round(self.core_red, 3), "ring_red": round(self.ring_red, 3)}
+                "core_red": round(self.core_red, 3), "ring_red": round(self.ring_red, 3),
+                "strength": round(self.strength, 3), "sure": self.sure}
 
 
 def red_mask(crop_bgr: np.ndarray, cfg: MarkConfig = MarkConfig()) -> np.ndarray:
@@ -73,6 +103,8 @@ def find_marks(crops: np.ndarray, cfg: MarkConfig = MarkConfig()) -> list[list[C
     ang = np.arctan2(yy - (s - 1) / 2, xx - (s - 1) / 2)
     sector = np.minimum(((ang + np.pi) / (2 * np.pi) * cfg.sectors).astype(int), cfg.sectors - 1)
     sector_masks = [ring & (sector == k) for k in range(cfg.sectors)]
+    top = r <= cfg.ring_r1
+    around = (r >= 0.15) & (r <= 0.5)
     out = []
     for i in range(n):
         row = []
@@ -83,6 +115,31 @@ def find_marks(crops: np.ndarray, cfg: MarkConfig = MarkConfig()) -> list[list[C
             covered = sum(float(m[sm].mean()) >= cfg.sector_min_frac for sm in sector_masks)
             bonus = (not challenge) and rr >= cfg.ring_frac and cr <= cfg.ring_core_max \
                 and covered >= cfg.ring_min_sectors
-            row.append(CellMarks(bonus, challenge, cr, rr))
+            strength, sure = 0.0, False
+            if challenge:
+                strength = float(m[top].mean())
+                sure = strength >= cfg.challenge_sure
+            elif bonus:
+                strength = circle_share(m & around, cfg.circle_tol * s)
+                bonus = strength >= cfg.ring_circle_min
+                sure = strength >= cfg.ring_sure
+            row.append(CellMarks(bonus, challenge, cr, rr, strength, sure))
         out.append(row)
     return out
+
+
+def circle_share(mask: np.ndarray, tol_px: float) -> float:
+    """Share of the mask's pixels within tol_px of the circle fitted to them (least
+    squares, algebraic fit), 0 for fewer than 10 pixels or a circle that does not
+    lie around the crop's centre (radius 0.2-0.5 of the side, centre within 0.15)."""
+    ys, xs = np.nonzero(mask)
+    s = mask.shape[0]
+    if len(xs) < 10:
+        return 0.0
+    x, y = xs.astype(np.float64), ys.astype(np.float64)
+    a = np.c_[2 * x, 2 * y, np.ones(len(x))]
+    (cx, cy, c), *_ = np.linalg.lstsq(a, x ** 2 + y ** 2, rcond=None)
+    radius = float(np.sqrt(max(c + cx ** 2 + cy ** 2, 0.0)))
+    if not (0.2 * s <= radius <= 0.5 * s) or np.hypot(cx - (s - 1) / 2, cy - (s - 1) / 2) > 0.15 * s:
+        return 0.0
+    return float(np.mean(np.abs(np.hypot(x - cx, y - cy) - radius) <= tol_px))

@@ -50,6 +50,7 @@ class OverlayStyle:
     max_paths: int = 3
     number_radius: float = 0.12    # the disc numbering a path
     max_side: int | None = 2000
+    mark: tuple[int, int, int] = (255, 0, 255)  # a special cell: bonus ring "x2", challenge cube "+5"
     legend: LegendStyle = LegendStyle()
 
 
@@ -121,7 +122,8 @@ def _grid(out: ImageU8, view: BoardView, style: OverlayStyle, lw: int) -> None:
 
 def draw_scan(image: ImageU8, scan: ScanResult, faces: Sequence[Sequence[str]] | None = None,
               paths: Sequence[Sequence[tuple[int, int]]] = (),
-              style: OverlayStyle = OverlayStyle(), labels: Sequence[PathLabel] | None = None) -> ImageU8:
+              style: OverlayStyle = OverlayStyle(), labels: Sequence[PathLabel] | None = None,
+              marks: Sequence[tuple[str, tuple[int, int], bool]] = ()) -> ImageU8:
     """The photo turned and scaled as the report shows the board, with the scan drawn
     on it, and under it the legend of the paths (when paths are drawn).
 
@@ -130,6 +132,9 @@ def draw_scan(image: ImageU8, scan: ScanResult, faces: Sequence[Sequence[str]] |
     style.max_paths of them; each is numbered by a disc in a corner of its first cell.
     labels: what each path spells (word, points, who found it), in the paths' order;
     default the word its cells spell on `faces`.
+    marks: special cells (kind "bonus" or "challenge", board cell, counted): a circle
+    round the cube and "x2" / "+5" at its lower left ("?" after it and a thin line
+    when the mark is doubtful and not counted).
     """
     drawn = list(paths)[:style.max_paths]
     view = photo_view(image, scan, style, len(drawn))
@@ -155,6 +160,11 @@ def draw_scan(image: ImageU8, scan: ScanResult, faces: Sequence[Sequence[str]] |
                 cv2.polylines(out, [np.round(box).astype(np.int32)], True, style.doubtful, lw, cv2.LINE_AA)
             _text(out, face + ("?" if doubtful else ""), view.point(c.col + 0.02, c.row + 0.02),
                   style.label_height * pitch, style.doubtful if doubtful else style.sure, style.label_bg)
+    for kind, (mr, mc), counted in marks:
+        x, y = view.point(mc + 0.5, mr + 0.5)
+        cv2.circle(out, (int(x), int(y)), int(0.46 * pitch), style.mark, lw if counted else max(1, lw // 2), cv2.LINE_AA)
+        text = ("x2" if kind == "bonus" else "+5") + ("" if counted else "?")
+        _text(out, text, view.point(mc + 0.04, mr + 0.72), style.axis_height * pitch, style.mark, style.label_bg)
     for r in range(view.size):
         _text(out, f"r{r + 1}", view.point(-0.4, r + 0.5), style.axis_height * pitch, style.axis_ink,
               style.label_bg, centred=True)

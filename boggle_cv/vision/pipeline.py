@@ -26,7 +26,7 @@ from ..errors import ArgumentTypeError, NoBoardError, UsageError
 from .cells import cut_cells, mosaic, outside_fraction, rectify
 from .decode import BoardReading, CellReading, DecodeConfig, decode, implausible
 from .imageio import load_image
-from .marks import CellMarks, find_marks
+from .marks import CellMarks, MarkEvidence, find_marks
 from .stages import DebugSink, FloatArray, ImageU8, Reader, TrayFinder, TrayResult, check_image
 from .tray import SIZES, find_tray
 
@@ -36,6 +36,12 @@ CELL_PX = 96  # crop side handed to the reader (the reader resizes to its input)
 # grids over empty or broken trays from 0.25. Tesseract's confidences are not
 # calibrated the same way (real trays from 0.37), so it gets no bar.
 MIN_MEAN_CONFIDENCE = {"classifier": 0.3, "both": 0.3}
+# A cell whose cube top lies this much (or more) beyond the photo's edge is not seen:
+# the board is refused. Measured: real photos with a cut-off row 0.12 at most (read
+# right, flagged as doubtful); cells read off the tray's rim or the table under a
+# wrong --size 0.67-1.0.
+UNSEEN_OUTSIDE = 0.5
+CUT_FLAG = 0.1  # a cube top cut by more than this share is flagged (decode.mark_cut_cells)
 
 
 @dataclass
@@ -52,8 +58,9 @@ class ScanResult:
     reading: BoardReading
     engine: str
     timings: dict[str, float] = field(default_factory=dict)
-    bonus_cells: list[tuple[int, int]] = field(default_factory=list)   # board (row, col) with a red ring
-    challenge_cell: tuple[int, int] | None = None                      # board (row, col) of the red cube
+    bonus_cells: list[tuple[int, int]] = field(default_factory=list)   # board (row, col) with a sure red ring
+    challenge_cell: tuple[int, int] | None = None                      # board (row, col) of a sure red cube
+    marks: list[MarkEvidence] = field(default_factory=list)            # every mark seen, sure or doubtful
 
     @property
     def board(self) -> Board:
@@ -72,6 +79,7 @@ class ScanResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: board (size, faces, text, per-cell detail), tray, sets, engine."""
         r = self.reading
+        seen = {m.cell: m for m in self.marks}
         return {
             "photo": self.photo,
             "image": {"width": int(self.image_shape[1]), "height": int(self.image_shape[0])},
@@ -81,7 +89,8 @@ class ScanResult:
                 "faces": r.board.to_rows(),
                 "text": r.board.to_text(),
                 "rotation": r.rotation * 90,
-                "cells": [dict(c.to_dict(), centre=[round(float(v), 1) for v in self._centre(c.photo_cell)])
+                "cells": [dict(c.to_dict(), centre=[round(float(v), 1) for v in self._centre(c.photo_cell)],
+                               mark=seen[(c.row, c.col)].to_dict() if (c.row, c.col) in seen else None)
                           for row in r.cells for c in row],
                 "flagged": [[c.row, c.col] for row in r.cells for c in row if c.flagged],
                 "mean_confidence": round(float(r.mean_confidence), 4),
@@ -101,10 +110,14 @@ class ScanResult:
         n, rotation = int(b["size"]), int(b["rotation"]) // 90
         by_cell: dict[tuple[int, int], CellReading] = {}
         centres = np.zeros((n, n, 2), np.float64)
+        seen: list[MarkEvidence] = []
         for cd in b["cells"]:
             c = CellReading.from_dict(cd)
             by_cell[(c.row, c.col)] = c
             centres[c.photo_cell] = cd["centre"]
+            if cd.get("mark"):
+                mark = cd["mark"]
+                seen.append(MarkEvidence(str(mark["kind"]), (c.row, c.col), float(mark["strength"]), bool(mark["sure"])))
         if len(by_cell) != n * n:
             raise ValueError(f"the board's cells do not cover the {n}x{n} grid")
         cells = [[by_cell[(r, c)] for c in range(n)] for r in range(n)]
@@ -116,7 +129,7 @@ class ScanResult:
         cc = marks.get("challenge_cell")
         return cls(d.get("photo"), (int(d["image"]["height"]), int(d["image"]["width"])), tray, reading,
                    str(d["engine"]), {}, [(int(r), int(c)) for r, c in marks.get("bonus_cells", [])],
-                   (int(cc[0]), int(cc[1])) if cc else None)
+                   (int(cc[0]), int(cc[1])) if cc else None, sorted(seen, key=lambda m: m.cell))
 
 
 class Scanner:
@@ -147,7 +160,7 @@ class Scanner:
         when the reading is refused)."""
         t = dict(timings or {})
         t0 = time.perf_counter()
-        tray = self.tray_finder(image_bgr, size, debug=debug)
+        tray = self.find_tray(image_bgr, size, debug)
         t1 = time.perf_counter()
         n = tray.size
         crops = cut_cells(image_bgr, tray.corners, n, CELL_PX, centres=tray.cell_centres)
@@ -159,17 +172,42 @@ class Scanner:
         t3 = time.perf_counter()
         outside = outside_fraction(tray.corners, n, image_bgr.shape, tray.cell_centres)
         board_reading = decode(reading, n, self.decode_config, outside=outside)
+        refuse_unseen(board_reading)
         why = implausible(board_reading,
                           min_mean_confidence=MIN_MEAN_CONFIDENCE.get(self.engine, 0.0))
         if why:
             raise NoBoardError(f"no board found: {why}",
                                "photograph the whole tray, full of cubes, from above, in focus")
         t4 = time.perf_counter()
-        bonus, challenge = board_marks(find_marks(crops), board_reading)
+        seen = mark_evidence(find_marks(crops), board_reading)
+        bonus, challenge = sure_marks(seen)
         t5 = time.perf_counter()
         t.update({"tray": t1 - t0, "cells": t2 - t1, "read": t3 - t2, "decode": t4 - t3, "marks": t5 - t4})
         return ScanResult(photo, (image_bgr.shape[0], image_bgr.shape[1]), tray, board_reading,
-                          self.engine, t, bonus, challenge)
+                          self.engine, t, bonus, challenge, seen)
+
+    def find_tray(self, image_bgr: ImageU8, size: int | None, debug: DebugSink | None = None) -> TrayResult:
+        """The tray, its size as the photo shows it. A size given is checked against the
+        photo, never imposed on it: the photo is searched without it first, and a board
+        of another size there refuses the size (NoBoardError naming --size); only a photo
+        in which no board is seen without it is searched again for a board of that size."""
+        if size is None:
+            return self.tray_finder(image_bgr, None, debug=debug)
+        try:
+            seen = self.tray_finder(image_bgr, None, debug=debug)
+        except NoBoardError:
+            seen = None
+        if seen is None:
+            try:
+                return self.tray_finder(image_bgr, size, debug=debug)
+            except NoBoardError as err:
+                raise NoBoardError(err.message, f"--size {size} was given: check it, or leave it out "
+                                   "and photograph the whole tray from above") from None
+        if seen.size != size:
+            m = seen.size
+            raise NoBoardError(f"the photo shows a {m}x{m} board, not the {size}x{size} that --size {size} says",
+                               f"leave --size out to read the {m}x{m} board, or photograph the {size}x{size} tray")
+        return seen
 
     def scan_file(self, path: str | Path, size: int | None = None,
                   debug: DebugSink | None = None) -> tuple[ScanResult, ImageU8]:
@@ -180,22 +218,49 @@ class Scanner:
         return self.scan_image(image, size, str(path), debug, {"load": load_s}), image
 
 
-def board_marks(marks: list[list[CellMarks]], reading: BoardReading) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
-    """Red marks in board coordinates: (bonus cells, challenge cell or None).
+def refuse_unseen(reading: BoardReading) -> None:
+    """NoBoardError when a cell's cube top lies mostly beyond the photo's edge
+    (outside_photo >= UNSEEN_OUTSIDE): whatever it reads there (a blank, the tray's
+    rim, the table) is not a cube, and a board is never scored with it."""
+    unseen = [(c.row, c.col) for row in reading.cells for c in row if c.outside_photo >= UNSEEN_OUTSIDE]
+    if unseen:
+        from ..board import cell_label
+        cells = ", ".join(cell_label(c) for c in unseen)
+        raise NoBoardError(f"no board found: {len(unseen)} cell(s) lie outside the photo ({cells})",
+                           "photograph the whole tray, or give the board with --board")
+
+
+def mark_evidence(marks: list[list[CellMarks]], reading: BoardReading) -> list[MarkEvidence]:
+    """Every red mark in board coordinates, sure or doubtful, sorted by cell.
 
     marks: find_marks output indexed [photo row][photo col]. At most one challenge cube
-    exists; if several cells look like one, the reddest is taken.
+    exists; if several cells look like one, the reddest is taken. A mark on a cube top
+    cut by the photo's edge (a cell flagged for it) is never sure.
     """
-    bonus: list[tuple[int, int]] = []
-    challenge: list[tuple[float, tuple[int, int]]] = []
+    bonus: list[MarkEvidence] = []
+    challenge: list[tuple[float, MarkEvidence]] = []
     for row in reading.cells:
         for c in row:
             m = marks[c.photo_cell[0]][c.photo_cell[1]]
+            sure = m.sure and c.outside_photo <= CUT_FLAG
             if m.challenge:
-                challenge.append((m.ring_red, (c.row, c.col)))
+                challenge.append((m.ring_red, MarkEvidence("challenge", (c.row, c.col), m.strength, sure)))
             elif m.bonus:
-                bonus.append((c.row, c.col))
-    return sorted(bonus), (max(challenge)[1] if challenge else None)
+                bonus.append(MarkEvidence("bonus", (c.row, c.col), m.strength, sure))
+    if challenge:
+        bonus.append(max(challenge, key=lambda x: x[0])[1])
+    return sorted(bonus, key=lambda m: m.cell)
+
+
+def sure_marks(seen: list[MarkEvidence]) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
+    """The sure marks of mark_evidence: (bonus cells, challenge cell or None)."""
+    challenge = [m.cell for m in seen if m.kind == "challenge" and m.sure]
+    return [m.cell for m in seen if m.kind == "bonus" and m.sure], (challenge[0] if challenge else None)
+
+
+def board_marks(marks: list[list[CellMarks]], reading: BoardReading) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
+    """The sure red marks in board coordinates: (bonus cells, challenge cell or None)."""
+    return sure_marks(mark_evidence(marks, reading))
 
 
 @functools.lru_cache(maxsize=8)
@@ -216,7 +281,8 @@ def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None =
     keep a ``Scanner``. lang: the edition whose cube sets are the reader's prior
     (boggle_cv.editions: "fr" weighs the French set, "de" none). Raises ArgumentTypeError (a TypeError) for something that is
     neither, UsageError (a ValueError) for a bad size, engine, colour or array shape,
-    ImageReadError for an unreadable file, NoBoardError when no board is found.
+    ImageReadError for an unreadable file, NoBoardError when no board is found (or
+    the photo shows a board of another size than `size`: Scanner.find_tray).
     """
     if size is not None and (isinstance(size, bool) or size not in SIZES):
         raise UsageError(f"size must be 4, 5, 6 or None, not {size!r}")

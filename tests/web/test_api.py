@@ -166,6 +166,12 @@ def test_bad_size_is_400(client, sample_bytes):
     assert_error(client.post("/api/scan?size=9", content=sample_bytes, headers=JPEG), 400, "size")
 
 
+def test_a_size_the_photo_contradicts_is_refused(client, sample_bytes, photo_ready):
+    """The sample is a 4x4: asked for a 5x5, the page gets the command line's refusal."""
+    assert_error(client.post("/api/scan?size=5", content=sample_bytes, headers=JPEG), 422, "shows a 4x4 board",
+                 "size 5")
+
+
 def test_missing_model_is_503_and_server_stays_up(tmp_path, dictionary, sample_bytes):
     def no_model():
         raise EngineMissingError("reader model not found: x.onnx", "retrain")
