@@ -152,8 +152,17 @@ class Decision:
         return [q.doubt.key for q in self.questions]
 
     def to_dict(self) -> dict[str, Any]:
+        """"questions": each doubt with what rides on it, in order; "settled": each doubt
+        no answer of which changes a score, with how it is "shown"."""
         return {"questions": [q.to_dict() for q in self.questions],
                 "settled": [{**doubt_dict(d), "shown": shown(d)} for d in self.settled]}
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> Decision:
+        """Inverse of to_dict (a document without the keys: nothing open)."""
+        questions = tuple(Question(doubt_from_dict(q), int(q["rides"]["points"]), float(q["rides"]["expected"]),
+                                   tuple(str(n) for n in q["rides"]["players"])) for q in doc.get("questions", []))
+        return cls(questions, tuple(doubt_from_dict(d) for d in doc.get("settled", [])))
 
 
 def doubt_dict(d: Doubt) -> dict[str, Any]:
@@ -161,6 +170,14 @@ def doubt_dict(d: Doubt) -> dict[str, Any]:
     where: dict[str, Any] = ({"cell": list(d.cell)} if isinstance(d, CellDoubt)
                              else {"player": d.player, "index": d.index})
     return {"kind": d.kind, "key": d.key, **where, "options": [[v, round(p, 4)] for v, p in d.options]}
+
+
+def doubt_from_dict(d: Mapping[str, Any]) -> Doubt:
+    """Inverse of doubt_dict."""
+    options = tuple((str(v), float(p)) for v, p in d["options"])
+    if d["kind"] == "cell":
+        return CellDoubt((int(d["cell"][0]), int(d["cell"][1])), options)
+    return WordDoubt(str(d["player"]), int(d["index"]), options, str(d["kind"]))
 
 
 def shown(d: Doubt) -> str:
@@ -310,6 +327,8 @@ def decide(doubts: RoundDoubts, dictionary: Dictionary | None = None, *,
     their points, when they are known without solving it (then no cell may be doubtful)."""
     if table is not None and doubts.cells:
         raise ValueError("a board given as a table of words has no cells to doubt")
+    if not doubts.doubts:
+        return Decision()
     scorer = _Scorer(doubts, dictionary, table)
     names = scorer.names
     boards, exhaustive = _board_variants(doubts)
@@ -345,17 +364,19 @@ def decide(doubts: RoundDoubts, dictionary: Dictionary | None = None, *,
     return Decision(tuple(asked), settled, exhaustive)
 
 
-def cell_doubts(cells: Iterable[Any], board: Board, fixed: Iterable[Cell] = (), min_p: float = MIN_P) -> tuple[CellDoubt, ...]:
+def cell_doubts(cells: Iterable[Any], board: Board, fixed: Iterable[Cell] = ()) -> tuple[CellDoubt, ...]:
     """The doubts of a scan's flagged cells (vision.decode.CellReading: face,
     confidence, runner_up, runner_up_confidence) that still show what was read and were
-    not fixed."""
+    not fixed. A flagged cell keeps its runner-up however unlikely the reader finds it:
+    the flag says its probabilities are not to be trusted (a cube partly outside the
+    photo is read at 99%)."""
     fixed_set = set(fixed)
     out = []
     for c in cells:
         if not c.flagged or (c.row, c.col) in fixed_set or board.faces[c.row][c.col] != c.face:
             continue
         options = [(c.face, c.confidence)] + ([(c.runner_up, c.runner_up_confidence)] if c.runner_up else [])
-        out.append(CellDoubt((c.row, c.col), considered(options, min_p)))
+        out.append(CellDoubt((c.row, c.col), considered(options, 0.0)))
     return tuple(out)
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .board import Board, Cell, cell_label
 from .dictionary import Dictionary
 from .errors import UsageError
+from .questions import CellDoubt, Decision, Doubt, RoundDoubts, WordDoubt, cell_doubts, decide, shown
 from .scoring import Rules, ScoreSheet, check_players, score_round
 
 if TYPE_CHECKING:  # the vision stack is imported only where a photo is read
@@ -84,6 +85,8 @@ class RoundRequest:
     scan: the photo's reading, or None when the board is given (corrections.board).
     photo: the photo's label for reports (a path), kept even when no scan was made.
     players: name -> words as written, in the table's order.
+    doubts: the doubtful entries of those lists (questions.WordDoubt: a sheet word's
+        alternatives; an entry "" at a doubt's place is no word and is not scored).
     timings: stage -> seconds measured so far (reported in timings_ms).
     """
 
@@ -94,6 +97,7 @@ class RoundRequest:
     players: Mapping[str, Sequence[str]] = field(default_factory=dict)
     photo: str | None = None
     timings: Mapping[str, float] = field(default_factory=dict)
+    doubts: tuple[WordDoubt, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,9 @@ class RoundResult:
     (None when the board was given); corrected: cells that differ from the reading;
     unresolved: cells flagged as doubtful that no correction touched;
     rules_why: rule -> where it came from ("option", "photo", "board size",
-    "default"); notes: one line each for the table; game: set once stored.
+    "default"); notes: one line each for the table; game: set once stored;
+    decision: the doubts still open whose answer changes a score (questions.decide),
+    in the order to ask them, and those settled.
     """
 
     board: Board
@@ -118,6 +124,12 @@ class RoundResult:
     photo: str | None = None
     timings: Mapping[str, float] = field(default_factory=dict)
     game: GameRef | None = None
+    decision: Decision = Decision()
+
+    @property
+    def questions(self) -> tuple[str, ...]:
+        """The keys of the questions still open ("r2c3", "ann#4"), first to ask first."""
+        return tuple(self.decision.keys)
 
     @property
     def rules(self) -> Rules:
@@ -156,6 +168,7 @@ class RoundResult:
         doc["corrected"] = [list(c) for c in self.corrected]
         doc["unresolved"] = [list(c) for c in self.unresolved]
         doc["notes"] = list(self.notes)
+        doc.update(self.decision.to_dict())
         if self.timings:
             doc["timings_ms"] = {k: round(v * 1000, 1) for k, v in self.timings.items()}
         if self.game is not None:
@@ -180,7 +193,8 @@ class RoundResult:
                        corrected=tuple(_cells(doc.get("corrected", []))),
                        unresolved=tuple(_cells(doc.get("unresolved", []))),
                        notes=tuple(str(n) for n in doc.get("notes", [])), scan=scan,
-                       photo=doc.get("photo"), timings=timings, game=game)
+                       photo=doc.get("photo"), timings=timings, game=game,
+                       decision=Decision.from_dict(doc))
         except (KeyError, TypeError, ValueError, IndexError) as e:
             why = e.message if isinstance(e, UsageError) else f"{type(e).__name__}: {e}"
             raise UsageError(f"not a boggle-cv round document: {why}") from None
@@ -277,13 +291,33 @@ def referee_round(request: RoundRequest, dictionary: Dictionary | None = None) -
     rules, why, notes = decide_rules(board, request.options,
                                      scan.bonus_cells if use_marks and scan is not None else (),
                                      scan.challenge_cell if use_marks and scan is not None else None)
-    if unresolved:
-        notes.append(f"{len(unresolved)} doubtful cell(s) to check: " + ", ".join(cell_label(c) for c in unresolved))
+    cells = cell_doubts((c for row in scan.reading.cells for c in row), board, corr.cells) if unresolved and scan else ()
+    decision = decide(RoundDoubts(board, rules, players, cells, request.doubts), dictionary)
+    asked = [c for c in unresolved if cell_label(c) in decision.keys]
+    if asked:
+        notes.append(f"{len(asked)} doubtful cell(s) to check: " + ", ".join(cell_label(c) for c in asked))
+    if len(asked) < len(unresolved):
+        notes.append(f"{len(unresolved) - len(asked)} doubtful cell(s) no score depends on: "
+                     + ", ".join(shown(d) for d in decision.settled if d.kind == "cell"))
+    dropped = {(w.player, w.index) for w in request.doubts}
+    players = {n: [w for i, w in enumerate(ws) if w or (n, i) not in dropped] for n, ws in players.items()}
     sheet = score_round(board, players, dictionary, rules)
     return RoundResult(board=board, read_board=read_board, sheet=sheet, rules_why=why, corrected=corrected,
                        unresolved=unresolved, notes=tuple(notes),
                        scan=scan if read_board is not None else None, photo=request.photo,
-                       timings=dict(request.timings))
+                       timings=dict(request.timings), decision=decision)
+
+
+def answer(request: RoundRequest, doubt: Doubt, value: str) -> RoundRequest:
+    """The request once `doubt` (a question of its result) is answered `value`: a
+    cell's face becomes a correction (its reading confirmed when it is the same), a
+    word doubt's entry holds the word ("" drops it) and the doubt leaves."""
+    if isinstance(doubt, CellDoubt):
+        cells = {**request.corrections.cells, doubt.cell: value}
+        return dataclasses.replace(request, corrections=dataclasses.replace(request.corrections, cells=cells))
+    lists = {n: list(ws) for n, ws in request.players.items()}
+    lists[doubt.player][doubt.index] = value
+    return dataclasses.replace(request, players=lists, doubts=tuple(d for d in request.doubts if d != doubt))
 
 
 def round_record(result: RoundResult) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ..board import Board, cell_label
+from ..board import Board
 from ..errors import BoggleError, LowConfidenceError, UsageError
 from ..referee import Corrections, MarksPolicy, RoundResult, RulesOptions
 from ..scoring import LongWords, Variant
@@ -65,7 +65,7 @@ def register(app: typer.Typer) -> None:
         game: Annotated[Optional[str], typer.Option("--game", help="Store the round in this game (see `standings`).")] = None,
         db: Annotated[Optional[Path], typer.Option("--db", help="Games database (default: the user's data folder).")] = None,
         timings: Annotated[bool, typer.Option("--timings", help="Print stage times on stderr.")] = False,
-        strict: Annotated[bool, typer.Option("--strict", help="Exit 6 when a cell reads below the confidence bar (and was not fixed).")] = False,
+        strict: Annotated[bool, typer.Option("--strict", help="Exit 6 while a doubt whose answer changes a score is open (a cell read below the confidence bar, a sheet word).")] = False,
         no_ask: Annotated[bool, typer.Option("--no-ask", help="Never ask about doubtful cells, even on a terminal.")] = False,
         no_marks: Annotated[bool, typer.Option("--no-marks", help="Ignore red bonus rings and the red challenge cube seen in the photo.")] = False,
         jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, max=64, help="Worker processes for several photos (default: the number of cores).")] = None,
@@ -231,10 +231,9 @@ def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np
         typer.echo(round_text(result, f"== {photo}" if job.several else None))
     if job.timings:
         typer.echo("timings (ms): " + ", ".join(f"{k} {v * 1000:.0f}" for k, v in result.timings.items()), err=True)
-    if job.strict and result.unresolved:
-        cells = ", ".join(cell_label(c) for c in result.unresolved)
-        raise LowConfidenceError(f"{photo}: {len(result.unresolved)} cell(s) read below the confidence bar: {cells}",
-                                 "check them and pass --fix rRcC=FACE")
+    if job.strict and result.questions:
+        raise LowConfidenceError(f"{photo}: {len(result.questions)} doubt(s) that change a score are open: "
+                                 + ", ".join(result.questions), "answer them on a terminal, or pass --fix rRcC=FACE")
 
 
 def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray | None,

@@ -18,11 +18,13 @@ import typer
 from ..board import Board, normalise_face
 from ..dictionary import Dictionary
 from ..errors import BoggleError, ImageReadError
+from ..questions import WordDoubt
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..vision.decode import CellReading
     from ..vision.pipeline import ScanResult, Scanner
     from ..vision.sheet.types import SheetReading
     from ..vision.stages import ImageU8
@@ -60,22 +62,26 @@ def ask_doubtful(scan: ScanResult, board: Board) -> dict[tuple[int, int], str]:
         for c in row:
             if not c.flagged or board.faces[c.row][c.col] != c.face:
                 continue
-            prompt = (f"row {c.row + 1}, col {c.col + 1}: {c.face} ({c.confidence:.0%}) or "
-                      f"{c.runner_up} ({c.runner_up_confidence:.0%})? [{c.face}] ")
-            while True:
-                typer.echo(prompt, err=True, nl=False)
-                answer = sys.stdin.readline().strip()  # "" at the end of input: keep the reading
-                if not answer:
-                    break
-                try:
-                    face = normalise_face(answer)
-                except ValueError:
-                    typer.echo("  a letter, Qu, An Er He In Th, or # for a blank", err=True)
-                    continue
-                if face != c.face:
-                    answers[(c.row, c.col)] = face
-                break
+            face = ask_cell(c)
+            if face != c.face:
+                answers[(c.row, c.col)] = face
     return answers
+
+
+def ask_cell(c: CellReading) -> str:
+    """One doubtful cell asked on the terminal ("row 2, col 3: M (62%) or W (35%)? [M]")
+    until the answer is a face; Enter (or the end of input) keeps the reading."""
+    prompt = (f"row {c.row + 1}, col {c.col + 1}: {c.face} ({c.confidence:.0%}) or "
+              f"{c.runner_up} ({c.runner_up_confidence:.0%})? [{c.face}] ")
+    while True:
+        typer.echo(prompt, err=True, nl=False)
+        answer = sys.stdin.readline().strip()  # "" at the end of input: keep the reading
+        if not answer:
+            return c.face
+        try:
+            return normalise_face(answer)
+        except ValueError:
+            typer.echo("  a letter, Qu, An Er He In Th, or # for a blank", err=True)
 
 
 Outcome = tuple["RoundResult", "ScanResult | None", "np.ndarray | None", "dict[str, SheetReading]"]
@@ -87,11 +93,9 @@ def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dic
     terminal, referee the round: (result, scan, image). Runs in a worker with --jobs."""
     scan, image, stages = _read(photo, scanner, job, early)
     corrections = job.corrections
-    if job.ask and scan is not None and corrections.board is None and scan.reading.flagged:
-        board = scan.board if not corrections.cells else _fixed(scan.board, corrections)
-        corrections = Corrections(None, {**ask_doubtful(scan, board), **corrections.cells})
     lists: dict[str, list[str]] = job.lists
     sheets: dict[str, SheetReading] = {}
+    doubts: tuple[WordDoubt, ...] = ()
     if job.sheets:
         t0 = time.perf_counter()
         if corrections.board is not None:
@@ -100,28 +104,37 @@ def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dic
             board = _fixed(scan.board, corrections) if corrections.cells else scan.board
         else:  # not reached: without --board a photo with no board is refused
             raise ImageReadError(f"cannot read the sheets of {photo}: no board", "give the board with --board")
-        sheets, read_lists = read_sheets(job, board)
+        sheets, read_lists, doubts = read_sheets(job, board)
         lists = {**job.lists, **read_lists}
         stages["sheets"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    result = referee_round(RoundRequest(scan, corrections, job.marks, job.options, lists, str(photo)), job.dictionary)
+    request = RoundRequest(scan, corrections, job.marks, job.options, lists, str(photo), doubts=doubts)
+    if job.ask:
+        from .asking import ask_round
+        result = ask_round(request, job.dictionary, scan, {n: (sheets[n], p) for n, p in job.sheets})
+    else:
+        result = referee_round(request, job.dictionary)
     stages = {**setup, **stages, "solve+score": time.perf_counter() - t0}
     return dataclasses.replace(result, timings=stages), scan, image, sheets
 
 
-def read_sheets(job: ScanJob, board: Board) -> tuple[dict[str, SheetReading], dict[str, list[str]]]:
+def read_sheets(job: ScanJob, board: Board) -> tuple[dict[str, SheetReading], dict[str, list[str]],
+                                                   tuple[WordDoubt, ...]]:
     """Each --sheet photo read against the board's lexicon: (name -> reading, name ->
-    the words that count); on a terminal the doubtful words are asked first. The
-    sheet reader and its model load here, only when a sheet is given."""
-    from .sheets import ask_words, read_one_sheet, sheet_lexicon, sheet_words
+    its entries, the doubts of those entries: questions.sheet_entries). The sheet
+    reader and its model load here, only when a sheet is given."""
+    from ..questions import sheet_entries
+    from .sheets import read_one_sheet, sheet_lexicon
     lexicon = sheet_lexicon(board, job.dictionary, job.options.lang)
     readings: dict[str, SheetReading] = {}
     lists: dict[str, list[str]] = {}
+    doubts: list[WordDoubt] = []
     for name, path in job.sheets:
         reading = read_one_sheet(path, lexicon, job.options.lang)
         readings[name] = reading
-        lists[name] = ask_words(name, reading, path) if job.ask else sheet_words(reading)
-    return readings, lists
+        lists[name], mine = sheet_entries(name, reading.words)
+        doubts += mine
+    return readings, lists, tuple(doubts)
 
 
 def _fixed(board: Board, corrections: Corrections) -> Board:

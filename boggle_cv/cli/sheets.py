@@ -135,13 +135,7 @@ def ask_words(name: str, reading: SheetReading, photo: Path | None = None,
     if asked:
         typer.echo(f"{name}'s sheet: {len(reading.words)} words read, {len(asked)} to confirm", err=True)
     ink = ink_of(photo, reading)
-    chosen: dict[int, str] = {}
-    for i in asked:
-        for line in ink.get(i, []):
-            typer.echo("    " + line, err=True)
-        typer.echo(_question(name, i, reading), err=True, nl=False)
-        answer = source.readline().strip().lower()
-        chosen[i] = "" if answer == "-" else (answer or reading.words[i].word or reading.words[i].free)
+    chosen = {i: ask_word(name, i, reading, ink.get(i, []), source) for i in asked}
     out: list[str] = []
     for i, w in enumerate(reading.words):
         if w.crossed_out or not (w.word or w.free):
@@ -150,6 +144,24 @@ def ask_words(name: str, reading: SheetReading, photo: Path | None = None,
         if word:
             out.append(word)
     return out
+
+
+def ask_word(name: str, i: int, reading: SheetReading, ink: list[str], source: TextIO,
+             crossed: bool = False) -> str:
+    """Word i of a sheet asked on the terminal, its handwriting (`ink`) above the
+    question: the answer typed, "" for "-" (no word), the reading for an empty line.
+    crossed: a crossed-out word, asked whether it counts (Enter leaves it out)."""
+    for line in ink:
+        typer.echo("    " + line, err=True)
+    w = reading.words[i]
+    if crossed:
+        typer.echo(f'{name}, word {i + 1} of {len(reading.words)} is crossed out: "{w.word or w.free}" counts if '
+                   f"you type it, Enter leaves it out [-] ", err=True, nl=False)
+        answer = source.readline().strip().lower()
+        return "" if answer in ("", "-") else answer
+    typer.echo(_question(name, i, reading), err=True, nl=False)
+    answer = source.readline().strip().lower()
+    return "" if answer == "-" else (answer or w.word or w.free)
 
 
 def sheet_words(reading: SheetReading) -> list[str]:
