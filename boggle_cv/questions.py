@@ -68,12 +68,14 @@ class CellDoubt:
 class WordDoubt:
     """A doubtful entry of `player`'s list, at `index` (0-based, as the list is given):
     the words it may be, the one read first ("" = no word: dropped); kind "word" (a
-    reading) or "crossed" (a line its writer may have struck out, read as options[1])."""
+    reading) or "crossed" (a line its writer may have struck out, read as options[1]);
+    source: the word's place on its sheet (SheetReading.words), for showing its ink."""
 
     player: str
     index: int
     options: tuple[Option, ...]
     kind: str = "word"
+    source: int | None = None  # its place among its sheet's words read (SheetReading.words), when from a sheet
 
     @property
     def key(self) -> str:
@@ -169,6 +171,8 @@ def doubt_dict(d: Doubt) -> dict[str, Any]:
     """A doubt as JSON: kind, key, its cell or player and index (from 0), options."""
     where: dict[str, Any] = ({"cell": list(d.cell)} if isinstance(d, CellDoubt)
                              else {"player": d.player, "index": d.index})
+    if isinstance(d, WordDoubt) and d.source is not None:
+        where["sheet_word"] = d.source
     return {"kind": d.kind, "key": d.key, **where, "options": [[v, round(p, 4)] for v, p in d.options]}
 
 
@@ -177,7 +181,9 @@ def doubt_from_dict(d: Mapping[str, Any]) -> Doubt:
     options = tuple((str(v), float(p)) for v, p in d["options"])
     if d["kind"] == "cell":
         return CellDoubt((int(d["cell"][0]), int(d["cell"][1])), options)
-    return WordDoubt(str(d["player"]), int(d["index"]), options, str(d["kind"]))
+    source = d.get("sheet_word")
+    return WordDoubt(str(d["player"]), int(d["index"]), options, str(d["kind"]),
+                     int(source) if source is not None else None)
 
 
 def shown(d: Doubt) -> str:
@@ -400,22 +406,40 @@ def sheet_entries(player: str, read: Iterable[Any], start: int = 0,
     doubt; `start`: where the sheet's entries begin in the player's list."""
     entries: list[str] = []
     doubts: list[WordDoubt] = []
-    for item in read:
+    for source, item in enumerate(read):
         word = str(_field(item, "word") or _field(item, "free") or "")
         if not word:
             continue
         at = start + len(entries)
         if _field(item, "crossed_out"):
             entries.append("")
-            doubts.append(WordDoubt(player, at, (("", P_STRUCK), (word, 1 - P_STRUCK)), "crossed"))
+            doubts.append(WordDoubt(player, at, (("", P_STRUCK), (word, 1 - P_STRUCK)), "crossed", source))
             continue
         entries.append(word)
         if _field(item, "flagged"):
             alts = [(str(a[0]), float(a[1])) for a in _field(item, "alternatives") or () if a and a[0]]
             p_word = next((p for a, p in alts if a == word), 0.0)
             options = considered([(word, p_word), *alts[:SHEET_ALTERNATIVES]], min_p)
-            doubts.append(WordDoubt(player, at, options))
+            doubts.append(WordDoubt(player, at, options, "word", source))
     return entries, doubts
+
+
+def append_sheet(words: Sequence[str], player: str, read: Iterable[Any],
+                 lang: str = "en") -> tuple[list[str], list[WordDoubt]]:
+    """`words` with a sheet's entries (sheet_entries) after them, and their doubts: a
+    word already in the list is not added again unless it is doubtful (its doubt keeps
+    its place)."""
+    entries, doubts = sheet_entries(player, read)
+    at = {d.index: d for d in doubts}
+    out, seen, kept = list(words), {fold_word(w, lang) for w in words}, []
+    for i, entry in enumerate(entries):
+        if i not in at and fold_word(entry, lang) in seen:
+            continue
+        if i in at:
+            kept.append(dataclasses.replace(at[i], index=len(out)))
+        out.append(entry)
+        seen.add(fold_word(entry, lang))
+    return out, kept
 
 
 def marked_doubts(lists: Mapping[str, Sequence[str]], marks: Mapping[str, Mapping[str, Sequence[Option]]],

@@ -20,7 +20,7 @@ def ask_round(request: RoundRequest, dictionary: Dictionary, scan: ScanResult | 
               sheets: dict[str, tuple[SheetReading, Path]]) -> RoundResult:
     """Referee the round, ask its first question, apply the answer, and again until no
     question is open: the result. sheets: name -> (reading, photo) of the players whose
-    list is their sheet (its entries are the words read, in order: sheet_entries)."""
+    list holds a sheet's words (each doubt of theirs knows its word on it: its source)."""
     inks: dict[str, dict[int, list[str]]] = {}
     while True:
         result = referee_round(request, dictionary)
@@ -47,7 +47,8 @@ def _ask_entry(doubt: WordDoubt, sheets: dict[str, tuple[SheetReading, Path]],
     words, drawn once a sheet)."""
     from .sheets import ask_word, ink_of
     reading, photo = sheets[doubt.player]
-    i = [k for k, w in enumerate(reading.words) if w.word or w.free][doubt.index]
+    i = doubt.source if doubt.source is not None else [
+        k for k, w in enumerate(reading.words) if w.word or w.free][doubt.index]
     if doubt.player not in inks:
         inks[doubt.player] = ink_of(photo, reading)
     return ask_word(doubt.player, i, reading, inks[doubt.player].get(i, []), sys.stdin, doubt.kind == "crossed")

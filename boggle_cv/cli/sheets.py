@@ -14,12 +14,17 @@ from typing import TYPE_CHECKING, TextIO
 import typer
 
 from ..errors import UsageError
+from ..questions import WordDoubt, shown
 from ..room.sheets import MAX_ALTERNATIVES
 from ..sheet_lexicon import SheetLexicon, sheet_lexicon
 
 __all__ = ["SheetLexicon", "sheet_lexicon"]
 
+#: The name a lone sheet's words go under when the referee decides what to ask of it.
+SHEET_PLAYER = "sheet"
+
 if TYPE_CHECKING:
+    from ..questions import Decision
     from ..board import Board
     from ..dictionary import Dictionary
     from ..vision.sheet.types import SheetReading
@@ -170,12 +175,35 @@ def sheet_words(reading: SheetReading) -> list[str]:
     return [w.word or w.free for w in reading.words if not w.crossed_out and (w.word or w.free)]
 
 
-def sheet_text(reading: SheetReading, ink: dict[int, list[str]] | None = None) -> str:
-    """The doubtful words first (each with its runners-up and, given `ink`, its
+def sheet_decision(reading: SheetReading, board: Board, dictionary: Dictionary, lang: str = "en") -> Decision:
+    """What the referee asks of this sheet alone on `board` (questions.decide): its
+    doubtful words whose answer changes its score; the others are settled."""
+    from ..questions import RoundDoubts, decide, sheet_entries
+    from ..scoring import Rules
+    entries, doubts = sheet_entries(SHEET_PLAYER, reading.words)
+    rules = Rules.for_board(board, lang=lang)
+    return decide(RoundDoubts(board, rules, {SHEET_PLAYER: entries}, (), tuple(doubts)), dictionary)
+
+
+def asked_words(reading: SheetReading, decision: Decision | None) -> list[int]:
+    """The positions of the words asked about: the decision's questions (in its order),
+    or every doubtful word without one (no board: every answer may change the score)."""
+    if decision is None:
+        return doubtful(reading)
+    at = [i for i, w in enumerate(reading.words) if w.word or w.free]
+    return [at[q.doubt.index] for q in decision.questions if isinstance(q.doubt, WordDoubt)]
+
+
+def sheet_text(reading: SheetReading, ink: dict[int, list[str]] | None = None,
+               decision: Decision | None = None) -> str:
+    """The words asked about first (each with its runners-up and, given `ink`, its
     handwriting drawn: ink_of), then one line a word: number, reading, confidence,
-    runners-up, ? when doubtful, (crossed out)."""
+    runners-up, ? when asked about, (crossed out); a doubtful word the decision settled
+    shows what else it may be ("five (or fire)")."""
     lines = []
-    asked = doubtful(reading)
+    asked = asked_words(reading, decision)
+    at = [i for i, w in enumerate(reading.words) if w.word or w.free]
+    settled = {at[d.index]: shown(d) for d in (decision.settled if decision else ()) if isinstance(d, WordDoubt)}
     if asked:
         lines.append(f"to confirm: {len(asked)} of {len(reading.words)} word(s)")
         for i in asked:
@@ -184,11 +212,13 @@ def sheet_text(reading: SheetReading, ink: dict[int, list[str]] | None = None) -
             lines.append(f"{i + 1:3d}  {options}")
             lines += ["       " + line for line in (ink or {}).get(i, [])]
         lines.append("")
-    for i, w in enumerate(reading.words, start=1):
+    for i, w in enumerate(reading.words):
         word = w.word or w.free or "?"
         runners = ", ".join(f"{a} {p:.0%}" for a, p in w.alternatives[1:3])
-        tail = (" (crossed out)" if w.crossed_out else "") + ("  ?" if w.flagged else "")
-        lines.append(f"{i:3d}  {word:<16} {w.confidence:4.0%}" + (f"  ({runners})" if runners else "") + tail)
+        tail = (" (crossed out)" if w.crossed_out else "") + ("  ?" if i in asked else "")
+        if i in settled:
+            tail += f"  settled: {settled[i]}"
+        lines.append(f"{i + 1:3d}  {word:<16} {w.confidence:4.0%}" + (f"  ({runners})" if runners else "") + tail)
     counted = len([w for w in reading.words if not w.crossed_out])
     lines.append(f"{len(reading.words)} word(s) read, {counted} counted"
                  + (f", the sheet turned {reading.turn} degrees" if reading.turn else ""))

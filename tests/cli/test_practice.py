@@ -292,3 +292,15 @@ def test_an_annotation_that_cannot_be_written_keeps_the_recorded_round(tmp_path)
     assert out.returncode == 7 and len(lines) == 1 and "cannot write" in lines[0], out.stderr
     assert "alice: " in out.stdout and "New personal best!" in out.stdout
     assert json.loads(run(db, "--history", "--json").stdout)["records"][0]["round_count"] == 1
+
+
+def test_a_tray_round_on_a_terminal_asks_only_what_changes_the_score(tmp_path):
+    """The sheet's doubtful words are the referee's to ask: on the sample sheet, only
+    the one whose runner-up would not score (hex, or hes), the rest settled."""
+    db = tmp_path / "g.db"
+    rc, screen = pty_session(db, ["--photo", str(TRAY), "--sheet", str(SHEET), "--name", "ann"],
+                             [('ann, word 1 of 11: "hex"', "")])
+    if "reader model" in screen or "not installed" in screen:
+        pytest.skip("the photo reader is not installed here")
+    assert rc == 0, screen
+    assert screen.count(", word ") == 1 and "ann: " in screen

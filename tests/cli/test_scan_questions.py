@@ -107,3 +107,19 @@ def test_the_sample_sheet_asks_only_what_changes_its_score():
     rc, screen = on_a_terminal(args, [(", word ", "")])
     assert rc == 0, screen
     assert screen.count(", word ") == len(doc["questions"])
+
+
+def test_sheet_with_a_board_asks_only_what_changes_its_score():
+    sheet, board = SAMPLES / "sheets" / "sheet-4x4-a.jpg", "DRML/HCNL/XEHD/YTOC"
+    out = run("sheet", sheet, "--board", board, "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    flagged = [i for i, w in enumerate(doc["words"]) if w["flagged"] and not w["crossed_out"]]
+    assert 0 < len(doc["questions"]) < len(flagged)
+    assert all(q["player"] == "sheet" and q["rides"]["points"] > 0 for q in doc["questions"])
+    assert {s["kind"] for s in doc["settled"]} <= {"word", "crossed"} and doc["settled"]
+    text = run("sheet", sheet, "--board", board)
+    assert f"to confirm: {len(doc['questions'])} of {len(doc['words'])} word(s)" in text.stdout
+    assert "settled: " in text.stdout
+    free = json.loads(run("sheet", sheet, "--json").stdout)  # no board: no referee, every doubt stands
+    assert "questions" not in free
