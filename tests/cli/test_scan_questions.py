@@ -96,17 +96,19 @@ def test_the_terminal_asks_only_the_cell_a_word_depends_on(tmp_path):
 
 
 def test_the_sample_sheet_asks_only_what_changes_its_score():
-    """Ten words read right: the one whose runner-up would not score is asked; the rest
-    (those whose every alternative scores the same) are settled."""
+    """Its two doubtful words score (each may be none of its alternatives): asked; the
+    line crossed out, DOSE, would not score if it counted: settled, not asked."""
     args = ["scan", str(SAMPLES / "sample-4x4-a.jpg"), "--sheet", f"ann={SAMPLES / 'sheets' / 'sheet-4x4-a.jpg'}"]
     out = run(*args, "--json")
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
-    flagged = [w for w in doc["sheets"]["ann"]["words"] if w["flagged"] and not w["crossed_out"]]
-    assert len(doc["questions"]) < len(flagged)
-    rc, screen = on_a_terminal(args, [(", word ", "")])
+    words = doc["sheets"]["ann"]["words"]
+    assert [q["sheet_word"] for q in doc["questions"]] == [i for i, w in enumerate(words)
+                                                          if w["flagged"] and not w["crossed_out"]]
+    assert [(s["kind"], s["shown"]) for s in doc["settled"]] == [("crossed", "no word (or dose)")]
+    rc, screen = on_a_terminal(args, [(", word ", "")] * len(doc["questions"]))
     assert rc == 0, screen
-    assert screen.count(", word ") == len(doc["questions"])
+    assert screen.count(", word ") == len(doc["questions"]) and "crossed out" not in screen
 
 
 def test_sheet_with_a_board_asks_only_what_changes_its_score():
@@ -114,12 +116,12 @@ def test_sheet_with_a_board_asks_only_what_changes_its_score():
     out = run("sheet", sheet, "--board", board, "--json")
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
-    flagged = [i for i, w in enumerate(doc["words"]) if w["flagged"] and not w["crossed_out"]]
-    assert 0 < len(doc["questions"]) < len(flagged)
+    doubtful = [i for i, w in enumerate(doc["words"]) if w["flagged"] or w["crossed_out"]]
+    assert 0 < len(doc["questions"]) < len(doubtful)
     assert all(q["player"] == "sheet" and q["rides"]["points"] > 0 for q in doc["questions"])
-    assert {s["kind"] for s in doc["settled"]} <= {"word", "crossed"} and doc["settled"]
+    assert [s["shown"] for s in doc["settled"]] == ["no word (or dose)"]
     text = run("sheet", sheet, "--board", board)
     assert f"to confirm: {len(doc['questions'])} of {len(doc['words'])} word(s)" in text.stdout
-    assert "settled: " in text.stdout
+    assert "settled: no word (or dose)" in text.stdout
     free = json.loads(run("sheet", sheet, "--json").stdout)  # no board: no referee, every doubt stands
     assert "questions" not in free

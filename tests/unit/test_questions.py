@@ -2,6 +2,8 @@
 the cells first, the rest settled and shown with what else they may be."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from boggle_cv.board import Board
 from boggle_cv.questions import (CellDoubt, RoundDoubts, WordDoubt, considered, decide, marked_doubts,
                                  sheet_entries, shown)
@@ -93,7 +95,20 @@ def test_options_under_the_floor_are_not_considered_the_first_always_is():
 
 def test_the_room_s_marks_become_doubts_at_their_place_in_the_list():
     doubts = marked_doubts({"ann": ["late", "Slat"]}, {"ann": {"slat": [("slat", 0.7), ("slab", 0.3)]}})
-    assert [(w.player, w.index, [v for v, _ in w.options]) for w in doubts] == [("ann", 1, ["Slat", "slab"])]
+    assert [(w.player, w.index, [v for v, _ in w.options]) for w in doubts] == [("ann", 1, ["Slat", "slab", ""])]
+
+
+def test_a_doubtful_sheet_word_may_be_none_of_its_alternatives():
+    """A reading that scores is asked even when every alternative scores the same: it
+    may be none of them (a piece of a word cut in two, another word)."""
+    read = [{"word": "late", "free": "late", "flagged": True, "alternatives": [["late", 0.6], ["lane", 0.4]],
+             "crossed_out": False},
+            {"word": "slab", "free": "slab", "flagged": True, "alternatives": [["slab", 0.6], ["slob", 0.4]],
+             "crossed_out": False}]
+    entries, doubts = sheet_entries("ann", read)
+    assert [v for v, _ in doubts[0].options] == ["late", "lane", ""]
+    d = decide(_round({"ann": entries}, words=doubts))
+    assert d.keys == ["ann#1"] and [shown(s) for s in d.settled] == ["slab (or slob, no word)"]
 
 
 def test_a_board_given_as_a_table_of_words_needs_no_grid():
@@ -101,3 +116,26 @@ def test_a_board_given_as_a_table_of_words_needs_no_grid():
     same = RoundDoubts(BOARD, RULES, {"ann": ["fire"]}, (), (doubt,))
     assert decide(same, table={"fire": 1, "five": 1}).questions == ()
     assert decide(same, table={"fire": 1}).keys == ["ann#1"]
+
+
+def test_a_practice_tray_round_hands_its_sheet_s_doubts_to_the_referee(default_dict):
+    """practice --tray: the sheet's words join the list after the typed ones, its doubts
+    at their places; off a terminal nothing is asked, the decision is in the result."""
+    import io
+
+    from boggle_cv.cli.practice_play import PracticeArgs, Terminal, referee_tray
+    from boggle_cv.practice.round import practice_request
+    from boggle_cv.vision.sheet.types import SheetReading, SheetWord
+    box = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    words = (SheetWord("late", 0.99, (("late", 0.99),), False, "late", box, False),      # typed too: not twice
+             SheetWord("slab", 0.6, (("slab", 0.6), ("slob", 0.4)), True, "slab", box, False),
+             SheetWord("slat", 0.6, (("slat", 0.6), ("slab", 0.4)), True, "slat", box, False),
+             SheetWord("sine", 0.9, (("sine", 0.9),), False, "sine", box, True))
+    args = PracticeArgs("ann", None, "en", None, None, None, True, None, None, None)
+    request = practice_request("ann", ["late"], "en", board=BOARD)
+    result = referee_tray(Terminal(io.StringIO(), False), args, request, default_dict, None,
+                          (SheetReading(words, box), Path("ann.jpg")))
+    assert [w.word for w in result.sheet.players[0].words] == ["late", "slab", "slat"]
+    assert [q.doubt.key for q in result.decision.questions] == ["ann#3", "ann#4"]   # slat; the crossed sine
+    assert [shown(d) for d in result.decision.settled] == ["slab (or slob, no word)"]
+    assert result.decision.questions[1].doubt.source == 3

@@ -13,7 +13,7 @@ from boggle_cv.web import ServeConfig, create_app  # noqa: E402
 
 from .test_room_sheets import Recorded, playing, send, settle, word  # noqa: E402
 
-BOARD = "PERS/LATG/SINE/TERS"   # LATE and LANE score 1 point each; SLAB is not on it
+BOARD = "PERS/LATG/SINE/TERS"   # SINE and SLAT score 1 point each; SLAB and SLOB are not on it
 
 
 @pytest.fixture()
@@ -33,15 +33,16 @@ def _locked_with_board(t) -> None:
 
 
 def test_a_doubt_that_changes_nothing_does_not_hold_the_score(client, app):
-    app.state.web.sheet_reader = Recorded([word("late", True, [("late", 0.6), ("lane", 0.4)]), word("sine")])
+    # slab or slob, or no word: none of them is on the board
+    app.state.web.sheet_reader = Recorded([word("slab", True, [("slab", 0.6), ("slob", 0.4)]), word("sine")])
     t = playing(client)
     assert send(t, "Ann", "Ann").status_code == 200
     _locked_with_board(t)
     res = t.as_host("POST", "/rounds/current/score")
     assert res.status_code == 200, res.text
     doc = res.json()
-    assert doc["questions"] == [] and [s["shown"] for s in doc["settled"]] == ["late (or lane)"]
-    assert next(p for p in doc["players"] if p["name"] == "Ann")["score"] == 2
+    assert doc["questions"] == [] and [s["shown"] for s in doc["settled"]] == ["slab (or slob, no word)"]
+    assert next(p for p in doc["players"] if p["name"] == "Ann")["score"] == 1
 
 
 def test_score_refuses_with_the_question_while_a_doubt_changes_a_score(client, app):
@@ -52,9 +53,9 @@ def test_score_refuses_with_the_question_while_a_doubt_changes_a_score(client, a
     res = t.as_host("POST", "/rounds/current/score")
     assert res.status_code == 409
     body = res.json()
-    assert body["code"] == "round.questions_open" and body["params"] == {"question": "Ann: slat (or slab)"}
+    assert body["code"] == "round.questions_open" and body["params"] == {"question": "Ann: slat (or slab, no word)"}
     assert [q["key"] for q in body["questions"]] == ["Ann#2"]
-    assert body["questions"][0]["rides"] == {"points": 1, "expected": 0.4, "players": ["Ann"]}
+    assert body["questions"][0]["rides"] == {"points": 1, "expected": 0.44, "players": ["Ann"]}
     assert t.view()["round"]["phase"] == "locked"  # nothing scored
     assert settle(t, "Ann", "Ann", "slat", "slat").status_code == 200
     done = t.as_host("POST", "/rounds/current/score")
