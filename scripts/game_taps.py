@@ -48,7 +48,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from boggle_cv.board import Board  # noqa: E402
-from boggle_cv.questions import RoundDoubts, WordDoubt, decide, sheet_entries  # noqa: E402
+from boggle_cv.questions import RoundDoubts, WordDoubt, decide  # noqa: E402
+from boggle_cv.sheet_doubts import sheet_entries  # noqa: E402
 from boggle_cv.scoring import Rules, table_points  # noqa: E402
 
 #: The simulated boards' rules: a 4x4 board's standard table (points by length).

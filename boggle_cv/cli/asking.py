@@ -7,11 +7,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import typer
+
+from ..board import normalise_face
 from ..questions import CellDoubt, WordDoubt
 from ..referee import RoundRequest, RoundResult, answer, referee_round
 
 if TYPE_CHECKING:
     from ..dictionary import Dictionary
+    from ..vision.decode import CellReading
     from ..vision.pipeline import ScanResult
     from ..vision.sheet.types import SheetReading
 
@@ -36,7 +40,6 @@ def ask_round(request: RoundRequest, dictionary: Dictionary, scan: ScanResult | 
 
 
 def _ask_cell(scan: ScanResult, doubt: CellDoubt) -> str:
-    from .scan_round import ask_cell
     r, c = doubt.cell
     return ask_cell(scan.reading.cells[r][c])
 
@@ -52,3 +55,19 @@ def _ask_entry(doubt: WordDoubt, sheets: dict[str, tuple[SheetReading, Path]],
     if doubt.player not in inks:
         inks[doubt.player] = ink_of(photo, reading)
     return ask_word(doubt.player, i, reading, inks[doubt.player].get(i, []), sys.stdin, doubt.kind == "crossed")
+
+
+def ask_cell(c: CellReading) -> str:
+    """One doubtful cell asked on the terminal ("row 2, col 3: M (62%) or W (35%)? [M]")
+    until the answer is a face; Enter (or the end of input) keeps the reading."""
+    prompt = (f"row {c.row + 1}, col {c.col + 1}: {c.face} ({c.confidence:.0%}) or "
+              f"{c.runner_up} ({c.runner_up_confidence:.0%})? [{c.face}] ")
+    while True:
+        typer.echo(prompt, err=True, nl=False)
+        answer = sys.stdin.readline().strip()  # "" at the end of input: keep the reading
+        if not answer:
+            return c.face
+        try:
+            return normalise_face(answer)
+        except ValueError:
+            typer.echo("  a letter, Qu, An Er He In Th, or # for a blank", err=True)

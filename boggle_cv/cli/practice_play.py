@@ -189,7 +189,7 @@ def referee_tray(term: Terminal, args: PracticeArgs, request: RoundRequest, dict
     on a terminal the referee's questions (doubtful cells, sheet words: only those that
     change the score) are asked first (cli.asking)."""
     import dataclasses
-    from ..questions import append_sheet
+    from ..sheet_doubts import append_sheet
     from ..referee import referee_round
     sheets: dict[str, tuple[SheetReading, Path]] = {}
     if sheet is not None:

@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ..board import Board, normalise_face
+from ..board import Board
 from ..dictionary import Dictionary
 from ..errors import BoggleError, ImageReadError
 from ..questions import WordDoubt
+from .asking import ask_cell
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..vision.decode import CellReading
     from ..vision.pipeline import ScanResult, Scanner
     from ..vision.sheet.types import SheetReading
     from ..vision.stages import ImageU8
@@ -68,22 +68,6 @@ def ask_doubtful(scan: ScanResult, board: Board) -> dict[tuple[int, int], str]:
     return answers
 
 
-def ask_cell(c: CellReading) -> str:
-    """One doubtful cell asked on the terminal ("row 2, col 3: M (62%) or W (35%)? [M]")
-    until the answer is a face; Enter (or the end of input) keeps the reading."""
-    prompt = (f"row {c.row + 1}, col {c.col + 1}: {c.face} ({c.confidence:.0%}) or "
-              f"{c.runner_up} ({c.runner_up_confidence:.0%})? [{c.face}] ")
-    while True:
-        typer.echo(prompt, err=True, nl=False)
-        answer = sys.stdin.readline().strip()  # "" at the end of input: keep the reading
-        if not answer:
-            return c.face
-        try:
-            return normalise_face(answer)
-        except ValueError:
-            typer.echo("  a letter, Qu, An Er He In Th, or # for a blank", err=True)
-
-
 Outcome = tuple["RoundResult", "ScanResult | None", "np.ndarray | None", "dict[str, SheetReading]"]
 
 
@@ -123,7 +107,7 @@ def read_sheets(job: ScanJob, board: Board) -> tuple[dict[str, SheetReading], di
     """Each --sheet photo read against the board's lexicon: (name -> reading, name ->
     its entries, the doubts of those entries: questions.sheet_entries). The sheet
     reader and its model load here, only when a sheet is given."""
-    from ..questions import sheet_entries
+    from ..sheet_doubts import sheet_entries
     from .sheets import read_one_sheet, sheet_lexicon
     lexicon = sheet_lexicon(board, job.dictionary, job.options.lang)
     readings: dict[str, SheetReading] = {}

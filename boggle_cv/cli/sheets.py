@@ -178,7 +178,8 @@ def sheet_words(reading: SheetReading) -> list[str]:
 def sheet_decision(reading: SheetReading, board: Board, dictionary: Dictionary, lang: str = "en") -> Decision:
     """What the referee asks of this sheet alone on `board` (questions.decide): its
     doubtful words whose answer changes its score; the others are settled."""
-    from ..questions import RoundDoubts, decide, sheet_entries
+    from ..questions import RoundDoubts, decide
+    from ..sheet_doubts import sheet_entries
     from ..scoring import Rules
     entries, doubts = sheet_entries(SHEET_PLAYER, reading.words)
     rules = Rules.for_board(board, lang=lang)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from boggle_cv.board import Board
-from boggle_cv.questions import (CellDoubt, RoundDoubts, WordDoubt, considered, decide, marked_doubts,
-                                 sheet_entries, shown)
+from boggle_cv.questions import CellDoubt, RoundDoubts, WordDoubt, considered, decide, shown
+from boggle_cv.sheet_doubts import marked_doubts, sheet_entries
 from boggle_cv.scoring import Rules, solve
 
 BOARD = Board.parse("PERS/LATG/SINE/TERS")

@@ -8,7 +8,8 @@ import sqlite3
 from typing import Any
 
 from ...errors import QuestionsOpen, RoundStateError, UsageError
-from ...questions import WordDoubt, marked_doubts, shown
+from ...questions import WordDoubt, shown
+from ...sheet_doubts import marked_doubts
 from ...referee import Corrections, GameRef, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
 from ..model import Phase, Room, Round
 from ..view import current_board, round_marks, round_settings
