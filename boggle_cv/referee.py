@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING, Any
 from .board import Board, Cell, cell_label
 from .dictionary import Dictionary
 from .errors import UsageError
-from .questions import CellDoubt, Decision, Doubt, RoundDoubts, WordDoubt, cell_doubts, decide, shown
 from .scoring import Rules, ScoreSheet, check_players, score_round
 
-if TYPE_CHECKING:  # the vision stack is imported only where a photo is read
+if TYPE_CHECKING:  # the vision stack is imported only where a photo is read, the
+    # questions only where a round has doubts
+    from .questions import Decision, Doubt, Question, WordDoubt
     from .vision.pipeline import ScanResult
 
 SCHEMA_VERSION = 1
@@ -110,7 +111,7 @@ class RoundResult:
     rules_why: rule -> where it came from ("option", "photo", "board size",
     "default"); notes: one line each for the table; game: set once stored;
     decision: the doubts still open whose answer changes a score (questions.decide),
-    in the order to ask them, and those settled.
+    in the order to ask them, and those settled (None: the round had no doubt).
     """
 
     board: Board
@@ -124,12 +125,17 @@ class RoundResult:
     photo: str | None = None
     timings: Mapping[str, float] = field(default_factory=dict)
     game: GameRef | None = None
-    decision: Decision = Decision()
+    decision: Decision | None = None
+
+    @property
+    def asked(self) -> tuple[Question, ...]:
+        """The questions still open, first to ask first."""
+        return self.decision.questions if self.decision is not None else ()
 
     @property
     def questions(self) -> tuple[str, ...]:
         """The keys of the questions still open ("r2c3", "ann#4"), first to ask first."""
-        return tuple(self.decision.keys)
+        return tuple(q.doubt.key for q in self.asked)
 
     @property
     def rules(self) -> Rules:
@@ -168,7 +174,7 @@ class RoundResult:
         doc["corrected"] = [list(c) for c in self.corrected]
         doc["unresolved"] = [list(c) for c in self.unresolved]
         doc["notes"] = list(self.notes)
-        doc.update(self.decision.to_dict())
+        doc.update(self.decision.to_dict() if self.decision is not None else {"questions": [], "settled": []})
         if self.timings:
             doc["timings_ms"] = {k: round(v * 1000, 1) for k, v in self.timings.items()}
         if self.game is not None:
@@ -194,10 +200,18 @@ class RoundResult:
                        unresolved=tuple(_cells(doc.get("unresolved", []))),
                        notes=tuple(str(n) for n in doc.get("notes", [])), scan=scan,
                        photo=doc.get("photo"), timings=timings, game=game,
-                       decision=Decision.from_dict(doc))
+                       decision=_decision_of(doc))
         except (KeyError, TypeError, ValueError, IndexError) as e:
             why = e.message if isinstance(e, UsageError) else f"{type(e).__name__}: {e}"
             raise UsageError(f"not a boggle-cv round document: {why}") from None
+
+
+def _decision_of(doc: Mapping[str, Any]) -> Decision | None:
+    """The decision of a round document (None when it lists no doubt)."""
+    if not (doc.get("questions") or doc.get("settled")):
+        return None
+    from .questions import Decision
+    return Decision.from_dict(doc)
 
 
 def _cells(items: Iterable[Sequence[int]]) -> list[Cell]:
@@ -291,14 +305,17 @@ def referee_round(request: RoundRequest, dictionary: Dictionary | None = None) -
     rules, why, notes = decide_rules(board, request.options,
                                      scan.bonus_cells if use_marks and scan is not None else (),
                                      scan.challenge_cell if use_marks and scan is not None else None)
-    cells = cell_doubts((c for row in scan.reading.cells for c in row), board, corr.cells) if unresolved and scan else ()
-    decision = decide(RoundDoubts(board, rules, players, cells, request.doubts), dictionary)
-    asked = [c for c in unresolved if cell_label(c) in decision.keys]
-    if asked:
-        notes.append(f"{len(asked)} doubtful cell(s) to check: " + ", ".join(cell_label(c) for c in asked))
-    if len(asked) < len(unresolved):
-        notes.append(f"{len(unresolved) - len(asked)} doubtful cell(s) no score depends on: "
-                     + ", ".join(shown(d) for d in decision.settled if d.kind == "cell"))
+    decision = None
+    if unresolved or request.doubts:
+        from .questions import RoundDoubts, cell_doubts, decide, shown
+        cells = cell_doubts((c for row in scan.reading.cells for c in row), board, corr.cells) if scan else ()
+        decision = decide(RoundDoubts(board, rules, players, cells, request.doubts), dictionary)
+        asked = [c for c in unresolved if cell_label(c) in decision.keys]
+        if asked:
+            notes.append(f"{len(asked)} doubtful cell(s) to check: " + ", ".join(cell_label(c) for c in asked))
+        if len(asked) < len(unresolved):
+            notes.append(f"{len(unresolved) - len(asked)} doubtful cell(s) no score depends on: "
+                         + ", ".join(shown(d) for d in decision.settled if d.kind == "cell"))
     dropped = {(w.player, w.index) for w in request.doubts}
     players = {n: [w for i, w in enumerate(ws) if w or (n, i) not in dropped] for n, ws in players.items()}
     sheet = score_round(board, players, dictionary, rules)
@@ -312,6 +329,7 @@ def answer(request: RoundRequest, doubt: Doubt, value: str) -> RoundRequest:
     """The request once `doubt` (a question of its result) is answered `value`: a
     cell's face becomes a correction (its reading confirmed when it is the same), a
     word doubt's entry holds the word ("" drops it) and the doubt leaves."""
+    from .questions import CellDoubt
     if isinstance(doubt, CellDoubt):
         cells = {**request.corrections.cells, doubt.cell: value}
         return dataclasses.replace(request, corrections=dataclasses.replace(request.corrections, cells=cells))

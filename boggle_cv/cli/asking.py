@@ -28,9 +28,9 @@ def ask_round(request: RoundRequest, dictionary: Dictionary, scan: ScanResult | 
     inks: dict[str, dict[int, list[str]]] = {}
     while True:
         result = referee_round(request, dictionary)
-        if not result.decision.questions:
+        if not result.asked:
             return result
-        doubt = result.decision.questions[0].doubt
+        doubt = result.asked[0].doubt
         if isinstance(doubt, CellDoubt):
             assert scan is not None  # a cell is doubtful only on a board read from the photo
             value = _ask_cell(scan, doubt)

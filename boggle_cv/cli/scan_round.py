@@ -18,13 +18,12 @@ import typer
 from ..board import Board
 from ..dictionary import Dictionary
 from ..errors import BoggleError, ImageReadError
-from ..questions import WordDoubt
-from .asking import ask_cell
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..questions import WordDoubt
     from ..vision.pipeline import ScanResult, Scanner
     from ..vision.sheet.types import SheetReading
     from ..vision.stages import ImageU8
@@ -57,6 +56,7 @@ class ScanJob:
 def ask_doubtful(scan: ScanResult, board: Board) -> dict[tuple[int, int], str]:
     """On a terminal: ask about each flagged cell that still shows its reading
     ("row 2, col 3: M (62%) or W (35%)? [M]"); the answers as cell corrections."""
+    from .asking import ask_cell
     answers: dict[tuple[int, int], str] = {}
     for row in scan.reading.cells:
         for c in row:

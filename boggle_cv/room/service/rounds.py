@@ -100,7 +100,7 @@ class RoundActions(ServiceCore):
                 raise RoundStateError(f"the round is {r.phase.value}", "lock the lists first",
                                       code="round.score_not_locked", params={"phase": r.phase.value})
             result = self._referee(room)
-            if result.decision.questions:
+            if result.asked:
                 raise _questions_open(room, result)
             number = self.save_round(conn, room.game, result)
             r.report = {**result.stored_as(GameRef(room.game, number)).to_dict(), "round": r.number}
@@ -146,9 +146,9 @@ class RoundActions(ServiceCore):
 def _questions_open(room: Room, result: RoundResult) -> QuestionsOpen:
     """The refusal of Score while a doubt that changes a score is open: the first
     question in words ("r2c3 L (or I)", "Ann: pest (or past)"), all of them in the body."""
-    first = result.decision.questions[0].doubt
+    first = result.asked[0].doubt
     text = f"{first.player}: {shown(first)}" if isinstance(first, WordDoubt) else shown(first)
-    n = len(result.decision.questions)
+    n = len(result.asked)
     return QuestionsOpen(f"{n} doubt(s) change a score, the first: {text}",
                          "confirm or fix it (a doubtful cell or word), then score",
-                         [q.to_dict() for q in result.decision.questions], params={"question": text})
+                         [q.to_dict() for q in result.asked], params={"question": text})
