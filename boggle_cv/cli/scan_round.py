@@ -133,9 +133,11 @@ class EarlyLoad:
     the photo is needed, so errors come in the same order as without it."""
 
     def __init__(self, photo: Path) -> None:
-        from ..vision.imageio import load_image  # imported here, not on the thread
+        import functools
+
+        from ..vision.imageio import TRAY_LOAD, load_image  # imported here, not on the thread
         self.photo = photo
-        self._load = load_image
+        self._load = functools.partial(load_image, config=TRAY_LOAD)
         self._result: tuple[ImageU8, float] | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="early-load", daemon=True)

@@ -53,3 +53,16 @@ def test_the_whiteness_map_is_numpy_s_channel_min_and_computed_once(monkeypatch)
     from boggle_cv.vision.imageio import load_image
     found = image_search.search_image(load_image(SAMPLE), None, TrayConfig(), ("detector",), {})
     assert found.found is not None and len(calls) == 1
+
+
+def test_a_12_mp_tray_photo_is_decoded_at_half_size_as_the_floor_does(tmp_path):
+    import cv2
+
+    from boggle_cv.cli.scan_round import EarlyLoad
+    photo = tmp_path / "big.jpg"
+    img = np.zeros((3000, 4000, 3), np.uint8)
+    img[:, :, 1] = np.linspace(0, 255, 4000, dtype=np.uint8)[None, :]
+    cv2.imwrite(str(photo), img)
+    image, _ = EarlyLoad(photo).take()
+    assert image.shape == (1500, 2000, 3)
+    assert np.array_equal(image, cv2.imread(str(photo), cv2.IMREAD_REDUCED_COLOR_2))

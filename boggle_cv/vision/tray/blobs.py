@@ -78,7 +78,7 @@ def whiteness_map(work_bgr: ImageU8) -> GreyU8:
     (OpenCV's per-channel min: numpy's min over the last axis gives the same bytes
     5-20 times slower.)"""
     b, g, r = cv2.split(work_bgr)
-    out: GreyU8 = cv2.GaussianBlur(cv2.min(cv2.min(b, g), r), (3, 3), 0)
+    out: GreyU8 = np.asarray(cv2.GaussianBlur(cv2.min(cv2.min(b, g), r), (3, 3), 0), np.uint8)
     return out
 
 
