@@ -29,7 +29,7 @@ ErrorCode = Literal[
     "settings.timer", "settings.target",
     # the round's phase
     "round.not_started", "round.locked", "round.not_scored", "round.cannot_lock", "round.cannot_reopen",
-    "round.score_not_locked", "round.scored_lists", "round.scored_board",
+    "round.score_not_locked", "round.scored_lists", "round.scored_board", "round.questions_open",
     # the board
     "board.missing", "board.none_to_correct", "board.cell_outside", "board.challenge_missing", "board.text",
     # lists and sheets
@@ -74,6 +74,7 @@ CODES: dict[ErrorCode, tuple[str, ...]] = {
     "round.score_not_locked": ("phase",),
     "round.scored_lists": (),
     "round.scored_board": (),
+    "round.questions_open": ("question",),
     "board.missing": (),
     "board.none_to_correct": (),
     "board.cell_outside": ("cell", "size"),

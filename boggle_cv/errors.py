@@ -100,7 +100,8 @@ class NoWritingError(BoggleError):
 
 
 class LowConfidenceError(BoggleError):
-    """Some cells read below the confidence bar and --strict was given."""
+    """A doubt whose answer changes a score (a cell read below the confidence bar, a
+    sheet word) is open and --strict was given."""
 
     exit_code = 6
 
@@ -155,6 +156,22 @@ class RoundStateError(RoomError):
 class RoundChanged(RoundStateError):
     """A sheet photo read for a round that is no longer the room's current one, or was
     scored while it was read (409): nothing was added."""
+
+
+class QuestionsOpen(RoundStateError):
+    """Score while a doubt whose answer changes a score is open (409): `questions` are
+    the referee's (questions.Question.to_dict each), first to settle first; nothing
+    was scored."""
+
+    default_code: ErrorCode | None = "round.questions_open"
+
+    def __init__(self, message: str, hint: str | None = None, questions: list[dict[str, Any]] | None = None, *,
+                 code: ErrorCode | None = None, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message, hint, code=code, params=params)
+        self.questions: list[dict[str, Any]] = questions or []
+
+    def details(self) -> dict[str, Any]:
+        return {"questions": self.questions}
 
 
 class NotDoubtful(RoomError):

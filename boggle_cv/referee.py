@@ -28,7 +28,9 @@ from .dictionary import Dictionary
 from .errors import UsageError
 from .scoring import Rules, ScoreSheet, check_players, score_round
 
-if TYPE_CHECKING:  # the vision stack is imported only where a photo is read
+if TYPE_CHECKING:  # the vision stack is imported only where a photo is read, the
+    # questions only where a round has doubts
+    from .questions import Decision, Doubt, Question, WordDoubt
     from .vision.pipeline import ScanResult
 
 SCHEMA_VERSION = 1
@@ -88,6 +90,8 @@ class RoundRequest:
     scan: the photo's reading, or None when the board is given (corrections.board).
     photo: the photo's label for reports (a path), kept even when no scan was made.
     players: name -> words as written, in the table's order.
+    doubts: the doubtful entries of those lists (questions.WordDoubt: a sheet word's
+        alternatives; an entry "" at a doubt's place is no word and is not scored).
     timings: stage -> seconds measured so far (reported in timings_ms).
     """
 
@@ -98,6 +102,7 @@ class RoundRequest:
     players: Mapping[str, Sequence[str]] = field(default_factory=dict)
     photo: str | None = None
     timings: Mapping[str, float] = field(default_factory=dict)
+    doubts: tuple[WordDoubt, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -108,9 +113,11 @@ class RoundResult:
     (None when the board was given); corrected: cells that differ from the reading;
     unresolved: cells flagged as doubtful that no correction touched;
     rules_why: rule -> where it came from ("option", "photo", "board size",
-    "default"); notes: one line each for the table; game: set once stored.
+    "default"); notes: one line each for the table; game: set once stored;
     doubtful_marks: (kind, cell) of red marks seen faintly ("bonus" ring, "challenge"
-    cube) that nobody answered and no option settled: not counted, to be checked.
+    cube) that nobody answered and no option settled: not counted, to be checked;
+    decision: the doubts still open whose answer changes a score (questions.decide),
+    in the order to ask them, and those settled (None: the round had no doubt).
     """
 
     board: Board
@@ -125,6 +132,17 @@ class RoundResult:
     timings: Mapping[str, float] = field(default_factory=dict)
     game: GameRef | None = None
     doubtful_marks: tuple[tuple[str, Cell], ...] = ()
+    decision: Decision | None = None
+
+    @property
+    def asked(self) -> tuple[Question, ...]:
+        """The questions still open, first to ask first."""
+        return self.decision.questions if self.decision is not None else ()
+
+    @property
+    def questions(self) -> tuple[str, ...]:
+        """The keys of the questions still open ("r2c3", "ann#4"), first to ask first."""
+        return tuple(q.doubt.key for q in self.asked)
 
     @property
     def rules(self) -> Rules:
@@ -164,6 +182,7 @@ class RoundResult:
         doc["unresolved"] = [list(c) for c in self.unresolved]
         doc["doubtful_marks"] = [{"kind": k, "cell": list(c)} for k, c in self.doubtful_marks]
         doc["notes"] = list(self.notes)
+        doc.update(self.decision.to_dict() if self.decision is not None else {"questions": [], "settled": []})
         if self.timings:
             doc["timings_ms"] = {k: round(v * 1000, 1) for k, v in self.timings.items()}
         if self.game is not None:
@@ -193,10 +212,19 @@ class RoundResult:
                        doubtful_marks=tuple((str(m["kind"]), (int(m["cell"][0]), int(m["cell"][1])))
                                             for m in doc.get("doubtful_marks", [])),
                        notes=tuple(str(n) for n in doc.get("notes", [])), scan=scan,
-                       photo=doc.get("photo"), timings=timings, game=game)
+                       photo=doc.get("photo"), timings=timings, game=game,
+                       decision=_decision_of(doc))
         except (KeyError, TypeError, ValueError, IndexError) as e:
             why = e.message if isinstance(e, UsageError) else f"{type(e).__name__}: {e}"
             raise UsageError(f"not a boggle-cv round document: {why}") from None
+
+
+def _decision_of(doc: Mapping[str, Any]) -> Decision | None:
+    """The decision of a round document (None when it lists no doubt)."""
+    if not (doc.get("questions") or doc.get("settled")):
+        return None
+    from .questions import Decision
+    return Decision.from_dict(doc)
 
 
 def _cells(items: Iterable[Sequence[int]]) -> list[Cell]:
@@ -316,16 +344,40 @@ def referee_round(request: RoundRequest, dictionary: Dictionary | None = None) -
     use_marks = scan is not None and request.marks is MarksPolicy.use and read_board is not None
     bonus, challenge, doubted = seen_marks(scan if use_marks else None, corr.marks, request.options)
     rules, why, notes = decide_rules(board, request.options, bonus, challenge)
-    if unresolved:
-        notes.append(f"{len(unresolved)} doubtful cell(s) to check: " + ", ".join(cell_label(c) for c in unresolved))
+    decision = None
+    if unresolved or request.doubts:
+        from .questions import RoundDoubts, cell_doubts, decide, shown
+        cells = cell_doubts((c for row in scan.reading.cells for c in row), board, corr.cells) if scan else ()
+        decision = decide(RoundDoubts(board, rules, players, cells, request.doubts), dictionary)
+        asked = [c for c in unresolved if cell_label(c) in decision.keys]
+        if asked:
+            notes.append(f"{len(asked)} doubtful cell(s) to check: " + ", ".join(cell_label(c) for c in asked))
+        if len(asked) < len(unresolved):
+            notes.append(f"{len(unresolved) - len(asked)} doubtful cell(s) no score depends on: "
+                         + ", ".join(shown(d) for d in decision.settled if d.kind == "cell"))
     for kind, cell in doubted:
         what = "a red bonus ring" if kind == "bonus" else "the red challenge cube"
         notes.append(f"{what} seen too faintly at {cell_label(cell)}: not counted unless confirmed")
+    dropped = {(w.player, w.index) for w in request.doubts}
+    players = {n: [w for i, w in enumerate(ws) if w or (n, i) not in dropped] for n, ws in players.items()}
     sheet = score_round(board, players, dictionary, rules)
     return RoundResult(board=board, read_board=read_board, sheet=sheet, rules_why=why, corrected=corrected,
                        unresolved=unresolved, notes=tuple(notes), doubtful_marks=doubted,
                        scan=scan if read_board is not None else None, photo=request.photo,
-                       timings=dict(request.timings))
+                       timings=dict(request.timings), decision=decision)
+
+
+def answer(request: RoundRequest, doubt: Doubt, value: str) -> RoundRequest:
+    """The request once `doubt` (a question of its result) is answered `value`: a
+    cell's face becomes a correction (its reading confirmed when it is the same), a
+    word doubt's entry holds the word ("" drops it) and the doubt leaves."""
+    from .questions import CellDoubt
+    if isinstance(doubt, CellDoubt):
+        cells = {**request.corrections.cells, doubt.cell: value}
+        return dataclasses.replace(request, corrections=dataclasses.replace(request.corrections, cells=cells))
+    lists = {n: list(ws) for n, ws in request.players.items()}
+    lists[doubt.player][doubt.index] = value
+    return dataclasses.replace(request, players=lists, doubts=tuple(d for d in request.doubts if d != doubt))
 
 
 def round_record(result: RoundResult) -> dict[str, Any]:

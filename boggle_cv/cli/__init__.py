@@ -59,8 +59,19 @@ def help_text(doc: str) -> str:
     return "\n\n".join(" ".join(p.split()) for p in paragraphs)
 
 
+def _command_named(argv: list[str]) -> str | None:
+    """The command of this process's command line when it names one (its first word
+    that is not an option), else None (--help, --version, a typo: every command)."""
+    word = next((a for a in argv[1:] if not a.startswith("-")), None)
+    return word if word in COMMAND_MODULES else None
+
+
 def _register_all() -> None:
-    for name in COMMAND_MODULES:
+    """Register the commands: only the one the command line names (a `scan` imports no
+    other command's module: the database, the practice clock, the server's options),
+    else all of them, in COMMAND_MODULES' order."""
+    named = _command_named(sys.argv)
+    for name in (named,) if named is not None else COMMAND_MODULES:
         try:
             mod = importlib.import_module(f"{__name__}.{name}")
         except ModuleNotFoundError as e:

@@ -133,9 +133,9 @@ def _tray(args: PracticeArgs) -> Summary:
     from ..dictionary import load_default
     from ..editions import EDITIONS
     from ..practice.clock import Typed, check_seconds, clock_from_env
-    from ..practice.round import merge_words, practice_round, record_round, score_practice
+    from ..practice.round import merge_words, practice_request, practice_round, record_round
     from ..referee import apply_fixes
-    from .practice_play import asked_list, file_list, read_tray, run_tray_clock, sheet_list, tray_fixes, typed_words
+    from .practice_play import asked_list, file_list, read_tray, referee_tray, run_tray_clock, sheet_list, typed_words
     term = _terminal()
     typed, seconds = Typed(ended="given"), None
     if args.tray:
@@ -143,7 +143,7 @@ def _tray(args: PracticeArgs) -> Summary:
         _best(args, args.size or 4, seconds)
         typed = run_tray_clock(term, clock_from_env(), seconds, EDITIONS[args.lang].name)
     scan, image, board, label = read_tray(term, args, args.lang)
-    fixes = tray_fixes(term, args, scan, image)
+    fixes = dict(args.fixes)
     dictionary = load_default(args.lang)
     known = board if board is not None else apply_fixes(scan.board, fixes) if scan is not None else None
     if known is None:  # read_tray gives a scan or a board
@@ -151,12 +151,15 @@ def _tray(args: PracticeArgs) -> Summary:
     lists = [typed_words(typed.lines, args.lang)]
     if args.words is not None:
         lists.append(file_list(args.words, args.lang, term.stdin))
-    if args.sheet is not None:
-        lists.append(sheet_list(term, args, args.sheet, known, dictionary, args.lang))
-    if not any(lists):
-        lists.append(asked_list(term, args, known, dictionary, args.lang))
-    result = score_practice(args.player, merge_words(*lists, lang=args.lang), dictionary, args.lang,
-                            board=board, scan=scan, fixes=fixes, photo=label)
+    sheet = sheet_list(args.sheet, known, dictionary, args.lang) if args.sheet is not None else None
+    if not any(lists) and sheet is None:
+        got = asked_list(term, known, dictionary, args.lang)
+        if isinstance(got, tuple):
+            sheet = got
+        else:
+            lists.append(got)
+    request = practice_request(args.player, merge_words(*lists, lang=args.lang), args.lang, board, scan, fixes, label)
+    result = referee_tray(term, args, request, dictionary, scan, sheet)
     drawn = _annotated(args.annotate, scan, image, result)
     seconds = seconds if seconds is not None else check_seconds(args.minutes, result.board.size)
     summary = record_round(_db(args), practice_round(result, seconds, "tray"), result, {"ended": typed.ended})

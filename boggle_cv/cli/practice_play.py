@@ -22,7 +22,9 @@ from ..report import board_text
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..referee import RoundRequest, RoundResult
     from ..vision.pipeline import ScanResult
+    from ..vision.sheet.types import SheetReading
 
 
 @dataclass(frozen=True)
@@ -174,25 +176,30 @@ def read_tray(term: Terminal, args: PracticeArgs, lang: str) -> tuple[ScanResult
             term.say(f"boggle-cv: {err.one_line()}")
 
 
-def tray_fixes(term: Terminal, args: PracticeArgs, scan: ScanResult | None,
-               image: np.ndarray | None = None) -> dict[tuple[int, int], str]:
-    """--fix cells, and on a terminal the answers about the doubtful cells left (each
-    beside its cube drawn from `image`)."""
-    fixes = dict(args.fixes)
-    if scan is None or not (term.interactive and args.ask) or not scan.reading.flagged:
-        return fixes
-    from ..referee import apply_fixes
-    from .questions import ask_cells
-    board = apply_fixes(scan.board, fixes) if fixes else scan.board
-    return {**ask_cells(scan, board, image, out=sys.stderr), **fixes}
+def sheet_list(photo: Path, board: Board, dictionary: Dictionary, lang: str) -> tuple[SheetReading, Path]:
+    """A sheet photo read against the board (its doubtful words are the referee's to
+    ask: referee_tray), with the photo."""
+    from .sheets import read_one_sheet, sheet_lexicon
+    return read_one_sheet(photo, sheet_lexicon(board, dictionary, lang), lang), photo
 
 
-def sheet_list(term: Terminal, args: PracticeArgs, photo: Path, board: Board, dictionary: Dictionary,
-               lang: str) -> list[str]:
-    """The words of a sheet photo, read against the board; doubtful ones asked on a terminal."""
-    from .sheets import ask_words, read_one_sheet, sheet_lexicon, sheet_words
-    reading = read_one_sheet(photo, sheet_lexicon(board, dictionary, lang), lang)
-    return ask_words(args.player, reading, out=sys.stderr) if term.interactive and args.ask else sheet_words(reading)
+def referee_tray(term: Terminal, args: PracticeArgs, request: RoundRequest, dictionary: Dictionary,
+                 scan: ScanResult | None, sheet: tuple[SheetReading, Path] | None) -> RoundResult:
+    """The tray round refereed, its sheet's words (when one was read) added to the list;
+    on a terminal the referee's questions (doubtful cells, sheet words: only those that
+    change the score) are asked first (cli.asking)."""
+    import dataclasses
+    from ..sheet_doubts import append_sheet
+    from ..referee import referee_round
+    sheets: dict[str, tuple[SheetReading, Path]] = {}
+    if sheet is not None:
+        words, doubts = append_sheet(request.players[args.player], args.player, sheet[0].words, args.lang)
+        request = dataclasses.replace(request, players={args.player: words}, doubts=tuple(doubts))
+        sheets[args.player] = sheet
+    if term.interactive and args.ask:
+        from .asking import ask_round
+        return ask_round(request, dictionary, scan, sheets)
+    return referee_round(request, dictionary)
 
 
 def file_list(path: Path, lang: str, stdin: TextIO) -> list[str]:
@@ -205,12 +212,14 @@ def file_list(path: Path, lang: str, stdin: TextIO) -> list[str]:
     return words
 
 
-def asked_list(term: Terminal, args: PracticeArgs, board: Board, dictionary: Dictionary, lang: str) -> list[str]:
-    """Nothing typed and no list given: ask for a word-list file or a sheet photo."""
+def asked_list(term: Terminal, board: Board, dictionary: Dictionary,
+               lang: str) -> list[str] | tuple[SheetReading, Path]:
+    """Nothing typed and no list given: ask for a word-list file (its words) or a sheet
+    photo (its reading: sheet_list)."""
     from ..outputs import IMAGE_EXTENSIONS
     answer = Path(ask_path(term, "Your list (a word-list file, or a photo of your sheet)", "--words or --sheet"))
     if answer.suffix.lower() in IMAGE_EXTENSIONS:
-        return sheet_list(term, args, answer, board, dictionary, lang)
+        return sheet_list(answer, board, dictionary, lang)
     return file_list(answer, lang, term.stdin)
 
 

@@ -71,7 +71,7 @@ def register(app: typer.Typer) -> None:
         replace: Annotated[bool, typer.Option("--replace", help="With --game: the same photo with the same lists replaces the round stored before.")] = False,
         db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder).")] = None,
         timings: Annotated[bool, typer.Option("--timings", help="Print stage times on stderr.")] = False,
-        strict: Annotated[bool, typer.Option("--strict", help="Exit 6 when a cell reads below the confidence bar (and was not fixed).")] = False,
+        strict: Annotated[bool, typer.Option("--strict", help="Exit 6 while a doubt whose answer changes a score is open (a cell read below the confidence bar, a sheet word).")] = False,
         no_ask: Annotated[bool, typer.Option("--no-ask", help="Never ask about doubtful cells, even on a terminal.")] = False,
         no_marks: Annotated[bool, typer.Option("--no-marks", help="Ignore red bonus rings and the red challenge cube seen in the photo.")] = False,
         jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, max=64, metavar="N", help="Worker processes for several photos (default: the number of cores).")] = None,
@@ -283,20 +283,19 @@ def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np
 
 
 def _strict_refusal(photo: Path, result: RoundResult, job: ScanJob) -> LowConfidenceError | None:
-    """--strict: the error for a round left with doubtful cells or faint red marks
-    (None when it is clean)."""
-    if not (job.strict and (result.unresolved or result.doubtful_marks)):
+    """--strict: the error for a round left with a doubt whose answer changes a score,
+    or with faint red marks (None when it is clean)."""
+    if not (job.strict and (result.questions or result.doubtful_marks)):
         return None
     return _below_the_bar(photo, result)
 
 
 def _below_the_bar(photo: Path, result: RoundResult) -> LowConfidenceError:
-    """--strict's refusal: the doubtful cells and the red marks seen too faintly, in one line."""
+    """--strict's refusal: the open doubts and the red marks seen too faintly, in one line."""
     what, hints = [], []
-    if result.unresolved:
-        what.append(f"{len(result.unresolved)} cell(s) read below the confidence bar: "
-                    + ", ".join(cell_label(c) for c in result.unresolved))
-        hints.append("check them and pass --fix rRcC=FACE")
+    if result.questions:
+        what.append(f"{len(result.questions)} doubt(s) that change a score are open: " + ", ".join(result.questions))
+        hints.append("answer them on a terminal, or pass --fix rRcC=FACE")
     if result.doubtful_marks:
         what.append("red marks seen too faintly to count: " + ", ".join(
             ("ring " if k == "bonus" else "red cube ") + cell_label(c) for k, c in result.doubtful_marks))

@@ -21,6 +21,7 @@ from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, Rules
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..questions import WordDoubt
     from ..vision.pipeline import ScanResult, Scanner
     from ..vision.sheet.types import SheetReading
     from ..vision.stages import ImageU8
@@ -58,10 +59,13 @@ def ask_marks(scan: ScanResult, options: RulesOptions) -> dict[tuple[int, int], 
     """On a terminal: ask about each red mark seen too faintly to count that no option
     settles ("row 1, col 2: a red bonus ring (faint)? [y/N]"); the answers, cell ->
     counts (the referee's Corrections.marks)."""
+    import sys
+
+    from .questions import say
     answers: dict[tuple[int, int], bool] = {}
     for kind, (r, c) in seen_marks(scan, {}, options)[2]:
         what = "a red bonus ring" if kind == "bonus" else "the red challenge cube"
-        typer.echo(f"row {r + 1}, col {c + 1}: {what} (faint)? [y/N] ", err=True, nl=False)
+        say(f"row {r + 1}, col {c + 1}: {what} (faint)? [y/N] ", end="")
         answers[(r, c)] = sys.stdin.readline().strip().lower() in ("y", "yes")
     return answers
 
@@ -74,11 +78,12 @@ def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dic
     """Read one photo (unless --board replaces it), ask about doubtful cells on a
     terminal, referee the round: (result, scan, image). Runs in a worker with --jobs."""
     scan, image, stages = _read(photo, scanner, job, early)
-    corrections = _ask_cells(job, scan, image)
+    corrections = job.corrections
     if job.ask and scan is not None and corrections.board is None and job.marks is MarksPolicy.use:
         corrections = dataclasses.replace(corrections, marks=ask_marks(scan, job.options))
     lists: dict[str, list[str]] = job.lists
     sheets: dict[str, SheetReading] = {}
+    doubts: tuple[WordDoubt, ...] = ()
     if job.sheets:
         t0 = time.perf_counter()
         if corrections.board is not None:
@@ -87,50 +92,43 @@ def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dic
             board = _fixed(scan.board, corrections) if corrections.cells else scan.board
         else:  # not reached: without --board a photo with no board is refused
             raise ImageReadError(f"cannot read the sheets of {photo}: no board", "give the board with --board")
-        sheets, read_lists = read_sheets(job, board)
+        sheets, read_lists, doubts = read_sheets(job, board)
         lists = in_order({**job.lists, **read_lists}, job.order)
         stages["sheets"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    result = referee_round(RoundRequest(scan, corrections, job.marks, job.options, lists, str(photo)), job.dictionary)
+    request = RoundRequest(scan, corrections, job.marks, job.options, lists, str(photo), doubts=doubts)
+    if job.ask:
+        from .asking import ask_round
+        result = ask_round(request, job.dictionary, scan, {n: (sheets[n], p) for n, p in job.sheets}, image)
+    else:
+        result = referee_round(request, job.dictionary)
     stages = {**setup, **stages, "solve+score": time.perf_counter() - t0}
     return dataclasses.replace(result, timings=stages), scan, image, sheets
 
 
-def _ask_cells(job: ScanJob, scan: ScanResult | None, image: np.ndarray | None) -> Corrections:
-    """The round's corrections, with (on a terminal) the answers about the doubtful
-    cells; the board as read is shown first, before any question of the round (the
-    sheets' too)."""
-    corrections = job.corrections
-    if not job.ask or (not job.sheets and (scan is None or not scan.reading.flagged)):
-        return corrections
-    from .questions import ask_cells, say, show_board
-    if corrections.board is not None or scan is None:
-        from ..report import board_text
-        if corrections.board is not None:
-            say(f"Board (given):\n{board_text(corrections.board)}")
-        return corrections
-    board = _fixed(scan.board, corrections) if corrections.cells else scan.board
-    show_board(scan, board)
-    return Corrections(None, {**ask_cells(scan, board, image), **corrections.cells})
 def in_order(lists: dict[str, list[str]], order: tuple[str, ...]) -> dict[str, list[str]]:
     """The players' lists in the order their options were given (any not named last)."""
     ordered = {name: lists[name] for name in order if name in lists}
     return {**ordered, **lists}
 
 
-def read_sheets(job: ScanJob, board: Board) -> tuple[dict[str, SheetReading], dict[str, list[str]]]:
+def read_sheets(job: ScanJob, board: Board) -> tuple[dict[str, SheetReading], dict[str, list[str]],
+                                                   tuple[WordDoubt, ...]]:
     """Each --sheet photo read against the board's lexicon: (name -> reading, name ->
-    the words that count); on a terminal the doubtful words are asked first. The
-    sheet reader and its model load here, only when a sheet is given."""
-    from .sheets import ask_words, read_one_sheet, sheet_lexicon, sheet_words
+    its entries, the doubts of those entries: questions.sheet_entries). The sheet
+    reader and its model load here, only when a sheet is given."""
+    from ..sheet_doubts import sheet_entries
+    from .sheets import read_one_sheet, sheet_lexicon
     lexicon = sheet_lexicon(board, job.dictionary, job.options.lang)
     readings: dict[str, SheetReading] = {}
     lists: dict[str, list[str]] = {}
+    doubts: list[WordDoubt] = []
     for name, path in job.sheets:
         reading = read_one_sheet(path, lexicon, job.options.lang)
         readings[name] = reading
-        lists[name] = ask_words(name, reading, path) if job.ask else sheet_words(reading)
-    return readings, lists
+        lists[name], mine = sheet_entries(name, reading.words)
+        doubts += mine
+    return readings, lists, tuple(doubts)
 
 
 def _fixed(board: Board, corrections: Corrections) -> Board:
@@ -145,9 +143,11 @@ class EarlyLoad:
     the photo is needed, so errors come in the same order as without it."""
 
     def __init__(self, photo: Path) -> None:
-        from ..vision.imageio import load_image  # imported here, not on the thread
+        import functools
+
+        from ..vision.imageio import TRAY_LOAD, load_image  # imported here, not on the thread
         self.photo = photo
-        self._load = load_image
+        self._load = functools.partial(load_image, config=TRAY_LOAD)
         self._result: tuple[ImageU8, float] | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="early-load", daemon=True)

@@ -13,6 +13,7 @@ from .options import DictOption, JsonOption, Lang, LangOption
 
 if TYPE_CHECKING:
     from ..board import Board
+    from ..dictionary import Dictionary
     from ..vision.sheet.types import SheetReading
 
 
@@ -53,7 +54,7 @@ def register(app: typer.Typer) -> None:
         reading = read_one_sheet(photo, lexicon, lang.value, dictionary)
         if annotate is not None:
             _draw(annotate, photo, reading)
-        _show(photo, board, reading, as_json)
+        _show(photo, board, reading, as_json, lang.value, dictionary)
 
 
 def _board(board_text: str | None, tray: Path | None, lang: str) -> Board | None:
@@ -75,13 +76,18 @@ def _draw(annotate: Path, photo: Path, reading: SheetReading) -> None:
     write_image_atomic(annotate, draw_sheet(load_image(photo), reading))
 
 
-def _show(photo: Path, board: Board | None, reading: SheetReading, as_json: bool) -> None:
-    """The reading on stdout: one JSON document, or one line a word."""
-    from .sheets import sheet_text, terminal_ink
+def _show(photo: Path, board: Board | None, reading: SheetReading, as_json: bool, lang: str,
+          dictionary: Dictionary | None) -> None:
+    """The reading on stdout: one JSON document, or one line a word; with a board, the
+    words asked about are the referee's questions (sheets.sheet_decision)."""
+    from .sheets import sheet_decision, sheet_text, terminal_ink
+    decision = sheet_decision(reading, board, dictionary, lang) if board is not None and dictionary else None
     if as_json:
         from ..referee import SCHEMA_VERSION
         doc = {"schema_version": SCHEMA_VERSION, "photo": str(photo),
                "board": board.to_text() if board is not None else None, **reading.to_dict()}
+        if decision is not None:
+            doc.update(decision.to_dict())
         typer.echo(json.dumps(doc))
     else:
-        typer.echo(sheet_text(reading, terminal_ink(photo, reading)))
+        typer.echo(sheet_text(reading, terminal_ink(photo, reading), decision))

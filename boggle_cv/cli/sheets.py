@@ -13,12 +13,17 @@ from typing import TYPE_CHECKING, TextIO
 
 
 from ..errors import UsageError
+from ..questions import WordDoubt, shown
 from ..room.sheets import MAX_ALTERNATIVES
 from ..sheet_lexicon import SheetLexicon, sheet_lexicon
 
 __all__ = ["SheetLexicon", "sheet_lexicon"]
 
+#: The name a lone sheet's words go under when the referee decides what to ask of it.
+SHEET_PLAYER = "sheet"
+
 if TYPE_CHECKING:
+    from ..questions import Decision
     from ..board import Board
     from ..dictionary import Dictionary
     from ..vision.sheet.types import SheetReading
@@ -142,16 +147,7 @@ def ask_words(name: str, reading: SheetReading, photo: Path | None = None,
     if asked:
         say(f"{name}'s sheet: {len(reading.words)} words read, {len(asked)} to confirm", out)
     ink = ink_of(photo, reading)
-    chosen: dict[int, str] = {}
-    for i in asked:
-        for line in ink.get(i, []):
-            say("    " + line, out)
-        *lines, prompt = question_lines(name, i, reading)
-        for line in lines:
-            say(line, out)
-        say(prompt, out, end="")
-        answer = source.readline().strip().lower()
-        chosen[i] = "" if answer == "-" else (answer or reading.words[i].word or reading.words[i].free)
+    chosen = {i: ask_word(name, i, reading, ink.get(i, []), source, out=out) for i in asked}
     out_words: list[str] = []
     for i, w in enumerate(reading.words):
         if w.crossed_out or not (w.word or w.free):
@@ -162,18 +158,66 @@ def ask_words(name: str, reading: SheetReading, photo: Path | None = None,
     return out_words
 
 
+def ask_word(name: str, i: int, reading: SheetReading, ink: list[str], source: TextIO,
+             crossed: bool = False, out: TextIO | None = None) -> str:
+    """Word i of a sheet asked on the terminal, its handwriting (`ink`) above the
+    question (question_lines: every line within 80 columns): the answer typed, "" for
+    "-" (no word), the reading for an empty line. crossed: a crossed-out word, asked
+    whether it counts (Enter leaves it out). `out`: where the question is written
+    (stdout by default)."""
+    from .questions import say
+    for line in ink:
+        say("    " + line, out)
+    w = reading.words[i]
+    if crossed:
+        say(f'{name}, word {i + 1} of {len(reading.words)} is crossed out: "{w.word or w.free}"', out)
+        say("counts if you type it, Enter leaves it out [-] ", out, end="")
+        answer = source.readline().strip().lower()
+        return "" if answer in ("", "-") else answer
+    *lines, prompt = question_lines(name, i, reading)
+    for line in lines:
+        say(line, out)
+    say(prompt, out, end="")
+    answer = source.readline().strip().lower()
+    return "" if answer == "-" else (answer or w.word or w.free)
+
+
 def sheet_words(reading: SheetReading) -> list[str]:
     """The words that count without asking: read and not crossed out (the free
     reading where no lexicon word was given)."""
     return [w.word or w.free for w in reading.words if not w.crossed_out and (w.word or w.free)]
 
 
-def sheet_text(reading: SheetReading, ink: dict[int, list[str]] | None = None) -> str:
-    """The doubtful words first (each with its runners-up and, given `ink`, its
+def sheet_decision(reading: SheetReading, board: Board, dictionary: Dictionary, lang: str = "en") -> Decision:
+    """What the referee asks of this sheet alone on `board` (questions.decide): its
+    doubtful words whose answer changes its score; the others are settled."""
+    from ..questions import RoundDoubts, decide
+    from ..sheet_doubts import sheet_entries
+    from ..scoring import Rules
+    entries, doubts = sheet_entries(SHEET_PLAYER, reading.words)
+    rules = Rules.for_board(board, lang=lang)
+    return decide(RoundDoubts(board, rules, {SHEET_PLAYER: entries}, (), tuple(doubts)), dictionary)
+
+
+def asked_words(reading: SheetReading, decision: Decision | None) -> list[int]:
+    """The positions of the words asked about: the decision's questions (in its order),
+    or every doubtful word without one (no board: every answer may change the score)."""
+    if decision is None:
+        return doubtful(reading)
+    at = [i for i, w in enumerate(reading.words) if w.word or w.free]
+    return [at[q.doubt.index] for q in decision.questions if isinstance(q.doubt, WordDoubt)]
+
+
+def sheet_text(reading: SheetReading, ink: dict[int, list[str]] | None = None,
+               decision: Decision | None = None) -> str:
+    """The words asked about first (each with its runners-up and, given `ink`, its
     handwriting drawn: ink_of), then one line a word: number, reading, confidence,
-    runners-up, ? when doubtful, (crossed out)."""
+    runners-up, ? when asked about, (crossed out); a doubtful word the decision settled
+    shows what else it may be ("five (or fire)")."""
     lines = []
-    asked = doubtful(reading)
+    asked = asked_words(reading, decision)
+    at = [i for i, w in enumerate(reading.words) if w.word or w.free]
+    settled = {at[d.index]: shown(d) for d in (decision.settled if decision else ()) if isinstance(d, WordDoubt)}
     if asked:
         lines.append(f"to confirm: {len(asked)} of {len(reading.words)} word(s)")
         for i in asked:
@@ -182,11 +226,13 @@ def sheet_text(reading: SheetReading, ink: dict[int, list[str]] | None = None) -
             lines.append(f"{i + 1:3d}  {options}")
             lines += ["       " + line for line in (ink or {}).get(i, [])]
         lines.append("")
-    for i, w in enumerate(reading.words, start=1):
+    for i, w in enumerate(reading.words):
         word = w.word or w.free or "?"
         runners = ", ".join(f"{a} {p:.0%}" for a, p in w.alternatives[1:3])
-        tail = (" (crossed out)" if w.crossed_out else "") + ("  ?" if w.flagged else "")
-        lines.append(f"{i:3d}  {word:<16} {w.confidence:4.0%}" + (f"  ({runners})" if runners else "") + tail)
+        tail = (" (crossed out)" if w.crossed_out else "") + ("  ?" if i in asked else "")
+        if i in settled:
+            tail += f"  settled: {settled[i]}"
+        lines.append(f"{i + 1:3d}  {word:<16} {w.confidence:4.0%}" + (f"  ({runners})" if runners else "") + tail)
     counted = len([w for w in reading.words if not w.crossed_out])
     lines.append(f"{len(reading.words)} word(s) read, {counted} counted"
                  + (f", the sheet turned {reading.turn} degrees" if reading.turn else ""))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..board import Board
 from ..dictionary import Dictionary
 from ..errors import StorageError
+from ..questions import WordDoubt
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
 from ..scoring import ScoredWord, spelled
 from . import record
@@ -52,10 +53,17 @@ def score_practice(player: str, words: Sequence[str], dictionary: Dictionary, la
                    fixes: Mapping[tuple[int, int], str] | None = None, photo: str | None = None) -> RoundResult:
     """Referee one practice round: `board` (a virtual shake, or a tray's board typed
     or corrected in full) or `scan` (a tray's photo, with cell `fixes`)."""
+    return referee_round(practice_request(player, words, lang, board, scan, fixes, photo), dictionary)
+
+
+def practice_request(player: str, words: Sequence[str], lang: str, board: Board | None = None,
+                     scan: ScanResult | None = None, fixes: Mapping[tuple[int, int], str] | None = None,
+                     photo: str | None = None, doubts: Sequence[WordDoubt] = ()) -> RoundRequest:
+    """The referee's request of a practice round (score_practice); doubts: those of the
+    words read from a sheet (questions.append_sheet)."""
     corrections = Corrections(board, dict(fixes or {}))
-    request = RoundRequest(scan, corrections, MarksPolicy.ignore, RulesOptions(lang=lang), {player: list(words)},
-                           photo)
-    return referee_round(request, dictionary)
+    return RoundRequest(scan, corrections, MarksPolicy.ignore, RulesOptions(lang=lang), {player: list(words)},
+                        photo, doubts=tuple(doubts))
 
 
 def practice_round(result: RoundResult, seconds: int, source: str, dice: str | None = None,

@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from boggle_cv.errors import ImageReadError
 
-from .image_header import (HINT, LoadConfig, check_header, decode_plan, is_jpeg, jpeg_truncated,
+from .image_header import (HINT, MEGA, LoadConfig, check_header, decode_plan, is_jpeg, jpeg_truncated,
                            read_header)
 
 _REDUCED = ((1, cv2.IMREAD_COLOR), (2, cv2.IMREAD_REDUCED_COLOR_2),
@@ -81,6 +81,13 @@ def _strip_to_bgr8(strip: npt.NDArray[Any], scale: float) -> npt.NDArray[np.uint
         out: npt.NDArray[np.uint8] = bgr.astype(np.uint8)
         return out
     return np.ascontiguousarray(img[:, :, :3])
+
+
+#: How a tray's photo is decoded (the scan's Scanner and its early decode): above 8 MP
+#: at half size or less, as the floor of a cold scan decodes it. The tray search works
+#: on an 800 px copy and a cell is read from at most 1.5 photo pixels an output pixel
+#: (cells.CellConfig), which a board across half a 12 MP photo still gives.
+TRAY_LOAD = LoadConfig(max_pixels=8 * MEGA)
 
 
 def load_image(path: str | Path, config: LoadConfig = LoadConfig()) -> npt.NDArray[np.uint8]:

@@ -25,7 +25,7 @@ from ..board import Board
 from ..errors import ArgumentTypeError, NoBoardError, UsageError
 from .cells import cut_cells, mosaic, outside_fraction, rectify
 from .decode import BoardReading, CellReading, DecodeConfig, decode, implausible
-from .imageio import load_image
+from .imageio import TRAY_LOAD, load_image
 from .marks import CellMarks, MarkEvidence, find_marks
 from .stages import DebugSink, FloatArray, ImageU8, Reader, TrayFinder, TrayResult, check_image
 from .tray import SIZES, find_tray
@@ -213,7 +213,7 @@ class Scanner:
                   debug: DebugSink | None = None) -> tuple[ScanResult, ImageU8]:
         """Load a photo (EXIF-turned, bounded memory) and scan it; returns (result, image)."""
         t0 = time.perf_counter()
-        image = load_image(path)
+        image = load_image(path, TRAY_LOAD)
         load_s = time.perf_counter() - t0
         return self.scan_image(image, size, str(path), debug, {"load": load_s}), image
 
@@ -293,7 +293,7 @@ def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None =
     label: str | None = None
     if isinstance(photo, (str, os.PathLike)):
         label = os.fspath(photo)
-        image = load_image(label)
+        image = load_image(label, TRAY_LOAD)
     else:
         image = check_image(photo, "photo")
         if colour == "rgb":

@@ -292,3 +292,15 @@ def test_an_annotation_that_cannot_be_written_keeps_the_recorded_round(tmp_path)
     assert out.returncode == 7 and len(lines) == 1 and "cannot write" in lines[0], out.stderr
     assert "alice: " in out.stdout and "New personal best!" in out.stdout
     assert json.loads(run(db, "--history", "--json").stdout)["records"][0]["round_count"] == 1
+
+
+def test_a_tray_round_on_a_terminal_asks_only_what_changes_the_score(tmp_path):
+    """The sheet's doubts are the referee's to ask: on the sample sheet its two doubtful
+    words (they score), not its crossed-out DOSE (it would not score if it counted)."""
+    db = tmp_path / "g.db"
+    rc, screen = pty_session(db, ["--photo", str(TRAY), "--sheet", str(SHEET), "--name", "ann"],
+                             [('ann, word 1 of 11: "hex"', ""), ('ann, word 8 of 11: "hoe"', "")])
+    if "reader model" in screen or "not installed" in screen:
+        pytest.skip("the photo reader is not installed here")
+    assert rc == 0, screen
+    assert screen.count(", word ") == 2 and "crossed out" not in screen and "ann: " in screen

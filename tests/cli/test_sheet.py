@@ -202,3 +202,15 @@ def test_sheet_without_a_board_reads_against_the_dictionary_or_freely():
     assert [w["word"] for w in json.loads(free.stdout)["words"]] == [w["free"] for w in json.loads(free.stdout)["words"]]
     both = run("sheet", SHEET, "--free", "--board", BOARD)
     assert both.returncode == 2 and "--free" in both.stderr
+
+
+def test_a_real_tray_photo_whose_letters_pass_for_writing_is_exit_5():
+    """Its cubes' letters cover 10% of what is taken for the paper and make no word:
+    the tray finder sees the tray, and the sheet is refused in one line."""
+    tray = Path(os.environ.get("BOGGLE_CV_SHARED", REPO.parent / "shared")) / "real-photos" / "nsinghvi-5x5-clear-a.jpg"
+    if not tray.exists():
+        import pytest
+        pytest.skip(f"{tray} not available")
+    out = run("sheet", tray, "--board", "ABCDE/FGHIJ/KLMNO/PQRST/UVWXY")
+    assert out.returncode == 5 and out.stderr.count("\n") == 1 and "shows a Boggle tray" in out.stderr
+    assert not out.stdout

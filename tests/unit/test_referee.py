@@ -127,3 +127,25 @@ def test_a_list_given_as_one_string_is_refused():
 def test_a_malformed_document_is_a_usage_error():
     with pytest.raises(UsageError, match="not a boggle-cv round document"):
         RoundResult.from_dict({"board": {"faces": [["A"]]}})
+
+
+def test_a_doubtful_cell_is_a_question_only_when_a_list_s_score_depends_on_it():
+    scan = fake_scan(doubtful=(1, 2), runner_up="W")   # PERT needs the T of r2c3
+    unused = referee_round(RoundRequest(scan, players={"ann": ["sine"]}))
+    assert unused.unresolved == ((1, 2),) and unused.questions == ()
+    assert [d.key for d in unused.decision.settled] == ["r2c3"]
+    assert any("no score depends on: r2c3 T (or W)" in n for n in unused.notes)
+    used = referee_round(RoundRequest(scan, players={"ann": ["sine", "pert"]}))
+    assert used.questions == ("r2c3",)
+    doc = json.loads(json.dumps(used.to_dict()))
+    assert [q["key"] for q in doc["questions"]] == ["r2c3"] and doc["questions"][0]["rides"]["players"] == ["ann"]
+    assert RoundResult.from_dict(doc).to_dict() == doc
+
+
+def test_a_sheet_s_doubts_ride_with_the_request_and_a_dropped_entry_is_not_scored():
+    from boggle_cv.questions import WordDoubt
+    doubts = (WordDoubt("ann", 0, (("", 0.9), ("pert", 0.1)), "crossed"), WordDoubt("ann", 1, (("sine", 0.6), ("sane", 0.4))))
+    result = referee_round(RoundRequest(corrections=Corrections(board=Board.parse(BOARD)),
+                                        players={"ann": ["", "sine"]}, doubts=doubts))
+    assert [w.word for w in result.sheet.players[0].words] == ["sine"]
+    assert result.questions == ("ann#1",) and [d.key for d in result.decision.settled] == ["ann#2"]

@@ -219,3 +219,25 @@ def timed(fn: Callable[[], Any]) -> float:
     t0 = time.monotonic()
     fn()
     return time.monotonic() - t0
+
+
+def score_settling(host: Any, timeout_s: float = 30.0) -> int:
+    """The host taps Score; while the referee refuses with a question (a doubtful word
+    whose answer changes a score), the host keeps the first doubtful word shown and taps
+    Score again. How many times Score was refused."""
+    refused = 0
+    host.click("#score")
+    while True:
+        host.wait_for_selector("#room[data-phase=scored], #round-msg.error:has-text('A doubt changes a score')",
+                               timeout=timeout_s * 1000)
+        if host.get_attribute("#room", "data-phase") == "scored":
+            return refused
+        refused += 1
+        owner, word = host.evaluate("""() => {
+          const li = document.querySelector('.doubtful-words[data-owner] li[data-word]');
+          return [li.closest('.doubtful-words').dataset.owner, li.dataset.word];
+        }""")
+        row = f".doubtful-words[data-owner='{owner}'] li[data-word='{word}']"
+        host.click(f"{row} button.reading")
+        wait_until(host, f"() => !document.querySelector(\"{row}\")")
+        host.click("#score")

@@ -29,7 +29,7 @@ pytest.importorskip("playwright.sync_api")
 
 from boggle_cv.room.sheets import add_sheet, settle  # noqa: E402
 
-from .phones import CHROMIUM, DOCS_IMAGES, WIDTH, scroll_width, table_fixtures, wait_until  # noqa: E402
+from .phones import CHROMIUM, DOCS_IMAGES, WIDTH, score_settling, scroll_width, table_fixtures, wait_until  # noqa: E402
 from .test_e2e_sheet import BOARD, MSG, READ_S, SHEET, reading  # noqa: E402,F401 (reading: a fixture)
 from .test_e2e_table import host_click, join, new_room, saved, typed_board  # noqa: E402
 
@@ -173,9 +173,7 @@ def test_the_handwriting_beside_each_word(phones, reading, tmp_path):
 
     # scored: in the report a word from a sheet shows its handwriting while it is tapped
     typed_board(host, BOARD)
-    host.click("#score")
-    host.wait_for_selector("#round-msg.error:has-text('not confirmed yet')")
-    host.click("#score")
+    score_settling(host)
     bob.wait_for_selector("#room[data-phase=scored] #winner")
     chip = f"#report .pw[data-player='Ann'] button.chip[data-word='{first}']"
     assert bob.get_attribute(chip, "data-ink") == "1"

@@ -7,7 +7,9 @@ import enum
 import sqlite3
 from typing import Any
 
-from ...errors import RoundStateError, UsageError
+from ...errors import QuestionsOpen, RoundStateError, UsageError
+from ...questions import WordDoubt, shown
+from ...sheet_doubts import marked_doubts
 from ...referee import Corrections, GameRef, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
 from ..model import Phase, Room, Round
 from ..view import current_board, round_marks, round_settings
@@ -98,6 +100,8 @@ class RoundActions(ServiceCore):
                 raise RoundStateError(f"the round is {r.phase.value}", "lock the lists first",
                                       code="round.score_not_locked", params={"phase": r.phase.value})
             result = self._referee(room)
+            if result.asked:
+                raise _questions_open(room, result)
             number = self.save_round(conn, room.game, result)
             r.report = {**result.stored_as(GameRef(room.game, number)).to_dict(), "round": r.number}
             r.move(Phase.scored)
@@ -113,6 +117,7 @@ class RoundActions(ServiceCore):
             raise RoundStateError("there is no board yet", "take a photo of the tray or type the board",
                                   code="board.missing")
         players = {p.name: room.round.lists.get(p.id, []) for p in room.players}
+        doubts = tuple(marked_doubts(players, {p.name: room.round.doubtful.get(p.id, {}) for p in room.players}))
         fixes = {cell_of(k): c.face for k, c in b.corrections.items()}
         s = round_settings(room)
         m = round_marks(room)
@@ -125,7 +130,7 @@ class RoundActions(ServiceCore):
                                frozenset(m.bonus) if m.bonus_from == "page" else frozenset(),
                                challenge if m.challenge_from == "page" else None, s.lang)
         if b.scan is None or b.text is not None:
-            request = RoundRequest(corrections=Corrections(board, {}), options=options, players=players)
+            request = RoundRequest(corrections=Corrections(board, {}), options=options, players=players, doubts=doubts)
         else:
             from ...vision.pipeline import ScanResult
             scan = ScanResult.from_dict(b.scan)
@@ -133,5 +138,17 @@ class RoundActions(ServiceCore):
                 scan = dataclasses.replace(scan, bonus_cells=[])
             if b.challenge_chosen:
                 scan = dataclasses.replace(scan, challenge_cell=None)
-            request = RoundRequest(scan, Corrections(cells=fixes), MarksPolicy(s.marks), options, players)
+            request = RoundRequest(scan, Corrections(cells=fixes), MarksPolicy(s.marks), options, players,
+                                   doubts=doubts)
         return referee_round(request, self.dictionaries.get(s.lang))
+
+
+def _questions_open(room: Room, result: RoundResult) -> QuestionsOpen:
+    """The refusal of Score while a doubt that changes a score is open: the first
+    question in words ("r2c3 L (or I)", "Ann: pest (or past)"), all of them in the body."""
+    first = result.asked[0].doubt
+    text = f"{first.player}: {shown(first)}" if isinstance(first, WordDoubt) else shown(first)
+    n = len(result.asked)
+    return QuestionsOpen(f"{n} doubt(s) change a score, the first: {text}",
+                         "confirm or fix it (a doubtful cell or word), then score",
+                         [q.to_dict() for q in result.asked], params={"question": text})

@@ -57,6 +57,15 @@ MIN_INK_SHARE = 0.0001  # less than this (a few hundred px of a page): nothing w
 #: 77 and 78): confident errors 17 -> 11 and 19 -> 11, flagged 33% -> 39% and 32% -> 38%.
 SHEET_SURE = 0.95
 NO_WRITING_HINT = "give a photo of a player's sheet, the words written on it dark enough to see"
+#: When a photo's "writing" is checked for a tray (_may_be_a_tray): at most this many
+#: words, ink over this share of the paper, or words this small (median box height
+#: over the paper's short side). A tray's letters pass as writing on 15 of the 204
+#: tray photos of ../shared (real-photos, boggle-boards): 1-3 words for 11, a share
+#: of 0.04-0.1 for 9, words of 0.9-1.3% for the rest; composed sheets of ~20 words
+#: hold 0.6-2.9% ink, their words 2.9-4% high, and skip the check.
+TRAY_CHECK_WORDS = 3
+TRAY_CHECK_SHARE = 0.04
+TRAY_CHECK_HEIGHT = 0.02
 
 
 def _default_reader(lang: str, dictionary: Any = None, board_words: Iterable[str] | None = None) -> WordReader:
@@ -110,6 +119,8 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
     if not _looks_written(ink.mask):
         raise NoWritingError(f"no writing found in {label}", NO_WRITING_HINT)
     boxes = find_words(ink, debug, paper.flat)
+    if _may_be_a_tray(ink.mask, boxes, paper.flat.shape[:2]) and _shows_a_tray(image):
+        raise NoWritingError(f"no writing found in {label}: it shows a Boggle tray", NO_WRITING_HINT)
     timings["layout"] = time.perf_counter() - t0
     corners = tuple((float(x), float(y)) for x, y in paper.corners)
     if not boxes:  # writing, but no word: a name, a score, marks only
@@ -281,6 +292,28 @@ def _as_lexicon_word(r: Any, back: dict[str, str]) -> Any:
     return SimpleNamespace(word=word, confidence=ranked[0][1] if ranked else float(r.confidence),
                            alternatives=ranked, flagged=r.flagged, free=r.free,
                            p_right=getattr(r, "p_right", None), evidence=getattr(r, "evidence", None))
+
+
+def _may_be_a_tray(mask: np.ndarray, boxes: Sequence[WordBox], shape: tuple[int, ...]) -> bool:
+    """Whether what passed as writing may be a tray's letters (TRAY_CHECK_*)."""
+    if len(boxes) <= TRAY_CHECK_WORDS:
+        return True
+    share = float(np.count_nonzero(mask)) / max(mask.size, 1)
+    heights = sorted(b.y1 - b.y0 for b in boxes)
+    return share > TRAY_CHECK_SHARE or heights[len(heights) // 2] < TRAY_CHECK_HEIGHT * min(shape[:2])
+
+
+def _shows_a_tray(image: ImageU8) -> bool:
+    """The tray finder's first search (no fallbacks: 0.2-0.8 s) finds a Boggle tray in
+    the photo: all 15 tray photos whose letters pass as writing, none of 40 composed
+    sheets, the sample sheet and 12 close-ups of one word."""
+    from ...errors import BoggleError
+    from ..tray import TrayConfig, find_tray
+    try:
+        find_tray(image, config=TrayConfig(fallbacks=()))
+    except BoggleError:
+        return False
+    return True
 
 
 def _looks_written(mask: np.ndarray) -> bool:

@@ -74,9 +74,11 @@ class Blobs:
 
 
 def whiteness_map(work_bgr: ImageU8) -> GreyU8:
-    """(H, W) uint8: min over B, G, R, lightly blurred. Input (H, W, 3) uint8 BGR."""
-    w = np.min(work_bgr, axis=2)
-    out: GreyU8 = cv2.GaussianBlur(w, (3, 3), 0)
+    """(H, W) uint8: min over B, G, R, lightly blurred. Input (H, W, 3) uint8 BGR.
+    (OpenCV's per-channel min: numpy's min over the last axis gives the same bytes
+    5-20 times slower.)"""
+    b, g, r = cv2.split(work_bgr)
+    out: GreyU8 = np.asarray(cv2.GaussianBlur(cv2.min(cv2.min(b, g), r), (3, 3), 0), np.uint8)
     return out
 
 
@@ -98,9 +100,10 @@ def _binaries(white: GreyU8, cfg: BlobConfig,
 
 
 def find_blobs(work_bgr: np.ndarray, cfg: BlobConfig = BlobConfig(),
-               keep_debug: bool = False) -> Blobs:
-    """Candidate cube tops in a working image (H, W, 3) uint8 BGR."""
-    white = whiteness_map(work_bgr)
+               keep_debug: bool = False, white: GreyU8 | None = None) -> Blobs:
+    """Candidate cube tops in a working image (H, W, 3) uint8 BGR; `white`: its
+    whiteness_map when the caller has it already."""
+    white = whiteness_map(work_bgr) if white is None else white
     h, w = white.shape
     max_side = cfg.max_side_frac * min(h, w)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cfg.open_px, cfg.open_px))

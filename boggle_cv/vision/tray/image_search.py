@@ -75,7 +75,7 @@ def _candidates(source: str, work: ImageU8, white: GreyU8, cfg: TrayConfig,
         det = run_detector(work, white, cfg.detector)
         return det.blobs, det.heat
     if source == "blobs":
-        return find_blobs(work, cfg.blobs, keep_debug=keep_debug), None
+        return find_blobs(work, cfg.blobs, keep_debug=keep_debug, white=white), None
     raise UsageError(f"unknown candidate source {source!r}", "use 'detector' and/or 'blobs'")
 
 
@@ -118,7 +118,7 @@ def search_image(image: ImageU8, size: int | None, cfg: TrayConfig, sources: tup
         if source == "detector" and cfg.snap.enabled:
             t4 = time.perf_counter()
             corners_w, centres_w = snap(work, grid.size, corners_w, centres_w, cfg.snap,
-                                        cfg.board.corner_margin)
+                                        cfg.board.corner_margin, white)
             timings["snap"] = time.perf_counter() - t4
         corners, centres = order_corners(corners_w / scale, centres_w / scale)
         found = TrayResult(grid.size, corners, grid.confidence, centres)
@@ -139,13 +139,14 @@ def _debug_source(debug: DebugSink, work: ImageU8, blobs: Blobs, heat: Heat | No
 
 
 def snap(work: ImageU8, n: int, corners: FloatArray, centres: FloatArray, cfg: SnapConfig,
-         corner_margin: float) -> tuple[FloatArray, FloatArray]:
+         corner_margin: float, white: GreyU8 | None = None) -> tuple[FloatArray, FloatArray]:
     """Sharpen a grid found from detector peaks with the classical blobs: each cell
     centre (N, N, 2) (x, y) working px moves to a blob of cube size within
     ``cfg.radius`` pitch; with enough snapped cells spread over the grid, the grid
     homography is refitted on them and the corners ((4, 2), ``corner_margin``
-    pitches beyond the outer centres) recomputed. Returns (corners, centres)."""
-    blobs = find_blobs(work, cfg.blobs)
+    pitches beyond the outer centres) recomputed; `white`: the working image's
+    whiteness map, computed once for the search. Returns (corners, centres)."""
+    blobs = find_blobs(work, cfg.blobs, white=white)
     if len(blobs) < 4:
         return corners, centres
     pitch = centres_pitch(centres)

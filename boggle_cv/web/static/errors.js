@@ -33,6 +33,7 @@ export const MESSAGES = {
   "round.cannot_lock": (p) => t("The lists can be locked only while the round is played", p),
   "round.cannot_reopen": (p) => t("Only locked lists can be reopened", p),
   "round.score_not_locked": (p) => t("The round cannot be scored yet (lock the lists first)", p),
+  "round.questions_open": (p) => t("A doubt changes a score: {question} (settle it, then score)", p),
   "round.scored_lists": (p) => t("This round is scored; its lists can no longer change (start the next round)", p),
   "round.scored_board": (p) => t("This round is scored; its board can no longer change (start the next round)", p),
   "board.missing": (p) => t("There is no board yet (take a photo of the tray or type the board)", p),

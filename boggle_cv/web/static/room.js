@@ -299,21 +299,11 @@ export class Room {
   }
 
   /**
-   * Score, asking once more while words read from sheets are not confirmed (they
-   * count as read): the first tap says how many and whose, a second tap within 5 s scores.
+   * Score: the referee refuses (409 round.questions_open, its first question shown
+   * here) while a doubt whose answer changes a score is open, and scores at once when
+   * none is (a doubtful word that changes nothing counts as read).
    */
   score(button) {
-    const left = this.view ? this.view.players.filter((p) => p.doubtful_count) : [];
-    const n = left.reduce((sum, p) => sum + p.doubtful_count, 0);
-    if (n && !(this.scoreAsked && Date.now() < this.scoreAsked)) {
-      this.scoreAsked = Date.now() + 5000;
-      host.clearMessages();
-      say($("#round-msg"), tn("{n} word read from a sheet is not confirmed yet ({names}): it counts as read. Tap “Score” again to score anyway.",
-                               "{n} words read from sheets are not confirmed yet ({names}): they count as read. Tap “Score” again to score anyway.",
-                               n, { names: listNames(left.map((p) => p.name)) }), "error");
-      return;
-    }
-    this.scoreAsked = 0;
     this.hostAction(button, "/rounds/current/score", t("Scoring…"),
                     (doc) => t("Stored as round {n} of “{game}”.", { n: doc.game.round, game: doc.game.name }));
   }
