@@ -21,9 +21,26 @@ const STATUS_TEXT = {
 
 export function statusText(w) {
   if (w.status === "crossed_off" && w.crossed_off_by && w.crossed_off_by.length) {
-    return t("crossed off: {names} had it too", { names: listNames(w.crossed_off_by) });
+    return tn("crossed off: {names} had it too", "crossed off: {names} had it too", w.crossed_off_by.length,
+              { names: listNames(w.crossed_off_by) });
   }
   return STATUS_TEXT[w.status] ? t(STATUS_TEXT[w.status]) : w.status.replaceAll("_", " ");
+}
+
+/**
+ * Rows in rank order, best `key` first, each with rank (equal scores share it: 1, 1, 3)
+ * and tied; the server sends them so, this keeps an older stored answer right too.
+ */
+export function ranked(rows, key) {
+  const out = [...rows].sort((a, b) => b[key] - a[key]);
+  return out.map((r) => ({ ...r, rank: 1 + out.filter((o) => o[key] > r[key]).length,
+                           tied: out.filter((o) => o[key] === r[key]).length > 1 }));
+}
+
+/** A rank as the table shows it: "1", or "=1" where it is shared (a tie). */
+function rankCell(p) {
+  return h("td", { class: "rank", "aria-label": p.tied ? t("tied for {n}", { n: p.rank }) : String(p.rank) },
+           p.tied ? `=${p.rank}` : String(p.rank));
 }
 
 /** The winner line: "Ann wins with 1 point!", "Tie: Ann and Bob with 4 points each". */
@@ -98,14 +115,15 @@ function playerWords(p, onWord, open, ink) {
 export function renderReport(box, report, opts) {
   const { onWord, showAll, onShowAll } = opts, open = opts.open || new Set();
   const won = (p) => p.score > 0 && report.winners.includes(p.name);
-  const rows = report.players.map((p) => h("tr", { dataset: { player: p.name }, class: won(p) ? "won" : "" },
-    h("td", { class: "name" }, p.name), h("td", { class: "score" }, String(p.score)),
+  const players = ranked(report.players, "score");
+  const rows = players.map((p) => h("tr", { dataset: { player: p.name, rank: p.rank }, class: `${won(p) ? "won" : ""} ${p.tied ? "tied" : ""}`.trim() },
+    rankCell(p), h("td", { class: "name" }, p.name), h("td", { class: "score" }, String(p.score)),
     h("td", {}, String(p.words.length))));
   const table = h("table", { class: "scores", id: "scores" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Score")),
-                          h("th", { scope: "col" }, t("Words")))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Rank")), h("th", { scope: "col" }, t("Player")),
+                          h("th", { scope: "col" }, t("Score")), h("th", { scope: "col" }, t("Words")))),
     h("tbody", {}, rows));
-  const lists = report.players.map((p) => playerWords(p, onWord, open, opts.inkOf ? opts.inkOf(p.name) : null));
+  const lists = players.map((p) => playerWords(p, onWord, open, opts.inkOf ? opts.inkOf(p.name) : null));
   const missed = report.missed || [];
   const shown = showAll ? missed : missed.slice(0, MISSED_SHOWN);
   const missedPoints = missed.reduce((s, w) => s + w.points, 0);
@@ -142,14 +160,16 @@ export function renderStandings(box, s) {
   const line = first.length
     ? tn("{names} reached {n} point first.", "{names} reached {n} points first.", s.target, { names: listNames(first) })
     : tn("First to {n} point wins; nobody has reached it yet.", "First to {n} points wins; nobody has reached it yet.", s.target);
-  const rows = s.players.map((p) => h("tr", { dataset: { player: p.player }, class: first.includes(p.player) ? "won" : "" },
-    h("td", { class: "name" }, p.player), h("td", { class: "score" }, String(p.total)),
+  const rows = ranked(s.players, "total").map((p) => h("tr", {
+      dataset: { player: p.player, rank: p.rank }, class: `${first.includes(p.player) ? "won" : ""} ${p.tied ? "tied" : ""}`.trim() },
+    rankCell(p), h("td", { class: "name" }, p.player), h("td", { class: "score" }, String(p.total)),
     h("td", {}, p.reached_target_in_round ? t("round {n}", { n: p.reached_target_in_round }) : "–")));
   box.replaceChildren(
     h("p", { class: "target", id: "target-line" }, line),
     h("p", { class: "help" }, tn("{game}: {n} round scored.", "{game}: {n} rounds scored.", s.rounds, { game: s.game })),
     h("table", { class: "scores", id: "standings-table" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Total")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Rank")), h("th", { scope: "col" }, t("Player")),
+                            h("th", { scope: "col" }, t("Total")),
                             h("th", { scope: "col" }, t("Reached {n}", { n: s.target })))),
       h("tbody", {}, rows)));
 }
