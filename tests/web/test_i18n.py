@@ -101,3 +101,10 @@ def test_crossed_off_by_several_players_reads_in_the_plural(lang):
     _, entries = read_po(CATALOGUES / f"{lang}.po")
     e = entries[("crossed off: {names} had it too", "crossed off: {names} had it too")]
     assert len(e.msgstr) == 2 and e.msgstr[0] != e.msgstr[1], e.msgstr
+
+
+def test_german_speaks_to_one_player_as_du():
+    _, entries = read_po(CATALOGUES / "de.po")
+    for e in entries.values():
+        for s in e.msgstr:
+            assert not re.search(r"\b(Sie|Ihre?[mnrs]?|Ihnen|euch|eure?[mnrs]?)\b|Macht |Schüttelt ", s), s

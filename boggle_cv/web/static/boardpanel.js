@@ -67,12 +67,13 @@ export class BoardPanel {
     const model = { faces: b.faces, geometry: photo && b.read ? b.read.geometry : null, photo,
                     doubtful: new Set(b.doubtful.map(([r, c]) => `${r},${c}`)), fixed, ...marks };
     renderBoard($("#board"), model, { whole: this.whole, path: this.path, selected: this.picking,
-                                       onCell: this.open ? (r, c) => this.pick(r, c) : null });
+                                       onCell: this.open ? (r, c) => this.pick(r, c) : () => this.closedTap() });
     $("#zoom").hidden = !photo;
     $("#zoom").textContent = this.whole ? t("Board only") : t("Whole photo");
     const n = b.size;
-    let summary = `${n}×${n}, ${b.source === "photo" ? t("from a photo") : t("typed")}` +
-                  (b.set_by ? t(" by {name}", { name: b.set_by }) : "");
+    const photoBoard = b.source === "photo", by = b.set_by;
+    let summary = `${n}×${n}, ` + (by ? (photoBoard ? t("from a photo by {name}", { name: by }) : t("typed by {name}", { name: by }))
+                                        : (photoBoard ? t("from a photo") : t("typed")));
     if (b.doubtful.length) summary += ` · ${tn("{n} doubtful cell", "{n} doubtful cells", b.doubtful.length)}`;
     $("#board-summary").textContent = summary;
     $("#board-text").textContent = b.text;
@@ -102,6 +103,11 @@ export class BoardPanel {
     if ("challenge" in b) challenge = b.challenge ? keyOf(b.challenge) : null;
     else if (seen.challenge_cell) challenge = `${seen.challenge_cell[0]},${seen.challenge_cell[1]}`;
     return { bonus: new Set(bonus), challenge };
+  }
+
+  /** A cell tapped once the round is scored: say why nothing opens. */
+  closedTap() {
+    say($("#board-msg"), t("This round is scored: its board can no longer change. Tap a word in the report to see its path."));
   }
 
   /** Draw one word's path (from the report), or none. */

@@ -83,7 +83,11 @@ export function settingsFromForm() {
 export function renderPlayers(view, mine, onRemove, onRename, onSheet) {
   const host = view.you.host, phase = view.round.phase;
   const items = view.players.map((p) => {
-    const count = p.word_count ? tn("{n} word", "{n} words", p.word_count) : t("no words yet");
+    const scored = phase === "scored" && view.round.report
+      ? view.round.report.players.find((q) => q.name === p.name) : null;
+    const count = scored ? tn("{n} point", "{n} points", scored.score)
+      : p.word_count ? tn("{n} word", "{n} words", p.word_count)
+      : phase === "playing" ? t("no words yet") : t("no words");
     const bits = [h("span", { class: "name" }, p.name)];
     if (mine.has(p.id)) {
       bits.push(h("span", { class: "tag" }, t("this phone")),

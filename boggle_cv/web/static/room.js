@@ -208,6 +208,14 @@ export class Room {
     }
     if (r.phase === "locked") {
       const by = r.locked_by === "timer" ? t("Time's up: the lists are locked.") : t("The host locked the lists.");
+      const board = r.board || {};
+      if (board.faces) {  // the board is read: what is left is checking it
+        const doubts = (board.doubtful || []).length;
+        const check = doubts ? tn("Check the {n} doubtful cell on the board (tap it to fix or confirm).",
+                                  "Check the {n} doubtful cells on the board (tap one to fix or confirm).", doubts)
+                             : t("Check the board against the tray (tap a cell to fix it).");
+        return `${by} ${check} ` + (isHost ? t("Then score the round.") : t("Then the host scores it."));
+      }
       return `${by} ` + (isHost ? t("Take a photo of the tray (or type the board), check the doubtful cells, then score the round.")
                                 : t("Take a photo of the tray (or type the board), check the doubtful cells, then the host scores it."));
     }
