@@ -20,7 +20,7 @@ from typing import Any
 from ..board import Board, Cell, cell_label, parse_cell
 from ..errors import BoardTextError
 from ..referee import apply_fixes
-from .model import BoardState, Phase, Player, Room, Settings
+from .model import BoardState, Phase, Player, Room, Settings, screen_key
 
 
 def ranked(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
@@ -129,8 +129,19 @@ def board_view(room: Room) -> dict[str, Any]:
     return out
 
 
-def room_view(room: Room, host: bool, player: Player | None, now: float) -> dict[str, Any]:
-    """The room as `host` / `player` sees it (see the module docstring)."""
+def game_view(room: Room) -> dict[str, Any]:
+    """The game being played: its number, target (None: none), the players' totals in
+    rank order (every player, 0 before their first round) and, once someone reached
+    the target, `over`: {winners, target, round, total}."""
+    rows = [{"player_id": p.id, "name": p.name, "total": room.totals.get(p.id, 0)} for p in room.players]
+    return {"number": room.game_number, "name": room.game, "target": room.settings.target,
+            "standings": ranked(rows, "total"), "over": room.game_over}
+
+
+def room_view(room: Room, host: bool, player: Player | None, now: float, screen: bool = False) -> dict[str, Any]:
+    """The room as `host` / `player` sees it, or the table screen (`screen`: neither,
+    it only reads; see the module docstring). The host's view carries the screen's
+    pass (`you.screen_key`)."""
     r = room.round
     open_lists = r.phase in (Phase.locked, Phase.scored)
     players = []
@@ -145,7 +156,9 @@ def room_view(room: Room, host: bool, player: Player | None, now: float) -> dict
                         "images": dict(r.images.get(p.id, {})) if shown else None})
     return {
         "code": room.code, "game": room.game, "version": room.version, "server_time": now,
-        "you": {"host": host, "player_id": player.id if player else None, "name": player.name if player else None},
+        "you": {"host": host, "player_id": player.id if player else None, "name": player.name if player else None,
+                "screen": screen, "screen_key": screen_key(room.host_digest) if host else None},
+        "game_state": game_view(room),
         "settings": room.settings.to_dict(),
         "players": players,
         "round": {"number": r.number, "phase": r.phase.value, "seconds": r.seconds, "started_at": r.started_at,

@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from ..errors import RoomNotFound, UsageError
 from ..room.model import Room
 from ..room.service import RoomService
-from ..room.view import ranked, ranked_report
+from ..room.view import ranked
 from .api import _json_body, _ok
 from .guards import GuessGuard
 from .live import RoomHub, room_events
@@ -165,6 +165,11 @@ async def lock(request: Request) -> JSONResponse:
     return await _view(request, room, _token(request))
 
 
+async def new_game(request: Request) -> JSONResponse:
+    room = await _call(request, _service(request).new_game, request.path_params["code"], _token(request))
+    return await _view(request, room, _token(request), status=201)
+
+
 async def reopen(request: Request) -> JSONResponse:
     room = await _call(request, _service(request).reopen, request.path_params["code"], _token(request))
     return await _view(request, room, _token(request))
@@ -204,7 +209,7 @@ async def get_photo(request: Request) -> Response:
 async def score(request: Request) -> JSONResponse:
     room, report = await _call(request, _service(request).score, request.path_params["code"], _token(request))
     _changed(request, room)
-    return _ok(ranked_report(report))
+    return _ok(report)
 
 
 async def events(request: Request) -> StreamingResponse:
