@@ -37,6 +37,19 @@ export function ranked(rows, key) {
                            tied: out.filter((o) => o[key] === r[key]).length > 1 }));
 }
 
+/** "You are 2nd of 4: 7 points" (or, holding several players, "Ann: 2nd of 4, 7 points"). */
+function myRank(p, of, named) {
+  const place = p.tied ? t("tied for {n}", { n: p.rank }) : t("#{n}", { n: p.rank });
+  return named ? t("{name}: {place} of {of}, {points}", { name: p.name, place, of, points: tn("{n} point", "{n} points", p.score) })
+               : t("You: {place} of {of}, {points}", { place, of, points: tn("{n} point", "{n} points", p.score) });
+}
+
+/** `el` with its width set to `share` (0..1) of its bar (through the CSSOM: the page's CSP forbids style attributes). */
+export function widthOf(el, share) {
+  el.style.width = `${Math.round(Math.max(0, Math.min(1, share)) * 100)}%`;
+  return el;
+}
+
 /** A rank as the table shows it: "1", or "=1" where it is shared (a tie). */
 function rankCell(p) {
   return h("td", { class: "rank", "aria-label": p.tied ? t("tied for {n}", { n: p.rank }) : String(p.rank) },
@@ -71,6 +84,8 @@ function chip(w, onWord, extra, ink = null) {
        w.written ? h("span", { class: "written", title: t("as written") }, ` (${w.written})`) : null,
        points ? h("span", { class: "pts" }, `+${points}`) : null,
        why ? h("span", { class: "why" }, why) : null, extra || null);
+  // the name a screen reader speaks starts with the text on the button (then says it in words)
+  button.setAttribute("aria-label", `${button.textContent.replace(/\s+/g, " ").trim()}: ${label}`);
   if (!written) return h("li", {}, button);
   const box = h("span", { class: "ink-box", hidden: true });
   button.addEventListener("click", () => {  // after onWord, which sets aria-pressed
@@ -127,7 +142,9 @@ export function renderReport(box, report, opts) {
   const missed = report.missed || [];
   const shown = showAll ? missed : missed.slice(0, MISSED_SHOWN);
   const missedPoints = missed.reduce((s, w) => s + w.points, 0);
+  const mine = players.filter((p) => (opts.mine || []).includes(p.name));
   const parts = [
+    mine.length ? h("p", { class: "my-rank", id: "my-rank" }, mine.map((p) => myRank(p, players.length, mine.length > 1)).join(" · ")) : null,
     h("p", { class: "winner", id: "winner" }, winnerLine(report)),
     table,
     report.game ? h("p", { class: "help", id: "stored" },
@@ -146,30 +163,41 @@ export function renderReport(box, report, opts) {
       ? h("button", { type: "button", class: "link", id: "more-missed", onclick: onShowAll },
           t("Show all {n}", { n: missed.length })) : null,
   ];
-  if (report.notes && report.notes.length) parts.splice(4, 0, h("ul", { class: "notes help" }, report.notes.map((n) => h("li", {}, n))));
+  if (report.notes && report.notes.length) parts.splice(5, 0, h("ul", { class: "notes help" }, report.notes.map((n) => h("li", {}, n))));
   box.replaceChildren(...parts.filter(Boolean));
 }
 
-/** Fill `box` with the game's standings (GET /api/rooms/CODE/standings). */
-export function renderStandings(box, s) {
-  if (!s || !s.rounds) {
-    box.replaceChildren(h("p", { class: "help" }, t("No round scored yet.")));
+/**
+ * Fill `box` with the game's standings from the room's view (`game_state`): who won
+ * or the target, then every player in rank order with a bar towards the target.
+ * rounds: how many rounds of this game are scored.
+ */
+export function renderStandings(box, game, rounds) {
+  if (!rounds) {
+    box.replaceChildren(h("p", { class: "help" }, t("No round scored yet.")),
+      h("p", { class: "help", id: "target-line" }, game.target
+        ? tn("First to {n} point wins.", "First to {n} points wins.", game.target) : t("No target: play as long as you like.")));
     return;
   }
-  const first = s.first_to_target || [];
-  const line = first.length
-    ? tn("{names} reached {n} point first.", "{names} reached {n} points first.", s.target, { names: listNames(first) })
-    : tn("First to {n} point wins; nobody has reached it yet.", "First to {n} points wins; nobody has reached it yet.", s.target);
-  const rows = ranked(s.players, "total").map((p) => h("tr", {
-      dataset: { player: p.player, rank: p.rank }, class: `${first.includes(p.player) ? "won" : ""} ${p.tied ? "tied" : ""}`.trim() },
-    rankCell(p), h("td", { class: "name" }, p.player), h("td", { class: "score" }, String(p.total)),
-    h("td", {}, p.reached_target_in_round ? t("round {n}", { n: p.reached_target_in_round }) : "–")));
+  const over = game.over, target = game.target;
+  const line = over
+    ? tn("{names} reached {n} point first.", "{names} reached {n} points first.", over.target, { names: listNames(over.winners) })
+    : target ? tn("First to {n} point wins; nobody has reached it yet.", "First to {n} points wins; nobody has reached it yet.", target)
+    : t("No target: play as long as you like.");
+  const best = Math.max(1, ...game.standings.map((s) => s.total));
+  const rows = ranked(game.standings, "total").map((p) => h("tr", {
+      dataset: { player: p.name, rank: p.rank },
+      class: `${over && over.winners.includes(p.name) ? "won" : ""} ${p.tied ? "tied" : ""}`.trim() },
+    rankCell(p), h("td", { class: "name" }, p.name), h("td", { class: "score" }, String(p.total)),
+    h("td", { class: "to-target" }, h("span", { class: "bar", role: "progressbar", "aria-label": t("{name}: {n} of {target}", { name: p.name, n: p.total, target: target || best }),
+                                                "aria-valuemin": "0", "aria-valuemax": String(target || best), "aria-valuenow": String(Math.min(p.total, target || best)) },
+      widthOf(h("span", { class: "fill" }), p.total / (target || best))))));
   box.replaceChildren(
-    h("p", { class: "target", id: "target-line" }, line),
-    h("p", { class: "help" }, tn("{game}: {n} round scored.", "{game}: {n} rounds scored.", s.rounds, { game: s.game })),
+    h("p", { class: over ? "target game-over" : "target", id: "target-line" }, line),
+    h("p", { class: "help" }, tn("{game}: {n} round scored.", "{game}: {n} rounds scored.", rounds, { game: game.name })),
     h("table", { class: "scores", id: "standings-table" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Rank")), h("th", { scope: "col" }, t("Player")),
                             h("th", { scope: "col" }, t("Total")),
-                            h("th", { scope: "col" }, t("Reached {n}", { n: s.target })))),
+                            h("th", { scope: "col" }, target ? t("To {n}", { n: target }) : t("Progress")))),
       h("tbody", {}, rows)));
 }

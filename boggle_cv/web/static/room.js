@@ -11,6 +11,7 @@ import { BoardPanel } from "./boardpanel.js";
 import { renderReport, renderStandings } from "./report.js";
 import { sendSheet, sheetSummary, settleWord, doubtfulPanel, inkOf, sheetWordsPanel } from "./sheet.js";
 import * as host from "./host.js";
+import { HostScreen } from "./screen.js";
 
 /** The editions' names (the room's edition: its dictionary and rules), translated where shown. */
 export const EDITIONS = {
@@ -43,6 +44,7 @@ export class Room {
     this.timer = new Timer($("#timer"), () => this.timeUp());
     this.live = new Live(code, (v) => this.changed(v), (s) => this.connection(s));
     this.board = new BoardPanel({ code, token: () => this.token(), onView: (v) => this.render(v) });
+    this.wide = new HostScreen();     // the table screen beside the host's column on a wide display
     this.listeners = [];
     this.listen(document, "visibilitychange", () => {
       if (document.visibilityState === "hidden") this.flushAll(true); else this.live.wake();
@@ -71,6 +73,7 @@ export class Room {
     this.live.stop();
     for (const [t, ev, fn] of this.listeners) t.removeEventListener(ev, fn);
     clearInterval(this.timer.handle);
+    this.wide.close();
   }
 
   // ---- the room from the server --------------------------------------------------------------
@@ -152,6 +155,7 @@ export class Room {
     $("#edition").dataset.lang = edition;
     $("#phase-line").textContent = this.phaseLine(view, mine.length > 0);
     this.timer.set(`${r.number}:${r.started_at}`, r.deadline, r.phase, r.locked_by);
+    this.wide.draw(view, this.joinUrl, this.timer.offset);
     if (isHost) {
       host.renderControls(view);
       host.renderInvite(view, this.joinUrl);
@@ -218,6 +222,11 @@ export class Room {
       }
       return `${by} ` + (isHost ? t("Take a photo of the tray (or type the board), check the doubtful cells, then score the round.")
                                 : t("Take a photo of the tray (or type the board), check the doubtful cells, then the host scores it."));
+    }
+    const over = view.game_state.over;
+    if (over) {
+      return tn("🏆 {names} wins the game!", "🏆 {names} win the game!", over.winners.length, { names: listNames(over.winners) }) +
+             (isHost ? " " + t("Start a new game (the same players) when the table is ready.") : "");
     }
     return t("Round {n} is scored.", { n: r.number }) + (isHost ? " " + t("Start the next round when the table is ready.") : "");
   }
@@ -334,6 +343,7 @@ export class Room {
         const p = players.get(name);
         return p && p.images ? inkOf(this.code, p.id, this.token(), p.images) : null;
       },
+      mine: this.minePlayers(this.view).map((p) => p.name),
       showAll: this.showAllMissed,
       onShowAll: () => { this.showAllMissed = true; this.reportKey = null; this.drawReport(report); },
       open: this.openLists,
@@ -356,17 +366,9 @@ export class Room {
     }
   }
 
-  async standings(view) {
-    const key = `${view.round.phase === "scored" ? view.round.number : view.round.number - 1}:${view.settings.target}`;
-    if (this.standingsFor === key) return;
-    this.standingsFor = key;
-    try {
-      const s = await request("GET", `/api/rooms/${this.code}/standings`, { token: this.token() });
-      renderStandings($("#standings"), s);
-    } catch (err) {
-      this.standingsFor = undefined;
-      $("#standings").replaceChildren(h("p", { class: "msg error" }, t("No standings: {error}", { error: err.message })));
-    }
+  standings(view) {
+    const r = view.round;
+    renderStandings($("#standings"), view.game_state, r.phase === "scored" ? r.number : r.number - 1);
   }
 
   // ---- actions ---------------------------------------------------------------------------------
@@ -468,6 +470,8 @@ export class Room {
     on("#lock", (e) => this.hostAction(e.currentTarget, "/rounds/current/lock", t("Locking…"), () => t("Lists locked.")));
     on("#reopen", (e) => this.hostAction(e.currentTarget, "/rounds/current/reopen", t("Reopening…"), () => t("Lists reopened: players can type again (no timer).")));
     on("#score", (e) => this.score(e.currentTarget));
+    on("#new-game", (e) => this.hostAction(e.currentTarget, "/games", t("Starting a new game…"),
+                                           () => t("A new game: the same players, everyone at 0."), {}));
     this.listen($("#host-sheet"), "change", (e) => this.hostSheet(e.target.files[0]));
     on("#settings-form", (e) => { e.preventDefault(); this.saveSettings(); });
     on("#add-form", (e) => { e.preventDefault(); this.addPlayer(); });
@@ -475,7 +479,11 @@ export class Room {
     on("#rename-cancel", () => { this.renaming = null; this.renderRename(this.view); });
     on("#copy-link", () => this.copyLink());
     const form = $("#settings-form");
-    const dirty = () => { form.dataset.dirty = "1"; $("#set-seconds").disabled = $("#set-untimed").checked; };
+    const dirty = () => {
+      form.dataset.dirty = "1";
+      $("#set-seconds").disabled = $("#set-untimed").checked;
+      $("#set-target").disabled = $("#set-untargeted").checked;
+    };
     this.listen(form, "input", dirty);
   }
 
