@@ -129,6 +129,12 @@ def test_a_game_to_its_target_on_the_table_screen_and_the_phones(phones):
     host_click(host, "#lock", "locked")
     typed_board(host, BOARD)
     step(screens, "board", axe, ".ts-board")
+    # the lists locked and the board read: on every phone the board is the next thing in view
+    for name, page in pages.items():
+        page.wait_for_selector("#room[data-phase=locked] #board .cell >> nth=15")
+        assert visible_in(page, "#board"), name
+        assert serious(page, axe) == [], name
+        page.screenshot(path=str(SHOTS / f"phone-board-{name}.png"))
     host_click(host, "#score", "scored")
     step(screens, "between", axe, ".ts-podium", "#ts-standings")
     assert tv.evaluate("() => [...document.querySelectorAll('.ts-step')].map((e) => e.dataset.player + ':' + e.dataset.rank)") \
@@ -140,6 +146,14 @@ def test_a_game_to_its_target_on_the_table_screen_and_the_phones(phones):
         assert scroll_width(page) <= WIDTH
         assert serious(page, axe) == [], name
         page.screenshot(path=str(SHOTS / f"phone-scored-{name}.png"))
+    # a word tapped in the report: its path beside it, numbered cube by cube, in view
+    bob = pages["Bob"]
+    bob.click("#report .pw[data-player='Bob'] button.chip[data-word='tern']")
+    bob.wait_for_selector("#report .path-box[data-word='tern'] .pr-grid")
+    steps = bob.evaluate("() => [...document.querySelectorAll('#report .path-box .pr-cube.on')].map((c) => Number(c.dataset.step))")
+    assert sorted(steps) == [1, 2, 3, 4]
+    assert visible_in(bob, "#report .path-box") and bob.locator("#board polyline.path").count() == 1
+    bob.screenshot(path=str(SHOTS / "phone-path-Bob.png"))
 
     # round 2: Ann's "slate" and "pert" (3) against Bob's "tern" (1 + 1 = 2): Ann reaches 3 and wins
     host_click(host, "#next", "waiting")

@@ -76,6 +76,11 @@ export class BoardPanel {
                                         : (photoBoard ? t("from a photo") : t("typed")));
     if (b.doubtful.length) summary += ` · ${tn("{n} doubtful cell", "{n} doubtful cells", b.doubtful.length)}`;
     $("#board-summary").textContent = summary;
+    // one clear way to say "the doubtful cells are right as read"
+    const looks = $("#looks-right");
+    looks.hidden = !this.open || !b.doubtful.length;
+    looks.textContent = tn("Looks right: confirm the doubtful cell", "Looks right: confirm the {n} doubtful cells", b.doubtful.length);
+    looks.onclick = () => this.confirmAll(looks);
     $("#board-text").textContent = b.text;
     const items = Object.entries(b.corrections).map(([label, c]) => {
       const [r, col] = keyOf(label).split(",").map(Number);
@@ -154,6 +159,17 @@ export class BoardPanel {
                                 { token: this.room.token(), json: { fix: { [`r${r + 1}c${c + 1}`]: face } } });
       await this.room.onView(doc.room);
       return t("{cell} is now {face}.", { cell: cellName(r, c), face: faceName(face) });
+    });
+  }
+
+  /** Every doubtful cell confirmed as it reads now (one request; each becomes "fixed" by this player). */
+  async confirmAll(button) {
+    const b = this.view;
+    const fix = Object.fromEntries(b.doubtful.map(([r, c]) => [`r${r + 1}c${c + 1}`, b.faces[r][c]]));
+    await guarded(button, $("#board-msg"), "", async () => {
+      const doc = await request("PUT", `/api/rooms/${this.room.code}/rounds/current/board`, { token: this.room.token(), json: { fix } });
+      await this.room.onView(doc.room);
+      return tn("{n} cell confirmed as read.", "{n} cells confirmed as read.", b.doubtful.length);
     });
   }
 

@@ -42,7 +42,7 @@ function kindOf(size, lang, seconds) {
 }
 
 /** The board as a grid of cubes; path: cells [[r, c], ...] numbered in order; doubt: "r,c" cells read doubtfully. */
-function boardGrid(faces, path = [], doubt = new Set()) {
+export function boardGrid(faces, path = [], doubt = new Set()) {
   const step = new Map(path.map(([r, c], i) => [`${r},${c}`, i + 1]));
   const n = faces.length;
   return h("div", { class: "pr-grid", dataset: { n }, role: "img",

@@ -12,6 +12,7 @@ import { renderReport, renderStandings } from "./report.js";
 import { sendSheet, sheetSummary, settleWord, doubtfulPanel, inkOf, sheetWordsPanel } from "./sheet.js";
 import * as host from "./host.js";
 import { HostScreen } from "./screen.js";
+import { boardGrid } from "./practice.js";
 
 /** The editions' names (the room's edition: its dictionary and rules), translated where shown. */
 export const EDITIONS = {
@@ -179,8 +180,11 @@ export class Room {
     } else {
       this.reportKey = null;
     }
-    // the round was just scored: the winner and the score table (first on the page) come into view
-    if (justScored) window.scrollTo({ top: 0 });
+    // a new step (the round moved on): it is drawn first on the page, so the page goes back to the top
+    if (justScored || (this.stepOf && this.stepOf !== `${r.number}:${r.phase}` && !document.body.classList.contains("host-wide"))) {
+      window.scrollTo({ top: 0 });
+    }
+    this.stepOf = `${r.number}:${r.phase}`;
     await this.board.update(r.board, r.phase, view.settings);
     if (this.view !== view) return;  // a newer view was drawn meanwhile
     if (!report && this.board.path) this.board.showPath(null);
@@ -360,9 +364,13 @@ export class Room {
     this.selectedWord = on && w.path ? w.word : null;
     button.setAttribute("aria-pressed", on ? "true" : "false");
     this.board.showPath(on && w.path ? w.path : null);
-    if (on && w.path) {
-      const r = $("#board").getBoundingClientRect();
-      if (r.top < 0 || r.bottom > window.innerHeight) $("#board-section").scrollIntoView({ block: "start", behavior: "smooth" });
+    // the path beside the word, numbered cube by cube (the big board shows it too)
+    for (const old of document.querySelectorAll("#report .path-box")) old.remove();
+    const faces = this.view && this.view.round.board.faces;
+    if (on && w.path && faces) {
+      const box = h("li", { class: "path-box", dataset: { word: w.word } }, boardGrid(faces, w.path));
+      button.closest("li").after(box);
+      box.scrollIntoView({ block: "nearest" });
     }
   }
 
