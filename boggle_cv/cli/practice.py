@@ -24,6 +24,9 @@ from .practice_play import PracticeArgs, Terminal
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..board import Board
+    from ..dictionary import Dictionary
+    from ..practice.clock import Typed
     from ..practice.round import Summary
     from ..referee import RoundResult
     from ..vision.pipeline import ScanResult
@@ -133,30 +136,19 @@ def _shake(args: PracticeArgs) -> Summary:
 
 def _tray(args: PracticeArgs) -> Summary:
     from ..dictionary import load_default
-    from ..editions import EDITIONS
-    from ..practice.clock import Typed, check_seconds, clock_from_env
+    from ..practice.clock import check_seconds
     from ..practice.round import merge_words, practice_round, record_round, score_practice
     from ..referee import apply_fixes
-    from .practice_play import asked_list, file_list, read_tray, run_tray_clock, sheet_list, tray_fixes, typed_words
+    from .practice_play import read_tray, tray_fixes
     term = _terminal()
-    typed, seconds = Typed(ended="given"), None
-    if args.tray:
-        seconds = check_seconds(args.minutes, args.size or 4)
-        _best(args, args.size or 4, seconds)
-        typed = run_tray_clock(term, clock_from_env(), seconds, EDITIONS[args.lang].name)
+    typed, seconds = _tray_clock(term, args)
     scan, image, board, label = read_tray(term, args, args.lang)
     fixes = tray_fixes(term, args, scan)
     dictionary = load_default(args.lang)
     known = board if board is not None else apply_fixes(scan.board, fixes) if scan is not None else None
     if known is None:  # read_tray gives a scan or a board
         raise UsageError("no board for the round", "give --photo")
-    lists = [typed_words(typed.lines, args.lang)]
-    if args.words is not None:
-        lists.append(file_list(args.words, args.lang, term.stdin))
-    if args.sheet is not None:
-        lists.append(sheet_list(term, args, args.sheet, known, dictionary, args.lang))
-    if not any(lists):
-        lists.append(asked_list(term, args, known, dictionary, args.lang))
+    lists = _tray_lists(term, args, typed.lines, known, dictionary)
     result = score_practice(args.player, merge_words(*lists, lang=args.lang), dictionary, args.lang,
                             board=board, scan=scan, fixes=fixes, photo=label)
     drawn = _annotated(args.annotate, scan, image, result)
@@ -165,6 +157,34 @@ def _tray(args: PracticeArgs) -> Summary:
     if args.annotate is not None and drawn is not None:  # after the round is recorded: a full disk loses no round
         _write_annotation(args, summary, drawn)
     return summary
+
+
+def _tray_clock(term: Terminal, args: PracticeArgs) -> tuple[Typed, int | None]:
+    """--tray: the clock runs here while the tray is played (Typed, its seconds); else
+    no clock (the round was played already)."""
+    from ..editions import EDITIONS
+    from ..practice.clock import Typed, check_seconds, clock_from_env
+    from .practice_play import run_tray_clock
+    if not args.tray:
+        return Typed(ended="given"), None
+    seconds = check_seconds(args.minutes, args.size or 4)
+    _best(args, args.size or 4, seconds)
+    return run_tray_clock(term, clock_from_env(), seconds, EDITIONS[args.lang].name), seconds
+
+
+def _tray_lists(term: Terminal, args: PracticeArgs, lines: list[str], known: Board,
+                dictionary: Dictionary) -> list[list[str]]:
+    """The player's words: typed during the clock, from --words, from --sheet's photo,
+    else asked for now."""
+    from .practice_play import asked_list, file_list, sheet_list, typed_words
+    lists = [typed_words(lines, args.lang)]
+    if args.words is not None:
+        lists.append(file_list(args.words, args.lang, term.stdin))
+    if args.sheet is not None:
+        lists.append(sheet_list(term, args, args.sheet, known, dictionary, args.lang))
+    if not any(lists):
+        lists.append(asked_list(term, args, known, dictionary, args.lang))
+    return lists
 
 
 def _annotated(out: Path | None, scan: ScanResult | None, image: np.ndarray | None,
