@@ -172,6 +172,10 @@ def test_a_game_to_its_target_on_the_table_screen_and_the_phones(phones):
     for page in pages.values():
         page.wait_for_selector("#phase-line:has-text('Ann wins the game!')")
     assert host.is_visible("#new-game") and host.is_hidden("#next")
+    # a reload of the TV keeps the screen (its pass is in its link)
+    tv.reload()
+    tv.wait_for_selector("#screen[data-step=between] .ts-over")
+    assert tv.inner_text(".ts-over") == "Ann wins the game!" and fits(tv)
 
     # a new game: the same players, everyone at 0, back in the lobby (the join code for latecomers)
     host_click(host, "#new-game", "waiting")

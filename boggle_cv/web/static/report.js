@@ -1,9 +1,12 @@
 // The referee's report (shown only once the round is scored: no spoilers) and the
 // game's standings. Words are buttons: tap one to draw its path on the board.
 import { h, listNames } from "./dom.js";
-import { t, tn, N_ } from "./i18n.js";
+import { t, tn, N_, currentLanguage } from "./i18n.js";
 
 export const MISSED_SHOWN = 40;
+
+/** A room's own game name, as the server gives it ("room KQ7M2XP", then "room KQ7M2XP · 2"). */
+const DEFAULT_GAME = /^room [A-Z0-9]{7}( · \d+)?$/;
 
 /** The editions' names (as in room.js's EDITIONS; the report says which one scored the round). */
 const EDITION_NAMES = {
@@ -147,9 +150,11 @@ export function renderReport(box, report, opts) {
     mine.length ? h("p", { class: "my-rank", id: "my-rank" }, mine.map((p) => myRank(p, players.length, mine.length > 1)).join(" · ")) : null,
     h("p", { class: "winner", id: "winner" }, winnerLine(report)),
     table,
-    report.game ? h("p", { class: "help", id: "stored" },
+    // where it is stored, for a game the host named (not a room's own "room KQ7M2XP": no codes in sentences)
+    report.game && !DEFAULT_GAME.test(report.game.name) ? h("p", { class: "help", id: "stored" },
                     t("Stored as round {n} of “{game}”.", { n: report.game.round, game: report.game.name })) : null,
-    h("p", { class: "help", id: "report-edition", dataset: { lang: (report.rules && report.rules.lang) || "en" } },
+    h("p", { class: "help", id: "report-edition", dataset: { lang: (report.rules && report.rules.lang) || "en" },
+             hidden: ((report.rules && report.rules.lang) || "en") === currentLanguage() },
       t("Edition: {edition}", { edition: t(EDITION_NAMES[(report.rules && report.rules.lang) || "en"] || report.rules.lang) })),
     ...lists,
     h("h3", {}, t("Words everyone missed")),

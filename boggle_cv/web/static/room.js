@@ -3,7 +3,7 @@
 // stream, and every section of the page drawn from it.
 import { request, passes, savePasses, forgetPlayer, forgetRoom } from "./api.js";
 import { $, h, say, guarded, listNames } from "./dom.js";
-import { t, tn, N_ } from "./i18n.js";
+import { t, tn, N_, currentLanguage } from "./i18n.js";
 import { Live, STATE_TEXT } from "./live.js";
 import { Timer, formatSeconds } from "./timer.js";
 import { WordBox } from "./words.js";
@@ -154,6 +154,7 @@ export class Room {
     const edition = round_edition(r);
     $("#edition").textContent = t("Edition: {edition}", { edition: t(EDITIONS[edition] || edition) });
     $("#edition").dataset.lang = edition;
+    $("#edition").hidden = edition === currentLanguage();  // said only when it is not the page's own language
     $("#phase-line").textContent = this.phaseLine(view, mine.length > 0);
     this.timer.set(`${r.number}:${r.started_at}`, r.deadline, r.phase, r.locked_by);
     this.wide.draw(view, this.joinUrl, this.timer.offset);
