@@ -95,6 +95,9 @@ def test_a_ranked_round_and_the_page_at_each_step(phones, tmp_path):
     # English on an English page is not said on every card; no room code in the report's sentences
     assert ann.is_hidden("#edition") and ann.is_hidden("#report-edition")
     assert ann.locator("#report #stored").count() == 0 and code not in ann.inner_text("#report")
+    # the missed words a family would know lead; the others are folded behind "Show all"
+    common = ann.evaluate("() => [...document.querySelectorAll('#missed button.chip')].map((b) => b.classList.contains('common'))")
+    assert common and all(common) and ann.is_visible("#more-missed")
     # the players list gives points, not "no words yet"
     counts = host.evaluate("() => [...document.querySelectorAll('#players li .count')].map((e) => e.textContent)")
     assert counts == ["0 points", "1 point", "1 point"] and "no words yet" not in host.inner_text("#players")

@@ -142,8 +142,11 @@ export function renderReport(box, report, opts) {
                           h("th", { scope: "col" }, t("Score")), h("th", { scope: "col" }, t("Words")))),
     h("tbody", {}, rows));
   const lists = players.map((p) => playerWords(p, onWord, open, opts.inkOf ? opts.inkOf(p.name) : null));
-  const missed = report.missed || [];
-  const shown = showAll ? missed : missed.slice(0, MISSED_SHOWN);
+  // the words a player would know lead (the common ones, best first); the rest are folded
+  const all = report.missed || [];
+  const missed = [...all.filter((w) => w.common), ...all.filter((w) => !w.common)];
+  const common = all.filter((w) => w.common).length;
+  const shown = showAll ? missed : missed.slice(0, common ? Math.min(common, MISSED_SHOWN) : MISSED_SHOWN);
   const missedPoints = missed.reduce((s, w) => s + w.points, 0);
   const mine = players.filter((p) => (opts.mine || []).includes(p.name));
   const parts = [
@@ -159,8 +162,8 @@ export function renderReport(box, report, opts) {
     ...lists,
     h("h3", {}, t("Words everyone missed")),
     h("p", { class: "help", id: "missed-summary" }, missed.length
-      ? tn("{words} worth {n} point (best first, ★ common words). Tap a word to see it on the board.",
-           "{words} worth {n} points (best first, ★ common words). Tap a word to see it on the board.",
+      ? tn("{words} worth {n} point: the common ones (★) first, best first. Tap a word to see its path.",
+           "{words} worth {n} points: the common ones (★) first, best first. Tap a word to see its path.",
            missedPoints, { words: tn("{n} word", "{n} words", missed.length) })
       : t("None: the table found every word.")),
     h("ul", { class: "words", id: "missed" }, shown.map((w) => chip(w, onWord))),
