@@ -10,13 +10,16 @@
   game's standings are ranked too;
 - the landing page: "Practice alone" as wide as the other buttons, the language menu a
   44 px tap target, the tray photo's icon apart from its words;
-- practice: the cube sets by their family names, "I'm done" asking once more while
-  more than 10 s are left, no "average of the last 1".
+- practice: the cube sets by their family names, the board and the words box both in
+  view with the keyboard open (390 x 544), "I'm done" asking once more while more
+  than 10 s are left, no "average of the last 1".
 
 Skips without chromium or Playwright.
 """
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +29,8 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
 from .phones import CHROMIUM, WIDTH, scroll_width, shot, table_fixtures, wait_until  # noqa: E402
+
+SHOTS = Path(os.environ.get("BOGGLE_CV_SCREEN_SHOTS", "/tmp/screen-shots"))
 from .test_e2e_table import host_click, join, new_room, saved, typed_board  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
@@ -131,6 +136,7 @@ def open_practice(phones: Any, name: str) -> Any:
 
 
 def test_practice_names_the_cubes_asks_before_an_early_end_and_skips_an_average_of_one(phones):
+    SHOTS.mkdir(parents=True, exist_ok=True)
     page = open_practice(phones, "solo")
     page.fill("#pr-name", "Solo")
     page.select_option("#pr-size", "4")
@@ -143,6 +149,16 @@ def test_practice_names_the_cubes_asks_before_an_early_end_and_skips_an_average_
     page.click("#pr-shake")
     page.wait_for_selector("#pr-play:not([hidden]) .pr-grid")
     page.fill("#pr-words", "tea")
+    # the keyboard open (390 x 544 left): the board and the words box both in view, under the header
+    page.set_viewport_size({"width": 390, "height": 544})
+    page.focus("#pr-words")
+    page.evaluate("() => document.querySelector('#pr-words').scrollIntoView({block: 'nearest'})")
+    header = page.evaluate("() => document.querySelector('header').getBoundingClientRect().bottom")
+    for sel in ("#pr-board .pr-grid", "#pr-words"):
+        box = page.locator(sel).bounding_box()
+        assert box is not None and box["y"] >= header - 1 and box["y"] + box["height"] <= 544, (sel, box, header)
+    page.screenshot(path=str(SHOTS / "practice-keyboard.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
     page.click("#pr-done")  # 3 minutes left: asks once more
     page.wait_for_selector("#pr-done:has-text('Stop now?')")
     assert page.is_visible("#pr-play") and not page.is_visible("#pr-result")
