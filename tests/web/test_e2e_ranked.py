@@ -7,7 +7,7 @@
   its first reading is no longer marked corrected; the report's table is in rank order
   (Ann, who joined first, last), equal scores sharing a rank ("=1"); the players list
   gives each one's points; a cell tapped after scoring says why nothing opens; the
-  game's standings are ranked too;
+  sections' bar reaches the players in one tap; the game's standings are ranked too;
 - the landing page: "Practice alone" as wide as the other buttons, the language menu a
   44 px tap target, the tray photo's icon apart from its words;
 - practice: the cube sets by their family names, the board and the words box both in
@@ -111,6 +111,11 @@ def test_a_ranked_round_and_the_page_at_each_step(phones, tmp_path):
     ann.wait_for_selector("#board-msg:has-text('This round is scored')")
     assert not ann.is_visible("#picker")
     shot(ann, tmp_path, "ranked_report")
+    # everything else one tap away: the sections' bar at the foot of the screen
+    assert ann.is_hidden("#room-nav a[href='#settings-section']") and host.is_visible("#room-nav a[href='#settings-section']")
+    ann.click("#room-nav a[href='#players-section']")
+    wait_until(ann, "() => { const r = document.querySelector('#players-section').getBoundingClientRect(); "
+                    "return r.top >= 40 && r.top < innerHeight - 120; }")  # in view, under the header
 
     # the game's standings, ranked
     for page in (ann, host):
