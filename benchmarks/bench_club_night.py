@@ -287,7 +287,7 @@ class ClubNight:
             room.photo_version = int(ans.json()["room"]["version"])
 
     async def finish(self, room: Room) -> None:
-        """Lock, make sure there is a board (typed when the photo failed), score; every
+        """Lock, make sure there is a board (typed when the photo failed), score, then a new game; every
         phone reads its list back."""
         if not room.code:
             return
@@ -300,7 +300,7 @@ class ClubNight:
         ans = await self.tally.call(host, "POST score", "POST", base + "/rounds/current/score", {},
                                     room.host_token)
         room.scored = ans is not None and ans.status == 200
-        host.close()
+
 
         async def read_back(phone: Phone) -> None:
             assert phone.conn is not None
@@ -308,6 +308,9 @@ class ClubNight:
             if ans is not None and ans.status == 200:
                 phone.final = list(own_entry(ans.json()["room"], phone.player_id).get("words") or [])
         await asyncio.gather(*(read_back(p) for p in room.phones if p.token and p.conn is not None))
+        if room.scored:  # the table plays on: a new game with the same players
+            await self.tally.call(host, "POST game", "POST", base + "/games", {}, room.host_token)
+        host.close()
 
     async def set_up_all(self) -> None:
         await asyncio.gather(*(self.set_up(r) for r in self.rooms))

@@ -190,6 +190,24 @@ def cross_site(c: Client) -> Result:
             f"{got}; same origin: {same}")
 
 
+def screen_and_games(c: Client) -> Result:
+    """The table screen's pass only reads; a new game is the host's, from a scored round,
+    never cross-site; a target is a whole number or null."""
+    code, host, _ = _room(c, ["Ann"])  # its round 1 is playing
+    key = ((c("GET", f"/api/rooms/{code}", token=host)[1] or {}).get("room") or {}).get("you", {}).get("screen_key")
+    reads = c("GET", f"/api/rooms/{code}", token=key)[0]
+    writes = [c("POST", f"/api/rooms/{code}/games", {}, key)[0], c("POST", f"/api/rooms/{code}/rounds/current/lock", {}, key)[0],
+              c("PUT", f"/api/rooms/{code}/settings", {"target": 100}, key)[0]]
+    playing = c("POST", f"/api/rooms/{code}/games", {}, host)[0]
+    cross = c("POST", f"/api/rooms/{code}/games", {}, host, headers={"Sec-Fetch-Site": "cross-site"})[0]
+    targets = [c("PUT", f"/api/rooms/{code}/settings", {"target": t}, host)[0] for t in ("50", True, 0, None)]
+    ok = reads == 200 and all(s == 401 for s in writes) and playing == 409 and cross == 403 \
+        and targets == [400, 400, 400, 200]
+    return ("the table screen's pass writes nothing; new games; targets", ok,
+            f"screen reads {reads}, writes {writes}; new game while playing {playing}, cross-site {cross}; "
+            f"targets '50', true, 0, null: {targets}")
+
+
 def stale_save(c: Client) -> Result:
     code, host, players = _room(c, ["Ann"])
     pid, tok = players["Ann"]
@@ -430,6 +448,7 @@ def room_cases(root: Path, photo: bytes, verbose: bool = False, sheet: bytes | N
             ("lone surrogates", lambda: lone_surrogates(c)), ("control names", lambda: control_names(c)),
             ("nested JSON", lambda: nested_json(c)), ("truthy strings", lambda: truthy_strings(c)),
             ("cross-site", lambda: cross_site(c)), ("stale save", lambda: stale_save(c)),
+            ("screen and games", lambda: screen_and_games(c)),
             ("slow scans vs a photo", lambda: slow_scans_vs_a_photo(c, photo)), ("big saves", lambda: big_saves(c)),
             ("sheets at once", lambda: sheets_at_once(c, sheet)),
             ("connection flood", lambda: connection_flood(c)), ("stream storm", lambda: stream_storm(c))]

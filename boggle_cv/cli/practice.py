@@ -24,9 +24,13 @@ from .practice_play import PracticeArgs, Terminal
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..board import Board
+    from ..dictionary import Dictionary
+    from ..practice.clock import Typed
     from ..practice.round import Summary
     from ..referee import RoundResult
     from ..vision.pipeline import ScanResult
+    from ..vision.sheet.types import SheetReading
 
 
 def register(app: typer.Typer) -> None:
@@ -131,24 +135,48 @@ def _shake(args: PracticeArgs) -> Summary:
 
 def _tray(args: PracticeArgs) -> Summary:
     from ..dictionary import load_default
-    from ..editions import EDITIONS
-    from ..practice.clock import Typed, check_seconds, clock_from_env
+    from ..practice.clock import check_seconds
     from ..practice.round import merge_words, practice_request, practice_round, record_round
     from ..referee import apply_fixes
-    from .practice_play import asked_list, file_list, read_tray, referee_tray, run_tray_clock, sheet_list, typed_words
+    from .practice_play import read_tray, referee_tray
     term = _terminal()
-    typed, seconds = Typed(ended="given"), None
-    if args.tray:
-        seconds = check_seconds(args.minutes, args.size or 4)
-        _best(args, args.size or 4, seconds)
-        typed = run_tray_clock(term, clock_from_env(), seconds, EDITIONS[args.lang].name)
+    typed, seconds = _tray_clock(term, args)
     scan, image, board, label = read_tray(term, args, args.lang)
     fixes = dict(args.fixes)
     dictionary = load_default(args.lang)
     known = board if board is not None else apply_fixes(scan.board, fixes) if scan is not None else None
     if known is None:  # read_tray gives a scan or a board
         raise UsageError("no board for the round", "give --photo")
-    lists = [typed_words(typed.lines, args.lang)]
+    lists, sheet = _tray_lists(term, args, typed.lines, known, dictionary)
+    request = practice_request(args.player, merge_words(*lists, lang=args.lang), args.lang, board, scan, fixes, label)
+    result = referee_tray(term, args, request, dictionary, scan, sheet)
+    drawn = _annotated(args.annotate, scan, image, result)
+    seconds = seconds if seconds is not None else check_seconds(args.minutes, result.board.size)
+    summary = record_round(_db(args), practice_round(result, seconds, "tray"), result, {"ended": typed.ended})
+    if args.annotate is not None and drawn is not None:  # after the round is recorded: a full disk loses no round
+        _write_annotation(args, summary, drawn)
+    return summary
+
+
+def _tray_clock(term: Terminal, args: PracticeArgs) -> tuple[Typed, int | None]:
+    """--tray: the clock runs here while the tray is played (Typed, its seconds); else
+    no clock (the round was played already)."""
+    from ..editions import EDITIONS
+    from ..practice.clock import Typed, check_seconds, clock_from_env
+    from .practice_play import run_tray_clock
+    if not args.tray:
+        return Typed(ended="given"), None
+    seconds = check_seconds(args.minutes, args.size or 4)
+    _best(args, args.size or 4, seconds)
+    return run_tray_clock(term, clock_from_env(), seconds, EDITIONS[args.lang].name), seconds
+
+
+def _tray_lists(term: Terminal, args: PracticeArgs, lines: list[str], known: Board,
+                dictionary: Dictionary) -> tuple[list[list[str]], tuple[SheetReading, Path] | None]:
+    """The player's words: typed during the clock, from --words, else asked for now;
+    and --sheet's photo read against the board (its doubts are the referee's to ask)."""
+    from .practice_play import asked_list, file_list, sheet_list, typed_words
+    lists = [typed_words(lines, args.lang)]
     if args.words is not None:
         lists.append(file_list(args.words, args.lang, term.stdin))
     sheet = sheet_list(args.sheet, known, dictionary, args.lang) if args.sheet is not None else None
@@ -158,14 +186,7 @@ def _tray(args: PracticeArgs) -> Summary:
             sheet = got
         else:
             lists.append(got)
-    request = practice_request(args.player, merge_words(*lists, lang=args.lang), args.lang, board, scan, fixes, label)
-    result = referee_tray(term, args, request, dictionary, scan, sheet)
-    drawn = _annotated(args.annotate, scan, image, result)
-    seconds = seconds if seconds is not None else check_seconds(args.minutes, result.board.size)
-    summary = record_round(_db(args), practice_round(result, seconds, "tray"), result, {"ended": typed.ended})
-    if args.annotate is not None and drawn is not None:  # after the round is recorded: a full disk loses no round
-        _write_annotation(args, summary, drawn)
-    return summary
+    return lists, sheet
 
 
 def _annotated(out: Path | None, scan: ScanResult | None, image: np.ndarray | None,

@@ -147,6 +147,11 @@ class RoomDB:
         conn.execute("INSERT OR REPLACE INTO room_photos(code, round, version, jpeg) VALUES (?, ?, ?, ?)",
                      (code, round_number, version, jpeg))
 
+    @staticmethod
+    def drop_photos(conn: sqlite3.Connection, code: str) -> None:
+        """Delete every round photo of room `code` (a new game starts at round 1 again)."""
+        conn.execute("DELETE FROM room_photos WHERE code = ?", (code,))
+
     def photo(self, code: str, round_number: int) -> tuple[int, bytes] | None:
         def read(conn: sqlite3.Connection) -> tuple[int, bytes] | None:
             row = conn.execute("SELECT version, jpeg FROM room_photos WHERE code = ? AND round = ?",

@@ -79,6 +79,12 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def screen_key(host_digest: str) -> str:
+    """The table screen's pass: it reads the room as a viewer (never a member who may
+    change it); derived from the host's token digest, so only the host is given it."""
+    return hmac.new(host_digest.encode("ascii"), b"boggle-cv table screen", hashlib.sha256).hexdigest()[:32]
+
+
 def token_matches(token: str | None, digest: str) -> bool:
     return token is not None and hmac.compare_digest(token_hash(token), digest)
 
@@ -231,12 +237,13 @@ class Round:
 class Settings:
     """The host's choices. seconds: the timer (None: off); rules: the referee's
     RulesOptions as JSON (variant, min_length, long_words); marks: "use" or
-    "ignore" red marks seen in photos; target: points that win the game; lang: the
+    "ignore" red marks seen in photos; target: points that win the game (None: no
+    target, the game goes on until the table stops); lang: the
     room's edition (boggle_cv.editions: its dictionary, folding and shortest word;
     a room stored before editions is English)."""
 
     seconds: int | None = 180
-    target: int = 50
+    target: int | None = 50
     variant: str | None = None
     min_length: int | None = None
     long_words: str = "per-letter"
@@ -253,7 +260,11 @@ class Settings:
 
 @dataclass
 class Room:
-    """A table. version: bumps with every change (the live stream's cursor)."""
+    """A table. version: bumps with every change (the live stream's cursor).
+    The game being played: game_number (1, 2, ... as the host starts new games with
+    the same players), totals (player id -> points this game, from each scored
+    round) and game_over ({winners: names, target, round}: someone reached the
+    target; None while it goes on)."""
 
     code: str
     game: str
@@ -264,6 +275,9 @@ class Room:
     round: Round = field(default_factory=lambda: Round(1))
     version: int = 1
     last_change: dict[str, Any] = field(default_factory=dict)
+    game_number: int = 1
+    totals: dict[str, int] = field(default_factory=dict)
+    game_over: dict[str, Any] | None = None
 
     def player(self, player_id: str) -> Player | None:
         return next((p for p in self.players if p.id == player_id), None)
@@ -272,7 +286,8 @@ class Room:
         return {"code": self.code, "game": self.game, "host_digest": self.host_digest,
                 "created_at": self.created_at, "settings": self.settings.to_dict(),
                 "players": [p.to_dict() for p in self.players], "round": self.round.to_dict(),
-                "version": self.version, "last_change": self.last_change}
+                "version": self.version, "last_change": self.last_change, "game_number": self.game_number,
+                "totals": self.totals, "game_over": self.game_over}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Room:
@@ -282,4 +297,6 @@ class Room:
             d = scrub_surrogates(d)
         return cls(str(d["code"]), str(d["game"]), str(d["host_digest"]), float(d["created_at"]),
                    Settings.from_dict(d.get("settings") or {}), [Player.from_dict(p) for p in d.get("players", [])],
-                   Round.from_dict(d["round"]), int(d.get("version", 1)), dict(d.get("last_change") or {}))
+                   Round.from_dict(d["round"]), int(d.get("version", 1)), dict(d.get("last_change") or {}),
+                   int(d.get("game_number", 1)), {str(k): int(v) for k, v in (d.get("totals") or {}).items()},
+                   dict(d["game_over"]) if d.get("game_over") else None)

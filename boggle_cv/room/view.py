@@ -6,7 +6,7 @@ revision: how many saves this round, and `doubtful_count`: how many of its words
 sheet photo read with doubt; the doubtful words themselves, with their alternatives,
 and `images`, word -> the id of its handwriting's image for the words a sheet added,
 go with the words: the images are fetched one by one, never inlined); the report
-only once the round is scored. The
+only once the round is scored, its players in rank order (`rank`, `tied`). The
 round shows the settings it is played with (`round_settings`) and the red marks that
 count (`round_marks`: chosen on the page, else seen in the photo). Board cells are
 (row, col) from 0 in the reported board's orientation ("r2c3" labels from 1 where
@@ -20,7 +20,24 @@ from typing import Any
 from ..board import Board, Cell, cell_label, parse_cell
 from ..errors import BoardTextError
 from ..referee import apply_fixes
-from .model import BoardState, Phase, Player, Room, Settings
+from .model import BoardState, Phase, Player, Room, Settings, screen_key
+
+
+def ranked(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    """`rows` in rank order, best `key` first, each with "rank" (standard competition
+    ranking: equal scores share a rank, the next rank skips: 1, 1, 3) and "tied"
+    (another row has the same score); equal scores keep their given order."""
+    out = sorted(rows, key=lambda row: -int(row[key]))
+    scores = [int(row[key]) for row in out]
+    return [{**row, "rank": 1 + sum(1 for s in scores if s > scores[i]), "tied": scores.count(scores[i]) > 1}
+            for i, row in enumerate(out)]
+
+
+def ranked_report(report: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The round's report with its players in rank order (winner first, ranks and ties marked)."""
+    if report is None:
+        return None
+    return {**report, "players": ranked(list(report.get("players") or []), "score")}
 
 
 def round_settings(room: Room) -> Settings:
@@ -112,8 +129,19 @@ def board_view(room: Room) -> dict[str, Any]:
     return out
 
 
-def room_view(room: Room, host: bool, player: Player | None, now: float) -> dict[str, Any]:
-    """The room as `host` / `player` sees it (see the module docstring)."""
+def game_view(room: Room) -> dict[str, Any]:
+    """The game being played: its number, target (None: none), the players' totals in
+    rank order (every player, 0 before their first round) and, once someone reached
+    the target, `over`: {winners, target, round, total}."""
+    rows = [{"player_id": p.id, "name": p.name, "total": room.totals.get(p.id, 0)} for p in room.players]
+    return {"number": room.game_number, "name": room.game, "target": room.settings.target,
+            "standings": ranked(rows, "total"), "over": room.game_over}
+
+
+def room_view(room: Room, host: bool, player: Player | None, now: float, screen: bool = False) -> dict[str, Any]:
+    """The room as `host` / `player` sees it, or the table screen (`screen`: neither,
+    it only reads; see the module docstring). The host's view carries the screen's
+    pass (`you.screen_key`)."""
     r = room.round
     open_lists = r.phase in (Phase.locked, Phase.scored)
     players = []
@@ -128,12 +156,14 @@ def room_view(room: Room, host: bool, player: Player | None, now: float) -> dict
                         "images": dict(r.images.get(p.id, {})) if shown else None})
     return {
         "code": room.code, "game": room.game, "version": room.version, "server_time": now,
-        "you": {"host": host, "player_id": player.id if player else None, "name": player.name if player else None},
+        "you": {"host": host, "player_id": player.id if player else None, "name": player.name if player else None,
+                "screen": screen, "screen_key": screen_key(room.host_digest) if host else None},
+        "game_state": game_view(room),
         "settings": room.settings.to_dict(),
         "players": players,
         "round": {"number": r.number, "phase": r.phase.value, "seconds": r.seconds, "started_at": r.started_at,
                   "deadline": r.deadline, "locked_at": r.locked_at, "locked_by": r.locked_by,
                   "settings": round_settings(room).to_dict(), "settings_fixed": r.settings is not None,
-                  "board": board_view(room), "report": r.report if r.phase is Phase.scored else None},
+                  "board": board_view(room), "report": ranked_report(r.report) if r.phase is Phase.scored else None},
         "last_change": room.last_change,
     }

@@ -161,6 +161,7 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
         Route(r + "/players/{player_id:str}/doubtful", sheets.settle, methods=["POST"]),
         Route(r + "/players/{player_id:str}/images/{image_id:str}", sheets.word_image, methods=["GET"]),
         Route(r + "/rounds", rooms.start_round, methods=["POST"]),
+        Route(r + "/games", rooms.new_game, methods=["POST"]),
         Route(r + "/rounds/current/lock", rooms.lock, methods=["POST"]),
         Route(r + "/rounds/current/reopen", rooms.reopen, methods=["POST"]),
         Route(r + "/rounds/current/photo", rooms.post_photo, methods=["POST"]),

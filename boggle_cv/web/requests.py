@@ -81,14 +81,15 @@ class CreateRoom:
 
     game: str | None = None
     seconds: int | None = 180
-    target: int = 50
+    target: int | None = 50
     lang: str | None = None
 
     @classmethod
     def read(cls, doc: Mapping[str, Any], limits: RoomLimits) -> CreateRoom:
         game = clean_name(doc["game"], "game name", limits.max_name) if doc.get("game") is not None else None
         seconds = _timer(doc, limits) if "seconds" in doc else cls.seconds
-        target = int_in(doc, "target", *limits.target) if "target" in doc else cls.target
+        target = (None if doc["target"] is None else int_in(doc, "target", *limits.target)) if "target" in doc \
+            else cls.target
         lang = get_edition(text(doc, "lang", 8)).code if doc.get("lang") is not None else None
         return cls(game, seconds, target, lang)
 
@@ -220,7 +221,9 @@ class SettingsChange:
         out: dict[str, Any] = {}
         if "seconds" in doc:
             out["seconds"] = _timer(doc, limits)
-        if "target" in doc:
+        if doc.get("target", 0) is None:
+            out["target"] = None  # no target
+        elif "target" in doc:
             lo, hi = limits.target
             if isinstance(doc["target"], bool) or not isinstance(doc["target"], int) or not lo <= doc["target"] <= hi:
                 raise UsageError(f"the target must be a whole number from {lo} to {hi}", code="settings.target",

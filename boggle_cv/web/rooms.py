@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from ..errors import RoomNotFound, UsageError
 from ..room.model import Room
 from ..room.service import RoomService
+from ..room.view import ranked
 from .api import _json_body, _ok
 from .guards import GuessGuard
 from .live import RoomHub, room_events
@@ -146,8 +147,8 @@ async def standings(request: Request) -> JSONResponse:
     known = await anyio.to_thread.run_sync(store.list_games, db)
     if view["game"] not in known:
         return _ok({"game": view["game"], "rounds": 0, "target": target, "first_to_target": [], "players": []})
-    result = await anyio.to_thread.run_sync(store.standings, db, view["game"], target)
-    return _ok(result.to_dict())
+    result = (await anyio.to_thread.run_sync(store.standings, db, view["game"], target)).to_dict()
+    return _ok({**result, "players": ranked(result["players"], "total")})
 
 
 # ---- the round ----------------------------------------------------------------------------------
@@ -162,6 +163,11 @@ async def start_round(request: Request) -> JSONResponse:
 async def lock(request: Request) -> JSONResponse:
     room = await _call(request, _service(request).lock, request.path_params["code"], _token(request))
     return await _view(request, room, _token(request))
+
+
+async def new_game(request: Request) -> JSONResponse:
+    room = await _call(request, _service(request).new_game, request.path_params["code"], _token(request))
+    return await _view(request, room, _token(request), status=201)
 
 
 async def reopen(request: Request) -> JSONResponse:

@@ -188,7 +188,9 @@ def expected_report(doc: dict[str, Any]) -> dict[str, Any]:
     players = [{"name": p["name"], "score": p["score"],
                 "words": sorted([w["word"], w["status"], w["points"] if w["status"] == "scored" else 0] for w in p["words"])}
                for p in doc["players"]]
-    return {"players": players, "missed": [w["word"] for w in doc["missed"]]}
+    # the page leads with the words a player would know: the common ones first, each part best first
+    missed = [w["word"] for w in doc["missed"] if w.get("common")] + [w["word"] for w in doc["missed"] if not w.get("common")]
+    return {"players": players, "missed": missed}
 
 
 #: Resolves once the page has not scrolled for five animation frames.

@@ -196,6 +196,20 @@ def test_board_turns_sizes_doubtful_cells_paths_reload_and_double_tap(site, phon
     assert page.locator("#board-msg.error").count() == 0
 
 
+def test_looks_right_confirms_every_doubtful_cell_at_once(site, phones):
+    page = table_room(phones, "Ann")
+    host_click(page, "#start", "playing")
+    host_click(page, "#lock", "locked")
+    page.set_input_files("#photo", str(SAMPLE))
+    page.wait_for_selector("#board .cell.doubtful")
+    assert page.inner_text("#looks-right") == "Looks right: confirm the doubtful cell"
+    where = page.get_attribute("#board .cell.doubtful", "data-cell")
+    page.click("#looks-right")
+    page.wait_for_selector(f"#board .cell.fixed[data-cell='{where}']")
+    assert page.locator("#board .cell.doubtful").count() == 0 and page.is_hidden("#looks-right")
+    assert "1 cell confirmed as read." in page.inner_text("#board-msg")
+
+
 def test_messages_next_to_the_action(site, phones):
     page = table_room(phones, "Ann")
     code = page.inner_text("#join-code")

@@ -63,7 +63,9 @@ def check_report(pages: dict[str, Any], tmp: Path, lists: dict[str, list[str]]) 
         page.wait_for_selector("#report #winner")
         shown = page_report(page)
         assert page.inner_text("#board-text").strip() == board, name
-        assert shown["players"] == want["players"], name
+        # the same players and words as score --json, in rank order (winner first)
+        assert sorted(shown["players"], key=lambda p: p["name"]) == sorted(want["players"], key=lambda p: p["name"]), name
+        assert [p["score"] for p in shown["players"]] == sorted((p["score"] for p in want["players"]), reverse=True), name
         assert shown["missed"] == want["missed"], name
         assert all(w in shown["winner"] for w in doc["winners"]), (name, shown["winner"])
         assert " 1 points" not in shown["winner"]

@@ -7,7 +7,8 @@ players on four phones (and a second tab of one of them).
   ones are marked under her box with their alternatives; her second tab shows the
   same, live. She replaces one with an alternative, confirms another.
 - Bob sends the tray's photo as his sheet: "not read", his typed words untouched.
-- The host locks, photographs Cy's sheet for him (his phone sees the words), settles
+- Cy's own photo of the tray as his sheet fails too; the host locks, photographs Cy's
+  sheet for him (his phone sees the words, and no longer the old error), settles
   one of Cy's doubtful words, types the board and scores: asked once more while words
   are unconfirmed, then the report counts the lists as settled.
 
@@ -147,6 +148,10 @@ def test_sheets_on_several_phones(phones, reading, tmp_path):
     assert "The sheet was not read" in err and "no writing found" in err.lower() and "as it was" in err, err
     assert box_words(bob) == ["last", "rest"] and sorted(server_list(bob, code)["words"]) == ["last", "rest"]
 
+    # Cy's own try fails the same way; the host's photo of his sheet later clears that error
+    cy.set_input_files(".sheet-input", str(SAMPLE))
+    cy.wait_for_selector(f"{MSG}.error", timeout=READ_S)
+
     # the host locks, and photographs the sheet of Cy (who wrote on paper) for him
     host_click(host, "#lock", "locked")
     cy_id = player_id(cy)
@@ -157,6 +162,7 @@ def test_sheets_on_several_phones(phones, reading, tmp_path):
     assert "to confirm under their name" in host.inner_text("#players-msg")
     cy_words, cy_marks, _ = add_sheet([], {}, reading)
     cy.wait_for_selector(f".doubtful-words[data-owner='{cy_id}'] li", timeout=READ_S)
+    cy.wait_for_selector(f"{MSG}:not(.error):has-text('The host sent a photo of this sheet')")
     assert cy.input_value("textarea.words-box").split("\n") == cy_words
     assert doubtful_shown(cy, cy_id) == doubtful_shown(host, cy_id) == {w: [a for a, _ in alts]
                                                                         for w, alts in cy_marks.items()}

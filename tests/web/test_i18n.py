@@ -94,3 +94,17 @@ def test_the_catalogues_and_the_switch_are_served(tmp_path, dictionary):
             assert res.status_code == 200 and f"Language: {lang}" in res.content.decode("utf-8")
             assert "default-src 'self'" in res.headers["content-security-policy"]
     assert (STATIC / "i18n.js").read_text(encoding="utf-8").count("eval(") == 0  # the CSP forbids it
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "es", "it", "nl"])
+def test_crossed_off_by_several_players_reads_in_the_plural(lang):
+    _, entries = read_po(CATALOGUES / f"{lang}.po")
+    e = entries[("crossed off: {names} had it too", "crossed off: {names} had it too")]
+    assert len(e.msgstr) == 2 and e.msgstr[0] != e.msgstr[1], e.msgstr
+
+
+def test_german_speaks_to_one_player_as_du():
+    _, entries = read_po(CATALOGUES / "de.po")
+    for e in entries.values():
+        for s in e.msgstr:
+            assert not re.search(r"\b(Sie|Ihre?[mnrs]?|Ihnen|euch|eure?[mnrs]?)\b|Macht |Schüttelt ", s), s

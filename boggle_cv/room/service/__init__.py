@@ -7,6 +7,7 @@
   board    the tray's photo, a typed board, fixed cells, the red marks
   lists    a list saved, a sheet's words added, a doubtful word settled, handwriting shown
   rereads  doubtful sheet words read again when the board becomes known or changes
+  games    the game's totals, its end at the target, a new game with the same players
 
 The methods run in worker threads (SQLite), raise boggle_cv.errors Room* errors
 (each with its HTTP status) and return the changed Room; `room.view` shapes what one
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from .board import NOT_GIVEN, BoardActions, NotGiven
 from .core import RoomLimits, Saver, save_to_games
+from .games import GameActions
 from .lists import ListActions
 from .players import PlayerActions
 from .rereads import RereadActions, RereadItem, RereadPlan
@@ -25,6 +27,6 @@ __all__ = ["NOT_GIVEN", "ROOM_TIMER", "NotGiven", "RereadItem", "RereadPlan", "R
            "RoomTimer", "Saver", "save_to_games"]
 
 
-class RoomService(PlayerActions, RoundActions, BoardActions, ListActions, RereadActions):
+class RoomService(PlayerActions, RoundActions, BoardActions, ListActions, RereadActions, GameActions):
     """The rooms of one server. save_round(conn, game, result) -> round number
     stores a scored round in the games database inside the room's transaction."""

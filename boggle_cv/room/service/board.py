@@ -40,7 +40,8 @@ class BoardActions(ServiceCore):
                   fixes: dict[str, str] | None = None, bonus: Sequence[str] | None = None,
                   challenge: str | None | NotGiven = NOT_GIVEN) -> Room:
         """A typed board (replaces the reading) and/or fixes {"r2c3": "W"}; a fix to the
-        face already read confirms the cell (it is no longer doubtful). bonus: the red
+        face already read confirms a doubtful cell (it is no longer doubtful), and
+        puts any other cell back as it was first read (no longer corrected). bonus: the red
         bonus cells ("r2c3"), challenge: the challenge cube's cell (None: there is none),
         as the table chose them: each replaces what the photo showed, for this round's
         board (NOT_GIVEN / None bonus: unchanged)."""
@@ -74,7 +75,10 @@ class BoardActions(ServiceCore):
                 if board is not None and not (0 <= r < board.size and 0 <= c < board.size):
                     raise UsageError(f"{cell_label((r, c))} is outside the {board.size}x{board.size} board",
                                      code="board.cell_outside", params={"cell": cell_label((r, c)), "size": board.size})
-                b.corrections[key] = Correction(face, who, now)
+                if _first_reading(b, r, c) == face and not _flagged(b, r, c):
+                    b.corrections.pop(key, None)  # back to its first reading: no longer corrected
+                else:
+                    b.corrections[key] = Correction(face, who, now)
             for cell in (bonus_cells or []) + ([challenge_cell] if challenge_cell is not None else []):
                 if board is not None and not (0 <= cell[0] < board.size and 0 <= cell[1] < board.size):
                     raise UsageError(f"{cell_label(cell)} is outside the {board.size}x{board.size} board",
@@ -93,6 +97,24 @@ class BoardActions(ServiceCore):
         if room.round.phase is Phase.scored:
             raise RoundStateError("this round is scored; its board can no longer change", "start the next round",
                                   code="round.scored_board")
+
+
+def _first_reading(b: BoardState, r: int, c: int) -> str | None:
+    """The face (r, c) had before any correction: typed, else read in the photo."""
+    if b.text is not None:
+        rows = Board.parse(b.text).to_rows()
+    elif b.scan is not None:
+        rows = b.scan["board"]["faces"]
+    else:
+        return None
+    return str(rows[r][c]) if r < len(rows) and c < len(rows[r]) else None
+
+
+def _flagged(b: BoardState, r: int, c: int) -> bool:
+    """Whether the photo's reader flagged (r, c) as doubtful (a typed board has no doubts)."""
+    if b.text is not None or b.scan is None:
+        return False
+    return any(x["flagged"] and x["row"] == r and x["col"] == c for x in b.scan["board"]["cells"])
 
 
 def _label_cell(label: str, what: str) -> tuple[int, int]:

@@ -10,6 +10,7 @@ checks who acts and what the round allows, raises a boggle_cv.errors Room* error
 """
 from __future__ import annotations
 
+import hmac
 import sqlite3
 import time
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from ...referee import RoundResult, round_record
 from .. import sheets
 from ..db import RoomDB
 from ..dictionaries import Dictionaries
-from ..model import Phase, Player, Room, Round, normalise_code, token_matches
+from ..model import Phase, Player, Room, Round, normalise_code, screen_key, token_matches
 from ..view import room_view
 
 
@@ -79,6 +80,8 @@ class ServiceCore:
 
     def view(self, code: str, token: str | None) -> dict[str, Any]:
         room = self.expire(code) or self.room(code)
+        if token is not None and hmac.compare_digest(token, screen_key(room.host_digest)):
+            return room_view(room, False, None, self.clock(), screen=True)  # the table screen: reads only
         host, player = self._who(room, token)
         return room_view(room, host, player, self.clock())
 
@@ -180,8 +183,10 @@ class ServiceCore:
                              params={"min": lo, "max": hi})
         return value
 
-    def _target(self, value: object) -> int:
+    def _target(self, value: object) -> int | None:
         lo, hi = self.limits.target
+        if value is None:
+            return None  # no target: the game goes on
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
             raise UsageError(f"the target must be a whole number from {lo} to {hi}", code="settings.target",
                              params={"min": lo, "max": hi})

@@ -15,7 +15,7 @@ from .core import ServiceCore
 class PlayerActions(ServiceCore):
     """Making a room and changing who plays in it and how (the host's settings)."""
 
-    def create(self, game: str | None = None, seconds: int | None = 180, target: int = 50,
+    def create(self, game: str | None = None, seconds: int | None = 180, target: int | None = 50,
                lang: str | None = None) -> tuple[Room, str]:
         """A new room (and its host token); lang: its edition (None: the server's).
         LimitReached when the server holds max_rooms live rooms (counted in the

@@ -15,6 +15,7 @@ from ..model import Phase, Room, Round
 from ..view import current_board, round_marks, round_settings
 from .board import cell_of
 from .core import ServiceCore
+from .games import add_round
 
 
 class RoomTimer(enum.Enum):
@@ -106,6 +107,7 @@ class RoundActions(ServiceCore):
             r.report = {**result.stored_as(GameRef(room.game, number)).to_dict(), "round": r.number}
             r.move(Phase.scored)
             r.game_round = number
+            add_round(room, r.report)
             room.last_change = {"what": "score", "by": "host", "at": self.clock()}
             return r.report
         return self._update(code, change)

@@ -6,6 +6,7 @@ import { $, h, say, guarded } from "./dom.js";
 import { t, tn, loadLanguage, translatePage, currentLanguage, rememberLanguage } from "./i18n.js";
 import { Practice } from "./practice.js";
 import { Room } from "./room.js";
+import { TableScreen } from "./screen.js";
 import { unlockSound } from "./timer.js";
 
 function codeFromUrl() {
@@ -14,7 +15,8 @@ function codeFromUrl() {
 }
 
 function show(which) {
-  for (const id of ["landing", "join", "room", "practice"]) $(`#${id}`).hidden = id !== which;
+  for (const id of ["landing", "join", "room", "practice", "screen"]) $(`#${id}`).hidden = id !== which;
+  document.body.classList.toggle("screen-mode", which === "screen");
 }
 
 function goToRoom(code) {
@@ -71,6 +73,14 @@ function route() {
   if (new URLSearchParams(location.search).has("practice")) {  // practice alone (practice.js)
     show("practice");
     current = new Practice();
+    current.start();
+    return;
+  }
+  const screen = new URLSearchParams(location.search).get("screen");
+  if (screen) {  // the table screen (/?screen=CODE#PASS): reads the room with the host's screen pass
+    show("screen");
+    current = new TableScreen(screen.toUpperCase().replace(/[^A-Z0-9]/g, ""), location.hash.slice(1),
+      (message) => { current = null; history.replaceState(null, "", "/"); landing(message); });
     current.start();
     return;
   }

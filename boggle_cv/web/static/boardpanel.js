@@ -67,14 +67,20 @@ export class BoardPanel {
     const model = { faces: b.faces, geometry: photo && b.read ? b.read.geometry : null, photo,
                     doubtful: new Set(b.doubtful.map(([r, c]) => `${r},${c}`)), fixed, ...marks };
     renderBoard($("#board"), model, { whole: this.whole, path: this.path, selected: this.picking,
-                                       onCell: this.open ? (r, c) => this.pick(r, c) : null });
+                                       onCell: this.open ? (r, c) => this.pick(r, c) : () => this.closedTap() });
     $("#zoom").hidden = !photo;
     $("#zoom").textContent = this.whole ? t("Board only") : t("Whole photo");
     const n = b.size;
-    let summary = `${n}×${n}, ${b.source === "photo" ? t("from a photo") : t("typed")}` +
-                  (b.set_by ? t(" by {name}", { name: b.set_by }) : "");
+    const photoBoard = b.source === "photo", by = b.set_by;
+    let summary = `${n}×${n}, ` + (by ? (photoBoard ? t("from a photo by {name}", { name: by }) : t("typed by {name}", { name: by }))
+                                        : (photoBoard ? t("from a photo") : t("typed")));
     if (b.doubtful.length) summary += ` · ${tn("{n} doubtful cell", "{n} doubtful cells", b.doubtful.length)}`;
     $("#board-summary").textContent = summary;
+    // one clear way to say "the doubtful cells are right as read"
+    const looks = $("#looks-right");
+    looks.hidden = !this.open || !b.doubtful.length;
+    looks.textContent = tn("Looks right: confirm the doubtful cell", "Looks right: confirm the {n} doubtful cells", b.doubtful.length);
+    looks.onclick = () => this.confirmAll(looks);
     $("#board-text").textContent = b.text;
     const items = Object.entries(b.corrections).map(([label, c]) => {
       const [r, col] = keyOf(label).split(",").map(Number);
@@ -102,6 +108,11 @@ export class BoardPanel {
     if ("challenge" in b) challenge = b.challenge ? keyOf(b.challenge) : null;
     else if (seen.challenge_cell) challenge = `${seen.challenge_cell[0]},${seen.challenge_cell[1]}`;
     return { bonus: new Set(bonus), challenge };
+  }
+
+  /** A cell tapped once the round is scored: say why nothing opens. */
+  closedTap() {
+    say($("#board-msg"), t("This round is scored: its board can no longer change. Tap a word in the report to see its path."));
   }
 
   /** Draw one word's path (from the report), or none. */
@@ -148,6 +159,17 @@ export class BoardPanel {
                                 { token: this.room.token(), json: { fix: { [`r${r + 1}c${c + 1}`]: face } } });
       await this.room.onView(doc.room);
       return t("{cell} is now {face}.", { cell: cellName(r, c), face: faceName(face) });
+    });
+  }
+
+  /** Every doubtful cell confirmed as it reads now (one request; each becomes "fixed" by this player). */
+  async confirmAll(button) {
+    const b = this.view;
+    const fix = Object.fromEntries(b.doubtful.map(([r, c]) => [`r${r + 1}c${c + 1}`, b.faces[r][c]]));
+    await guarded(button, $("#board-msg"), "", async () => {
+      const doc = await request("PUT", `/api/rooms/${this.room.code}/rounds/current/board`, { token: this.room.token(), json: { fix } });
+      await this.room.onView(doc.room);
+      return tn("{n} cell confirmed as read.", "{n} cells confirmed as read.", b.doubtful.length);
     });
   }
 

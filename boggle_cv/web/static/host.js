@@ -11,6 +11,10 @@ export function renderControls(view) {
   const r = view.round, show = BUTTONS[r.phase] || [];
   $("#host-controls").hidden = false;
   for (const id of ["start", "lock", "reopen", "score", "next"]) $(`#${id}`).hidden = !show.includes(id);
+  // the game over (or played with no target): a new game with the same players
+  const over = !!view.game_state.over;
+  $("#new-game").hidden = !(r.phase === "scored" && (over || view.game_state.target === null));
+  $("#next").hidden = $("#next").hidden || over;
   // a waiting round has no clock yet: the table shakes the tray, the host starts it
   const seconds = view.settings.seconds;
   $("#start").textContent = seconds === null ? t("Start round {n} (no timer)", { n: r.number })
@@ -30,6 +34,7 @@ export function renderInvite(view, joinUrl) {
   a.href = joinUrl;
   a.textContent = joinUrl;
   $("#join-code").textContent = view.code;
+  if (view.you.screen_key) $("#screen-link").href = `/?screen=${encodeURIComponent(view.code)}#${view.you.screen_key}`;
   if (qrFor !== view.code) {
     qrFor = view.code;
     $("#qr").src = `/api/rooms/${encodeURIComponent(view.code)}/qr.svg`;
@@ -50,7 +55,9 @@ export function renderSettings(view) {
   $("#set-seconds").value = s.seconds === null ? "" : String(s.seconds);
   $("#set-untimed").checked = s.seconds === null;
   $("#set-seconds").disabled = s.seconds === null;
-  $("#set-target").value = String(s.target);
+  $("#set-target").value = s.target === null ? "" : String(s.target);
+  $("#set-untargeted").checked = s.target === null;
+  $("#set-target").disabled = s.target === null;
   $("#set-min").value = s.min_length === null ? "" : String(s.min_length);
   $("#set-variant").value = s.variant || "";
   $("#set-long").value = s.long_words;
@@ -64,8 +71,9 @@ export function settingsFromForm() {
   const untimed = $("#set-untimed").checked;
   const seconds = num($("#set-seconds").value);
   if (!untimed && !Number.isInteger(seconds)) throw new Error(t("Type the timer in whole seconds (e.g. 180), or tick “no timer”."));
-  const target = num($("#set-target").value);
-  if (!Number.isInteger(target)) throw new Error(t("Type the target as a whole number of points (e.g. 50)."));
+  const untargeted = $("#set-untargeted").checked;
+  const target = untargeted ? null : num($("#set-target").value);
+  if (!untargeted && !Number.isInteger(target)) throw new Error(t("Type the target as a whole number of points (e.g. 50), or tick “no target”."));
   const min = $("#set-min").value;
   return { seconds: untimed ? null : seconds, target, min_length: min ? Number(min) : null,
            variant: $("#set-variant").value || null, long_words: $("#set-long").value, marks: $("#set-marks").value,
@@ -83,7 +91,11 @@ export function settingsFromForm() {
 export function renderPlayers(view, mine, onRemove, onRename, onSheet) {
   const host = view.you.host, phase = view.round.phase;
   const items = view.players.map((p) => {
-    const count = p.word_count ? tn("{n} word", "{n} words", p.word_count) : t("no words yet");
+    const scored = phase === "scored" && view.round.report
+      ? view.round.report.players.find((q) => q.name === p.name) : null;
+    const count = scored ? tn("{n} point", "{n} points", scored.score)
+      : p.word_count ? tn("{n} word", "{n} words", p.word_count)
+      : phase === "playing" ? t("no words yet") : t("no words");
     const bits = [h("span", { class: "name" }, p.name)];
     if (mine.has(p.id)) {
       bits.push(h("span", { class: "tag" }, t("this phone")),

@@ -5,14 +5,28 @@
 // recorded it: a reload or a lost connection loses nothing (docs/practice.md).
 import { request } from "./api.js";
 import { $, h, say, guarded } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { t, tn, N_ } from "./i18n.js";
 import { statusText } from "./report.js";
 import { Timer, formatSeconds } from "./timer.js";
 
 const KEY = "boggle-cv.practice";        // {name, size, lang, dice, minutes}
 const ROUND_KEY = "boggle-cv.practice.round";  // the round being played, until recorded
 const MISSED = 5;
+const CONFIRM_LEFT_S = 10;               // "I'm done" asks once more while more than this is left
+const CONFIRM_MS = 4000;
 const EDITION_NAMES = { en: "English", fr: "French", de: "German", es: "Spanish", it: "Italian", nl: "Dutch" };
+
+/** The cube sets as a family knows them (the server names them classic-4, fr-4, ...). */
+const CUBE_SETS = {
+  "classic-4": N_("Classic cubes (1976–86)"), "modern-4": N_("Modern cubes (1987 on)"),
+  "big-1979": N_("Big Boggle (1979)"), "big-deluxe": N_("Big Boggle Deluxe"), "super-big-6": N_("Super Big Boggle"),
+  "fr-4": N_("French edition's cubes"), "it-4": N_("Il Paroliere's cubes"),
+};
+
+/** A cube set's name on the page: its family name, else the server's. */
+export function cubeSetName(name) {
+  return CUBE_SETS[name] ? t(CUBE_SETS[name]) : name;
+}
 
 function load(key) {
   try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; }
@@ -28,7 +42,7 @@ function kindOf(size, lang, seconds) {
 }
 
 /** The board as a grid of cubes; path: cells [[r, c], ...] numbered in order; doubt: "r,c" cells read doubtfully. */
-function boardGrid(faces, path = [], doubt = new Set()) {
+export function boardGrid(faces, path = [], doubt = new Set()) {
   const step = new Map(path.map(([r, c], i) => [`${r},${c}`, i + 1]));
   const n = faces.length;
   return h("div", { class: "pr-grid", dataset: { n }, role: "img",
@@ -66,7 +80,7 @@ export class Practice {
     $("#pr-form").addEventListener("submit", (e) => e.preventDefault());
     $("#pr-shake").addEventListener("click", (e) => this.deal("shake", e.currentTarget));
     $("#pr-tray").addEventListener("click", (e) => this.deal("tray", e.currentTarget));
-    $("#pr-done").addEventListener("click", () => this.timeUp(true));
+    $("#pr-done").addEventListener("click", () => this.doneTapped());
     $("#pr-words").addEventListener("input", () => this.typed());
     $("#pr-photo").addEventListener("change", (e) => this.photo(e.currentTarget));
     $("#pr-sheet").addEventListener("change", (e) => this.sheet(e.currentTarget));
@@ -87,8 +101,8 @@ export class Practice {
     const own = edition ? edition.dice[size] : null;
     const select = $("#pr-dice");
     const sets = this.options.sets[size] || [];
-    select.replaceChildren(...(own ? [h("option", { value: "" }, t("the edition's own ({dice})", { dice: own }))] : []),
-                           ...sets.filter((s) => s !== own).map((s) => h("option", { value: s }, s)));
+    select.replaceChildren(...(own ? [h("option", { value: "" }, t("{cubes} (usual)", { cubes: cubeSetName(own) }))] : []),
+                           ...sets.filter((s) => s !== own).map((s) => h("option", { value: s }, cubeSetName(s))));
     if (chosen && sets.includes(chosen)) select.value = chosen;
     $("#pr-minutes").placeholder = String(this.options.usual_seconds[size] / 60);
   }
@@ -124,9 +138,10 @@ export class Practice {
     try {
       const seconds = s.minutes ? Math.round(s.minutes * 60) : this.options.usual_seconds[s.size];
       const rec = (await this.record(s.name)).find((r) => r.size === s.size && r.lang === s.lang && r.seconds === seconds);
-      el.textContent = rec ? t("Your best: {best} · average of the last {n}: {average}",
-                               { best: rec.best.score, n: Math.min(rec.round_count, 10), average: rec.average_last_10.toFixed(1) })
-                           : t("Your first round of this kind.");
+      el.textContent = !rec ? t("Your first round of this kind.")
+        : rec.round_count > 1 ? t("Your best: {best} · average of the last {n}: {average}",
+                                  { best: rec.best.score, n: Math.min(rec.round_count, 10), average: rec.average_last_10.toFixed(1) })
+        : t("Your best: {best}", { best: rec.best.score });
     } catch (err) { /* the record shows once the server answers */ }
   }
 
@@ -179,6 +194,27 @@ export class Practice {
     keep(ROUND_KEY, this.round);
     const n = this.round.words.split(/[\s,;]+/).filter(Boolean).length;
     $("#pr-count").textContent = tn("{n} word", "{n} words", n);
+  }
+
+  /**
+   * "I'm done": with more than CONFIRM_LEFT_S seconds left the first tap asks once more
+   * (a round ended by a stray tap is recorded as it stands); the second stops the clock.
+   */
+  doneTapped() {
+    const button = $("#pr-done"), left = this.timer.remaining();
+    if (left !== null && left > CONFIRM_LEFT_S && !(this.confirmUntil > Date.now())) {
+      this.confirmUntil = Date.now() + CONFIRM_MS;
+      button.textContent = tn("{n} second left. Stop now?", "{n} seconds left. Stop now?", Math.ceil(left));
+      button.classList.add("confirm");
+      setTimeout(() => {
+        if (this.confirmUntil <= Date.now()) { button.textContent = t("I'm done"); button.classList.remove("confirm"); }
+      }, CONFIRM_MS);
+      return;
+    }
+    this.confirmUntil = 0;
+    button.textContent = t("I'm done");
+    button.classList.remove("confirm");
+    this.timeUp(true);
   }
 
   /** The clock ran out (or the player is done): the words are locked. */
@@ -268,7 +304,9 @@ export class Practice {
       h("p", { class: best.new ? "pr-new" : "" }, best.new
         ? (best.before === null ? t("New personal best! (your first round of this kind)") : t("New personal best! (before: {before})", { before: best.before }))
         : t("Personal best: {best}", { best: best.score })),
-      h("p", {}, t("Average of the last {n}: {average}", { n: Math.min(doc.round_count, 10), average: doc.average_last_10.toFixed(1) })),
+      doc.round_count > 1  // an average of one round is that round: said only from the second
+        ? h("p", { id: "pr-average" }, t("Average of the last {n}: {average}", { n: Math.min(doc.round_count, 10), average: doc.average_last_10.toFixed(1) }))
+        : null,
       doc.sent_before ? h("p", { class: "help" }, t("This round was recorded already: it counts once.")) : null,
     ];
     const missed = doc.best_missed.slice(0, MISSED);
@@ -301,7 +339,8 @@ export class Practice {
       el.replaceChildren(...(records.length ? records.map((r) => h("div", { class: "pr-record" },
         h("h3", {}, kindOf(r.size, r.lang, r.seconds)),
         h("p", {}, tn("{n} round", "{n} rounds", r.round_count) + " · " +
-          t("best {best} · average of the last {n}: {average}", { best: r.best.score, n: Math.min(r.round_count, 10), average: r.average_last_10.toFixed(1) })),
+          (r.round_count > 1 ? t("best {best} · average of the last {n}: {average}", { best: r.best.score, n: Math.min(r.round_count, 10), average: r.average_last_10.toFixed(1) })
+                             : t("best {best}", { best: r.best.score }))),
         h("ol", { class: "pr-rounds", reversed: true }, r.rounds.slice(-10).reverse().map((x) => h("li", {},
           `${new Date(x.played_at * 1000).toLocaleDateString()} · ${tn("{n} point", "{n} points", x.score)} · ${Math.round(x.share * 100)}%`)))))
         : [h("p", {}, t("No practice rounds recorded yet."))]));

@@ -1,9 +1,12 @@
 // The referee's report (shown only once the round is scored: no spoilers) and the
 // game's standings. Words are buttons: tap one to draw its path on the board.
 import { h, listNames } from "./dom.js";
-import { t, tn, N_ } from "./i18n.js";
+import { t, tn, N_, currentLanguage } from "./i18n.js";
 
 export const MISSED_SHOWN = 40;
+
+/** A room's own game name, as the server gives it ("room KQ7M2XP", then "room KQ7M2XP · 2"). */
+const DEFAULT_GAME = /^room [A-Z0-9]{7}( · \d+)?$/;
 
 /** The editions' names (as in room.js's EDITIONS; the report says which one scored the round). */
 const EDITION_NAMES = {
@@ -21,9 +24,39 @@ const STATUS_TEXT = {
 
 export function statusText(w) {
   if (w.status === "crossed_off" && w.crossed_off_by && w.crossed_off_by.length) {
-    return t("crossed off: {names} had it too", { names: listNames(w.crossed_off_by) });
+    return tn("crossed off: {names} had it too", "crossed off: {names} had it too", w.crossed_off_by.length,
+              { names: listNames(w.crossed_off_by) });
   }
   return STATUS_TEXT[w.status] ? t(STATUS_TEXT[w.status]) : w.status.replaceAll("_", " ");
+}
+
+/**
+ * Rows in rank order, best `key` first, each with rank (equal scores share it: 1, 1, 3)
+ * and tied; the server sends them so, this keeps an older stored answer right too.
+ */
+export function ranked(rows, key) {
+  const out = [...rows].sort((a, b) => b[key] - a[key]);
+  return out.map((r) => ({ ...r, rank: 1 + out.filter((o) => o[key] > r[key]).length,
+                           tied: out.filter((o) => o[key] === r[key]).length > 1 }));
+}
+
+/** "You are 2nd of 4: 7 points" (or, holding several players, "Ann: 2nd of 4, 7 points"). */
+function myRank(p, of, named) {
+  const place = p.tied ? t("tied for {n}", { n: p.rank }) : t("#{n}", { n: p.rank });
+  return named ? t("{name}: {place} of {of}, {points}", { name: p.name, place, of, points: tn("{n} point", "{n} points", p.score) })
+               : t("You: {place} of {of}, {points}", { place, of, points: tn("{n} point", "{n} points", p.score) });
+}
+
+/** `el` with its width set to `share` (0..1) of its bar (through the CSSOM: the page's CSP forbids style attributes). */
+export function widthOf(el, share) {
+  el.style.width = `${Math.round(Math.max(0, Math.min(1, share)) * 100)}%`;
+  return el;
+}
+
+/** A rank as the table shows it: "1", or "=1" where it is shared (a tie). */
+function rankCell(p) {
+  return h("td", { class: "rank", "aria-label": p.tied ? t("tied for {n}", { n: p.rank }) : String(p.rank) },
+           p.tied ? `=${p.rank}` : String(p.rank));
 }
 
 /** The winner line: "Ann wins with 1 point!", "Tie: Ann and Bob with 4 points each". */
@@ -54,6 +87,8 @@ function chip(w, onWord, extra, ink = null) {
        w.written ? h("span", { class: "written", title: t("as written") }, ` (${w.written})`) : null,
        points ? h("span", { class: "pts" }, `+${points}`) : null,
        why ? h("span", { class: "why" }, why) : null, extra || null);
+  // the name a screen reader speaks starts with the text on the button (then says it in words)
+  button.setAttribute("aria-label", `${button.textContent.replace(/\s+/g, " ").trim()}: ${label}`);
   if (!written) return h("li", {}, button);
   const box = h("span", { class: "ink-box", hidden: true });
   button.addEventListener("click", () => {  // after onWord, which sets aria-pressed
@@ -98,29 +133,37 @@ function playerWords(p, onWord, open, ink) {
 export function renderReport(box, report, opts) {
   const { onWord, showAll, onShowAll } = opts, open = opts.open || new Set();
   const won = (p) => p.score > 0 && report.winners.includes(p.name);
-  const rows = report.players.map((p) => h("tr", { dataset: { player: p.name }, class: won(p) ? "won" : "" },
-    h("td", { class: "name" }, p.name), h("td", { class: "score" }, String(p.score)),
+  const players = ranked(report.players, "score");
+  const rows = players.map((p) => h("tr", { dataset: { player: p.name, rank: p.rank }, class: `${won(p) ? "won" : ""} ${p.tied ? "tied" : ""}`.trim() },
+    rankCell(p), h("td", { class: "name" }, p.name), h("td", { class: "score" }, String(p.score)),
     h("td", {}, String(p.words.length))));
   const table = h("table", { class: "scores", id: "scores" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Score")),
-                          h("th", { scope: "col" }, t("Words")))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Rank")), h("th", { scope: "col" }, t("Player")),
+                          h("th", { scope: "col" }, t("Score")), h("th", { scope: "col" }, t("Words")))),
     h("tbody", {}, rows));
-  const lists = report.players.map((p) => playerWords(p, onWord, open, opts.inkOf ? opts.inkOf(p.name) : null));
-  const missed = report.missed || [];
-  const shown = showAll ? missed : missed.slice(0, MISSED_SHOWN);
+  const lists = players.map((p) => playerWords(p, onWord, open, opts.inkOf ? opts.inkOf(p.name) : null));
+  // the words a player would know lead (the common ones, best first); the rest are folded
+  const all = report.missed || [];
+  const missed = [...all.filter((w) => w.common), ...all.filter((w) => !w.common)];
+  const common = all.filter((w) => w.common).length;
+  const shown = showAll ? missed : missed.slice(0, common ? Math.min(common, MISSED_SHOWN) : MISSED_SHOWN);
   const missedPoints = missed.reduce((s, w) => s + w.points, 0);
+  const mine = players.filter((p) => (opts.mine || []).includes(p.name));
   const parts = [
+    mine.length ? h("p", { class: "my-rank", id: "my-rank" }, mine.map((p) => myRank(p, players.length, mine.length > 1)).join(" · ")) : null,
     h("p", { class: "winner", id: "winner" }, winnerLine(report)),
     table,
-    report.game ? h("p", { class: "help", id: "stored" },
+    // where it is stored, for a game the host named (not a room's own "room KQ7M2XP": no codes in sentences)
+    report.game && !DEFAULT_GAME.test(report.game.name) ? h("p", { class: "help", id: "stored" },
                     t("Stored as round {n} of “{game}”.", { n: report.game.round, game: report.game.name })) : null,
-    h("p", { class: "help", id: "report-edition", dataset: { lang: (report.rules && report.rules.lang) || "en" } },
+    h("p", { class: "help", id: "report-edition", dataset: { lang: (report.rules && report.rules.lang) || "en" },
+             hidden: ((report.rules && report.rules.lang) || "en") === currentLanguage() },
       t("Edition: {edition}", { edition: t(EDITION_NAMES[(report.rules && report.rules.lang) || "en"] || report.rules.lang) })),
     ...lists,
     h("h3", {}, t("Words everyone missed")),
     h("p", { class: "help", id: "missed-summary" }, missed.length
-      ? tn("{words} worth {n} point (best first, ★ common words). Tap a word to see it on the board.",
-           "{words} worth {n} points (best first, ★ common words). Tap a word to see it on the board.",
+      ? tn("{words} worth {n} point: the common ones (★) first, best first. Tap a word to see its path.",
+           "{words} worth {n} points: the common ones (★) first, best first. Tap a word to see its path.",
            missedPoints, { words: tn("{n} word", "{n} words", missed.length) })
       : t("None: the table found every word.")),
     h("ul", { class: "words", id: "missed" }, shown.map((w) => chip(w, onWord))),
@@ -128,28 +171,41 @@ export function renderReport(box, report, opts) {
       ? h("button", { type: "button", class: "link", id: "more-missed", onclick: onShowAll },
           t("Show all {n}", { n: missed.length })) : null,
   ];
-  if (report.notes && report.notes.length) parts.splice(4, 0, h("ul", { class: "notes help" }, report.notes.map((n) => h("li", {}, n))));
+  if (report.notes && report.notes.length) parts.splice(5, 0, h("ul", { class: "notes help" }, report.notes.map((n) => h("li", {}, n))));
   box.replaceChildren(...parts.filter(Boolean));
 }
 
-/** Fill `box` with the game's standings (GET /api/rooms/CODE/standings). */
-export function renderStandings(box, s) {
-  if (!s || !s.rounds) {
-    box.replaceChildren(h("p", { class: "help" }, t("No round scored yet.")));
+/**
+ * Fill `box` with the game's standings from the room's view (`game_state`): who won
+ * or the target, then every player in rank order with a bar towards the target.
+ * rounds: how many rounds of this game are scored.
+ */
+export function renderStandings(box, game, rounds) {
+  if (!rounds) {
+    box.replaceChildren(h("p", { class: "help" }, t("No round scored yet.")),
+      h("p", { class: "help", id: "target-line" }, game.target
+        ? tn("First to {n} point wins.", "First to {n} points wins.", game.target) : t("No target: play as long as you like.")));
     return;
   }
-  const first = s.first_to_target || [];
-  const line = first.length
-    ? tn("{names} reached {n} point first.", "{names} reached {n} points first.", s.target, { names: listNames(first) })
-    : tn("First to {n} point wins; nobody has reached it yet.", "First to {n} points wins; nobody has reached it yet.", s.target);
-  const rows = s.players.map((p) => h("tr", { dataset: { player: p.player }, class: first.includes(p.player) ? "won" : "" },
-    h("td", { class: "name" }, p.player), h("td", { class: "score" }, String(p.total)),
-    h("td", {}, p.reached_target_in_round ? t("round {n}", { n: p.reached_target_in_round }) : "–")));
+  const over = game.over, target = game.target;
+  const line = over
+    ? tn("{names} reached {n} point first.", "{names} reached {n} points first.", over.target, { names: listNames(over.winners) })
+    : target ? tn("First to {n} point wins; nobody has reached it yet.", "First to {n} points wins; nobody has reached it yet.", target)
+    : t("No target: play as long as you like.");
+  const best = Math.max(1, ...game.standings.map((s) => s.total));
+  const rows = ranked(game.standings, "total").map((p) => h("tr", {
+      dataset: { player: p.name, rank: p.rank },
+      class: `${over && over.winners.includes(p.name) ? "won" : ""} ${p.tied ? "tied" : ""}`.trim() },
+    rankCell(p), h("td", { class: "name" }, p.name), h("td", { class: "score" }, String(p.total)),
+    h("td", { class: "to-target" }, h("span", { class: "bar", role: "progressbar", "aria-label": t("{name}: {n} of {target}", { name: p.name, n: p.total, target: target || best }),
+                                                "aria-valuemin": "0", "aria-valuemax": String(target || best), "aria-valuenow": String(Math.min(p.total, target || best)) },
+      widthOf(h("span", { class: "fill" }), p.total / (target || best))))));
   box.replaceChildren(
-    h("p", { class: "target", id: "target-line" }, line),
-    h("p", { class: "help" }, tn("{game}: {n} round scored.", "{game}: {n} rounds scored.", s.rounds, { game: s.game })),
+    h("p", { class: over ? "target game-over" : "target", id: "target-line" }, line),
+    h("p", { class: "help" }, tn("{game}: {n} round scored.", "{game}: {n} rounds scored.", rounds, { game: game.name })),
     h("table", { class: "scores", id: "standings-table" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Total")),
-                            h("th", { scope: "col" }, t("Reached {n}", { n: s.target })))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Rank")), h("th", { scope: "col" }, t("Player")),
+                            h("th", { scope: "col" }, t("Total")),
+                            h("th", { scope: "col" }, target ? t("To {n}", { n: target }) : t("Progress")))),
       h("tbody", {}, rows)));
 }

@@ -3,7 +3,7 @@
 // stream, and every section of the page drawn from it.
 import { request, passes, savePasses, forgetPlayer, forgetRoom } from "./api.js";
 import { $, h, say, guarded, listNames } from "./dom.js";
-import { t, tn, N_ } from "./i18n.js";
+import { t, tn, N_, currentLanguage } from "./i18n.js";
 import { Live, STATE_TEXT } from "./live.js";
 import { Timer, formatSeconds } from "./timer.js";
 import { WordBox } from "./words.js";
@@ -11,6 +11,8 @@ import { BoardPanel } from "./boardpanel.js";
 import { renderReport, renderStandings } from "./report.js";
 import { sendSheet, sheetSummary, settleWord, doubtfulPanel, inkOf, sheetWordsPanel } from "./sheet.js";
 import * as host from "./host.js";
+import { HostScreen } from "./screen.js";
+import { boardGrid } from "./practice.js";
 
 /** The editions' names (the room's edition: its dictionary and rules), translated where shown. */
 export const EDITIONS = {
@@ -43,6 +45,7 @@ export class Room {
     this.timer = new Timer($("#timer"), () => this.timeUp());
     this.live = new Live(code, (v) => this.changed(v), (s) => this.connection(s));
     this.board = new BoardPanel({ code, token: () => this.token(), onView: (v) => this.render(v) });
+    this.wide = new HostScreen();     // the table screen beside the host's column on a wide display
     this.listeners = [];
     this.listen(document, "visibilitychange", () => {
       if (document.visibilityState === "hidden") this.flushAll(true); else this.live.wake();
@@ -71,6 +74,7 @@ export class Room {
     this.live.stop();
     for (const [t, ev, fn] of this.listeners) t.removeEventListener(ev, fn);
     clearInterval(this.timer.handle);
+    this.wide.close();
   }
 
   // ---- the room from the server --------------------------------------------------------------
@@ -150,8 +154,10 @@ export class Room {
     const edition = round_edition(r);
     $("#edition").textContent = t("Edition: {edition}", { edition: t(EDITIONS[edition] || edition) });
     $("#edition").dataset.lang = edition;
+    $("#edition").hidden = edition === currentLanguage();  // said only when it is not the page's own language
     $("#phase-line").textContent = this.phaseLine(view, mine.length > 0);
     this.timer.set(`${r.number}:${r.started_at}`, r.deadline, r.phase, r.locked_by);
+    this.wide.draw(view, this.joinUrl, this.timer.offset);
     if (isHost) {
       host.renderControls(view);
       host.renderInvite(view, this.joinUrl);
@@ -175,8 +181,11 @@ export class Room {
     } else {
       this.reportKey = null;
     }
-    // the round was just scored: the winner and the score table (first on the page) come into view
-    if (justScored) window.scrollTo({ top: 0 });
+    // a new step (the round moved on): it is drawn first on the page, so the page goes back to the top
+    if (justScored || (this.stepOf && this.stepOf !== `${r.number}:${r.phase}` && !document.body.classList.contains("host-wide"))) {
+      window.scrollTo({ top: 0 });
+    }
+    this.stepOf = `${r.number}:${r.phase}`;
     await this.board.update(r.board, r.phase, view.settings);
     if (this.view !== view) return;  // a newer view was drawn meanwhile
     if (!report && this.board.path) this.board.showPath(null);
@@ -208,8 +217,21 @@ export class Room {
     }
     if (r.phase === "locked") {
       const by = r.locked_by === "timer" ? t("Time's up: the lists are locked.") : t("The host locked the lists.");
+      const board = r.board || {};
+      if (board.faces) {  // the board is read: what is left is checking it
+        const doubts = (board.doubtful || []).length;
+        const check = doubts ? tn("Check the {n} doubtful cell on the board (tap it to fix or confirm).",
+                                  "Check the {n} doubtful cells on the board (tap one to fix or confirm).", doubts)
+                             : t("Check the board against the tray (tap a cell to fix it).");
+        return `${by} ${check} ` + (isHost ? t("Then score the round.") : t("Then the host scores it."));
+      }
       return `${by} ` + (isHost ? t("Take a photo of the tray (or type the board), check the doubtful cells, then score the round.")
                                 : t("Take a photo of the tray (or type the board), check the doubtful cells, then the host scores it."));
+    }
+    const over = view.game_state.over;
+    if (over) {
+      return tn("🏆 {names} wins the game!", "🏆 {names} win the game!", over.winners.length, { names: listNames(over.winners) }) +
+             (isHost ? " " + t("Start a new game (the same players) when the table is ready.") : "");
     }
     return t("Round {n} is scored.", { n: r.number }) + (isHost ? " " + t("Start the next round when the table is ready.") : "");
   }
@@ -316,6 +338,7 @@ export class Room {
         const p = players.get(name);
         return p && p.images ? inkOf(this.code, p.id, this.token(), p.images) : null;
       },
+      mine: this.minePlayers(this.view).map((p) => p.name),
       showAll: this.showAllMissed,
       onShowAll: () => { this.showAllMissed = true; this.reportKey = null; this.drawReport(report); },
       open: this.openLists,
@@ -332,23 +355,19 @@ export class Room {
     this.selectedWord = on && w.path ? w.word : null;
     button.setAttribute("aria-pressed", on ? "true" : "false");
     this.board.showPath(on && w.path ? w.path : null);
-    if (on && w.path) {
-      const r = $("#board").getBoundingClientRect();
-      if (r.top < 0 || r.bottom > window.innerHeight) $("#board-section").scrollIntoView({ block: "start", behavior: "smooth" });
+    // the path beside the word, numbered cube by cube (the big board shows it too)
+    for (const old of document.querySelectorAll("#report .path-box")) old.remove();
+    const faces = this.view && this.view.round.board.faces;
+    if (on && w.path && faces) {
+      const box = h("li", { class: "path-box", dataset: { word: w.word } }, boardGrid(faces, w.path));
+      button.closest("li").after(box);
+      box.scrollIntoView({ block: "nearest" });
     }
   }
 
-  async standings(view) {
-    const key = `${view.round.phase === "scored" ? view.round.number : view.round.number - 1}:${view.settings.target}`;
-    if (this.standingsFor === key) return;
-    this.standingsFor = key;
-    try {
-      const s = await request("GET", `/api/rooms/${this.code}/standings`, { token: this.token() });
-      renderStandings($("#standings"), s);
-    } catch (err) {
-      this.standingsFor = undefined;
-      $("#standings").replaceChildren(h("p", { class: "msg error" }, t("No standings: {error}", { error: err.message })));
-    }
+  standings(view) {
+    const r = view.round;
+    renderStandings($("#standings"), view.game_state, r.phase === "scored" ? r.number : r.number - 1);
   }
 
   // ---- actions ---------------------------------------------------------------------------------
@@ -450,6 +469,8 @@ export class Room {
     on("#lock", (e) => this.hostAction(e.currentTarget, "/rounds/current/lock", t("Locking…"), () => t("Lists locked.")));
     on("#reopen", (e) => this.hostAction(e.currentTarget, "/rounds/current/reopen", t("Reopening…"), () => t("Lists reopened: players can type again (no timer).")));
     on("#score", (e) => this.score(e.currentTarget));
+    on("#new-game", (e) => this.hostAction(e.currentTarget, "/games", t("Starting a new game…"),
+                                           () => t("A new game: the same players, everyone at 0."), {}));
     this.listen($("#host-sheet"), "change", (e) => this.hostSheet(e.target.files[0]));
     on("#settings-form", (e) => { e.preventDefault(); this.saveSettings(); });
     on("#add-form", (e) => { e.preventDefault(); this.addPlayer(); });
@@ -457,7 +478,11 @@ export class Room {
     on("#rename-cancel", () => { this.renaming = null; this.renderRename(this.view); });
     on("#copy-link", () => this.copyLink());
     const form = $("#settings-form");
-    const dirty = () => { form.dataset.dirty = "1"; $("#set-seconds").disabled = $("#set-untimed").checked; };
+    const dirty = () => {
+      form.dataset.dirty = "1";
+      $("#set-seconds").disabled = $("#set-untimed").checked;
+      $("#set-target").disabled = $("#set-untargeted").checked;
+    };
     this.listen(form, "input", dirty);
   }
 

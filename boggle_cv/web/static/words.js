@@ -123,6 +123,13 @@ export class WordBox {
       this.fromSheetState = { open: false, shown: new Set() };
     }
     this.round_ = number;
+    const c = this.lastChange || {};
+    if (c.what === "sheet" && c.player_id === this.id && this.sheetMsg.classList.contains("error") &&
+        JSON.stringify(c) !== this.sheetErrorAt) {
+      // a later sheet for this player got through (the host's photo of it): the error is old news
+      say(this.sheetMsg, c.by === "host" ? t("The host sent a photo of this sheet: its words are added.")
+                                         : t("words from the sheet added"));
+    }
     this.sheetRow.hidden = !(phase === "playing" || phase === "locked");
     this.sheetInput.disabled = this.sheetRow.hidden;
     if (marks === null || marks === undefined) return;
@@ -151,6 +158,7 @@ export class WordBox {
       this.fromServer(doc.room, t("words from the sheet added"));
       return t("From the sheet: {summary}", { summary: sheetSummary(doc.sheet) });
     });
+    this.sheetErrorAt = JSON.stringify(this.lastChange || {});  // an error: a later sheet clears it
     // the words to confirm are the player's next taps: bring them into view
     if (!this.doubtful.firstElementChild?.hidden) this.sheetMsg.scrollIntoView({ block: "start", behavior: "smooth" });
     this.sheetBusy = false;
@@ -214,7 +222,12 @@ export class WordBox {
       if (rev > this.base) this.catchUp(words, rev);
     }
     this.setLocked(!playing);
-    if (phase === "waiting" && !this.area.value) this.show(t("opens when the host starts the clock"), "");
+    if (phase === "waiting" && !this.area.value) {
+      this.show(t("opens when the host starts the clock"), "");
+      this.waitingNote = true;
+    } else if (this.waitingNote && playing) {
+      this.show(t("open: type your words"), "");  // the clock runs: the waiting note is old news
+    }
   }
 
   /** The round's first view: the server's list, or this phone's unsaved copy merged into it. */
@@ -404,6 +417,7 @@ export class WordBox {
   }
 
   show(text, kind) {
+    this.waitingNote = false;
     this.status.textContent = text;
     this.status.dataset.state = kind;
   }
