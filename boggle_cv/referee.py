@@ -27,6 +27,7 @@ from .board import Board, Cell, cell_label
 from .dictionary import Dictionary
 from .errors import UsageError
 from .scoring import Rules, ScoreSheet, check_players, score_round
+from .store_sql import DbLocation
 
 if TYPE_CHECKING:  # the vision stack is imported only where a photo is read
     from .vision.pipeline import ScanResult
@@ -296,7 +297,7 @@ def round_record(result: RoundResult) -> dict[str, Any]:
             "report": result.to_dict(), "photo": result.photo, "lang": sheet.rules.lang}
 
 
-def store_round(db_path: Path | None, game: str, result: RoundResult) -> RoundResult:
+def store_round(db_path: DbLocation | None, game: str, result: RoundResult) -> RoundResult:
     """Store the round in `game` of the games database (default location when
     db_path is None), one transaction; the result, recorded as stored."""
     from . import store

@@ -19,6 +19,7 @@ from ..board import Board, normalise_face
 from ..dictionary import Dictionary
 from ..errors import BoggleError, ImageReadError
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
+from ..store_sql import DbLocation
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,7 +44,7 @@ class ScanJob:
     annotate: Path | None
     debug_dir: Path | None
     game: str | None
-    db: Path | None
+    db: DbLocation | None
     timings: bool
     strict: bool
     ask: bool

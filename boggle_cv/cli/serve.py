@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
     def serve_cmd(
         host: Annotated[str, typer.Option("--host", help="Address to listen on; 0.0.0.0 shares the page with the local network.")] = "127.0.0.1",
         port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port (0: any free port).")] = 8765,
-        db: Annotated[Optional[Path], typer.Option("--db", help="Games database (default: the user's data folder, as for scan).")] = None,
+        db: Annotated[Optional[str], typer.Option("--db", help="Games database: a file (default: the user's data folder, as for scan) or a postgresql:// URL.")] = None,
         engine: Annotated[Engine, typer.Option("--engine", help="Reader for photos: classifier, tesseract or both.")] = Engine.classifier,
         lang: LangOption = Lang.en,
     ) -> None:
@@ -55,7 +55,9 @@ def register(app: typer.Typer) -> None:
         """
         check_web_extra()
         from .. import store
+        from ..store_sql import optional_location
         from ..web.config import ServeConfig
         from ..web.server import run_server
-        run_server(ServeConfig(db_path=db or store.default_db_path(), engine=engine.value, lang=lang.value),
+        run_server(ServeConfig(db_path=optional_location(db) or store.default_db_path(), engine=engine.value,
+                               lang=lang.value),
                    host, port, _say)

@@ -15,7 +15,7 @@ def register(app: typer.Typer) -> None:
     def standings(
         game: Annotated[Optional[str], typer.Argument(help="The game's name, as given to scan/score --game.")] = None,
         target: Annotated[Optional[int], typer.Option(min=1, help="Points to win the game (50, 100, ...): shows who reached it first.")] = None,
-        db: Annotated[Optional[Path], typer.Option(help="Games database (default: the user's data folder).")] = None,
+        db: Annotated[Optional[str], typer.Option(help="Games database: a file (default: the user's data folder) or a postgresql:// URL.")] = None,
         list_: Annotated[bool, typer.Option("--list", help="List the stored games.")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
     ) -> None:
@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
 
         Example: boggle-cv standings friday --target 100
         """
-        path = db or store.default_db_path()
+        path = store.optional_location(db) or store.default_db_path()
         if list_ or game is None:
             names = store.list_games(path)
             if as_json:

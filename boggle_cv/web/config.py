@@ -22,6 +22,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..store_sql import DbLocation
+
 MB = 1024 * 1024
 
 #: Measured peak of one worker process reading the largest photo it decodes at full
@@ -94,7 +96,7 @@ class ServeConfig:
         valid token for its room is still served).
     """
 
-    db_path: Path
+    db_path: DbLocation
     engine: str = "classifier"
     max_upload_bytes: int = 25 * MB
     max_json_bytes: int = 1 * MB

@@ -17,6 +17,7 @@ import dataclasses
 import signal
 import socket
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
@@ -100,7 +101,7 @@ def run_server(config: ServeConfig, host: str, port: int, say: Callable[[str], N
     path is a folder, UsageError when the socket cannot be opened, SystemExit(143) on
     SIGTERM and KeyboardInterrupt on Ctrl-C (see the module docstring).
     """
-    if config.db_path.is_dir():
+    if isinstance(config.db_path, Path) and config.db_path.is_dir():
         raise StorageError(f"games database {config.db_path} is a directory", "pass a file path with --db")
     from .app import create_app
     from .limits import uvicorn_config
