@@ -116,6 +116,14 @@ def tables(conn: Conn) -> set[str]:
     return {str(r[0]) for r in rows}
 
 
+def notify(conn: Conn, channel: str, payload: str) -> None:
+    """Tell every process listening on `channel` (PostgreSQL's NOTIFY, sent when the
+    transaction commits, never when it rolls back); nothing on SQLite, whose
+    database has one server process."""
+    if not isinstance(conn, sqlite3.Connection):
+        conn.execute("SELECT pg_notify(?, ?)", (channel, payload))
+
+
 def insert_id(conn: Conn, sql: str, parameters: Sequence[Any]) -> int:
     """Run one INSERT into a table numbered by `id`; the new row's id."""
     if isinstance(conn, sqlite3.Connection):

@@ -28,11 +28,15 @@ from typing import TypeVar
 
 from .. import store
 from ..errors import LimitReached, StorageError
-from ..store_sql import Conn, DbLocation, as_location
+from ..store_sql import Conn, DbLocation, as_location, notify
 from .model import Room
 
 
 T = TypeVar("T")
+
+#: The channel on which a committed change of a room is announced to every server
+#: process of the database (PostgreSQL's LISTEN/NOTIFY): "CODE VERSION", no data.
+ROOMS_CHANNEL = "boggle_cv_rooms"
 
 
 class RoomDB:
@@ -105,7 +109,7 @@ class RoomDB:
 
     def update(self, code: str, change: Callable[[Room, Conn], T]) -> tuple[Room, T]:
         """Apply change(room, conn) in one transaction and store the room with its
-        version bumped; (room, what change returned). The change may raise to
+        version bumped (announced on ROOMS_CHANNEL at the commit); (room, what change returned). The change may raise to
         abort (nothing is written) and may write other tables through conn."""
         def apply(conn: Conn) -> tuple[Room, T]:
             row = conn.execute("SELECT doc FROM rooms WHERE code = ?", (code,)).fetchone()
@@ -116,6 +120,7 @@ class RoomDB:
             room.version += 1
             conn.execute("UPDATE rooms SET doc = ?, version = ?, updated_at = ? WHERE code = ?",
                          (json.dumps(room.to_dict()), room.version, time.time(), code))
+            notify(conn, ROOMS_CHANNEL, f"{code} {room.version}")
             return room, out
         return self._run("change a room", apply, write=True, lock=f"room:{code}")
 

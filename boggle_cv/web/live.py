@@ -107,6 +107,15 @@ class RoomHub:
         room = self._rooms.get(code)
         return None if room is None else room.deadline
 
+    def version(self, code: str) -> int:
+        """The room's latest published version (0 if none was)."""
+        room = self._rooms.get(code)
+        return 0 if room is None else room.version
+
+    def watched(self) -> list[str]:
+        """The rooms that have waiting listeners now."""
+        return [code for code, room in self._rooms.items() if room.waiting]
+
     def listeners(self, code: str | None = None) -> int:
         """Listeners waiting now (in one room, or in all)."""
         rooms = self._rooms.values() if code is None else [self._rooms[code]] if code in self._rooms else []
