@@ -44,12 +44,14 @@ def register(app: typer.Typer) -> None:
         db: Annotated[Optional[str], typer.Option("--db", help="Games database: a file (default: the user's data folder, as for scan) or a postgresql:// URL.")] = None,
         engine: Annotated[Engine, typer.Option("--engine", help="Reader for photos: classifier, tesseract or both.")] = Engine.classifier,
         lang: LangOption = Lang.en,
+        workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Server processes sharing the port (more than 1 needs a postgresql:// --db).")] = 1,
     ) -> None:
         """Serve the room page: every player joins on their own phone and types their words.
 
         The host's screen shows a join link and a QR code; the photo of the tray is
         read on the server and every phone sees the board, the corrections and the
         scores. --host 0.0.0.0 opens the page to phones on the same network.
+        --workers N runs N processes on the port (a PostgreSQL --db: docs/hosting.md).
 
         Example: boggle-cv serve --host 0.0.0.0
         """
@@ -60,4 +62,4 @@ def register(app: typer.Typer) -> None:
         from ..web.server import run_server
         run_server(ServeConfig(db_path=optional_location(db) or store.default_db_path(), engine=engine.value,
                                lang=lang.value),
-                   host, port, _say)
+                   host, port, _say, workers)
