@@ -55,5 +55,6 @@ def pg_ctl(*args: str) -> subprocess.CompletedProcess[str]:
     ctl, data = os.environ.get("BOGGLE_CV_TEST_PG_CTL"), os.environ.get("BOGGLE_CV_TEST_PG_DATA")
     if not ctl or not data:
         pytest.skip("the PostgreSQL cluster cannot be restarted from here (no $BOGGLE_CV_TEST_PG_CTL)")
-    return subprocess.run([*shlex.split(ctl), "-D", data, *args], capture_output=True, text=True, timeout=60,
-                          check=True)
+    log = ["-l", os.path.join(os.path.dirname(data), "server.log")] if args[:1] in (("start",), ("restart",)) else []
+    return subprocess.run([*shlex.split(ctl), "-D", data, *args, *log], stdin=subprocess.DEVNULL,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=60, check=True)

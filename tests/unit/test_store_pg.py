@@ -109,3 +109,47 @@ def test_changes_of_one_room_from_many_threads_never_interleave(pg_db):
     assert errors == []
     stored = rooms.load(room.code)
     assert stored is not None and stored.game == "80" and stored.version == room.version + 80
+
+
+@pytest.mark.parametrize("when", ["inside the change", "before the commit"])
+def test_a_save_while_the_server_restarts_is_retried_or_refused_never_lost(pg_db, when):
+    """PostgreSQL restarted (pg_ctl restart -m fast: every connection cut) while a
+    room's change is under way: the change is made again on a fresh connection once
+    the server is back, or refused with a StorageError; an answer of success always
+    means the change is stored."""
+    from pg_server import pg_ctl
+    rooms = RoomDB(pg_db)
+    room = Room(new_code(), "friday", token_hash("t"), time.time(), Settings())
+    assert rooms.create(room)
+    inside = threading.Event()
+    attempts: list[int] = []
+
+    def rename(r: Room, conn) -> None:
+        attempts.append(1)
+        r.game = "saturday"
+        if len(attempts) == 1:
+            if when == "before the commit":
+                conn.execute("SELECT 1")
+            inside.set()
+            time.sleep(1.0)  # the restart lands here
+    outcome: dict[str, object] = {}
+
+    def save() -> None:
+        try:
+            outcome["room"] = rooms.update(room.code, rename)[0]
+        except StorageError as e:
+            outcome["refused"] = e
+
+    t = threading.Thread(target=save)
+    t.start()
+    assert inside.wait(10)
+    pg_ctl("restart", "-m", "fast", "-w")
+    t.join(60)
+    assert not t.is_alive()
+    stored = rooms.load(room.code)
+    assert stored is not None
+    if "room" in outcome:
+        assert stored.game == "saturday" and stored.version == room.version + 1 and len(attempts) >= 2
+    else:
+        assert "refused" in outcome and outcome["refused"].code == "storage.busy"
+        assert stored.game in ("friday", "saturday")  # said so: "it may not be stored"
