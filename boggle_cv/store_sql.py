@@ -81,6 +81,11 @@ class Cursor(Protocol):
 
     def fetchall(self) -> list[Any]: ...
 
+    def fetchmany(self, size: int = ..., /) -> list[Any]: ...
+
+    @property
+    def description(self) -> Any: ...
+
 
 class Conn(Protocol):
     """A connection inside one transaction, in either backend (sqlite3.Connection, or
@@ -122,6 +127,14 @@ def notify(conn: Conn, channel: str, payload: str) -> None:
     database has one server process."""
     if not isinstance(conn, sqlite3.Connection):
         conn.execute("SELECT pg_notify(?, ?)", (channel, payload))
+
+
+def renumber(conn: Conn, table: str) -> None:
+    """After rows were inserted with their own ids: the table's next id follows the
+    largest (PostgreSQL's identity sequence; SQLite's INTEGER PRIMARY KEY needs nothing)."""
+    if not isinstance(conn, sqlite3.Connection):
+        conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                     f"GREATEST((SELECT MAX(id) FROM {table}), 1), (SELECT MAX(id) FROM {table}) IS NOT NULL)")
 
 
 def insert_id(conn: Conn, sql: str, parameters: Sequence[Any]) -> int:

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Run a command with a throwaway PostgreSQL server on 127.0.0.1:
 #   bash scripts/with-postgres.sh python -m pytest tests/unit/test_store.py
+# or, sourced by a script (.ci/run), start it for the rest of that script:
+#   source scripts/with-postgres.sh
 # Installs Debian's postgresql when its programs are missing (as root), makes a new
 # cluster in a temporary folder (trust authentication on loopback only, fsync off:
 # the data is thrown away), starts it on a free port, exports
 #   BOGGLE_CV_TEST_PG=postgresql://boggle@127.0.0.1:PORT/boggle
 #   BOGGLE_CV_TEST_PG_DATA=the cluster's folder   BOGGLE_CV_TEST_PG_CTL=how to run pg_ctl on it
 # runs the command, then stops the server and removes the folder; exits with the
-# command's status. The tests that need PostgreSQL skip when BOGGLE_CV_TEST_PG is unset.
+# command's status (sourced: the server stops when the sourcing script exits). The tests that need PostgreSQL skip when BOGGLE_CV_TEST_PG is unset.
 set -euo pipefail
 
 bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
@@ -52,6 +54,9 @@ else
   export BOGGLE_CV_TEST_PG_CTL="$bindir/pg_ctl"
 fi
 echo "with-postgres.sh: PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on 127.0.0.1:$port" >&2
+if [ "$#" -eq 0 ] && (return 0 2>/dev/null); then
+  return 0  # sourced: the EXIT trap stops the server when the caller ends
+fi
 set +e
 "$@"
 status=$?

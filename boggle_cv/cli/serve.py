@@ -44,6 +44,7 @@ def register(app: typer.Typer) -> None:
         db: Annotated[Optional[str], typer.Option("--db", help="Games database: a file (default: the user's data folder, as for scan) or a postgresql:// URL.")] = None,
         engine: Annotated[Engine, typer.Option("--engine", help="Reader for photos: classifier, tesseract or both.")] = Engine.classifier,
         lang: LangOption = Lang.en,
+        proxy: Annotated[Optional[str], typer.Option("--proxy", help="Address of a reverse proxy in front (e.g. 127.0.0.1): its X-Forwarded-For names each phone.")] = None,
         workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Server processes sharing the port (more than 1 needs a postgresql:// --db).")] = 1,
     ) -> None:
         """Serve the room page: every player joins on their own phone and types their words.
@@ -61,5 +62,5 @@ def register(app: typer.Typer) -> None:
         from ..web.config import ServeConfig
         from ..web.server import run_server
         run_server(ServeConfig(db_path=optional_location(db) or store.default_db_path(), engine=engine.value,
-                               lang=lang.value),
+                               lang=lang.value, proxy=proxy),
                    host, port, _say, workers)

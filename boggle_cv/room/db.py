@@ -189,6 +189,7 @@ class _NoTables:
     finds nothing (reads of a new file create nothing)."""
 
     rowcount = 0
+    description = None
 
     def execute(self, *_args: object) -> _NoTables:
         return self
@@ -200,6 +201,9 @@ class _NoTables:
         return None
 
     def fetchall(self) -> list[object]:
+        return []
+
+    def fetchmany(self, *_args: object) -> list[object]:
         return []
 
 
