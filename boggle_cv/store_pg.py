@@ -116,6 +116,21 @@ def unreachable(db: PgUrl) -> StorageError:
     return StorageError(f"cannot reach the games database {db}: {reason}", _HINT, code="storage.busy")
 
 
+def check(db: PgUrl) -> None:
+    """At a server's start: psycopg installed, the server reachable and the database
+    empty or boggle-cv's at a version this one reads; StorageError otherwise. One
+    plain connection, closed again (no pool: the server may fork after this)."""
+    psycopg = _psycopg()
+    try:
+        with psycopg.connect(db.url, connect_timeout=int(CONNECT_TIMEOUT_S)) as raw:
+            with raw.transaction():
+                schema_version(PgConn(raw), db)
+    except psycopg.OperationalError:
+        raise unreachable(db) from None
+    except psycopg.Error as e:
+        raise StorageError(f"cannot read the games database {db}: {_first_line(e)}", _HINT) from None
+
+
 def transaction(db: PgUrl, fn: Callable[[PgConn], T], write: bool, lock: str | None = None,
                 empty: Callable[[], T] | None = None) -> T:
     """fn(conn) in one transaction of `db`. write: the schema brought up to date first,

@@ -36,3 +36,23 @@ def test_an_unreachable_postgresql_server_is_one_line_exit_7(tmp_path):
     line = one_error_line(proc, 7, "cannot reach the games database", f"127.0.0.1:{port}")
     assert "secret" not in line  # the password is never printed
     assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_on_a_postgresql_server_that_is_away_says_so_at_start(tmp_path):
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = run("serve", "--port", "0", "--db", f"postgresql://ann:pw@127.0.0.1:{port}/boggle", cwd=tmp_path,
+               timeout=60)
+    line = one_error_line(proc, 7, "cannot reach the games database", "connection refused")
+    assert "pw" not in line.replace("postgresql://ann:***", "")
+
+
+def test_a_postgresql_url_without_psycopg_names_the_extra(tmp_path):
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['psycopg'] = None; sys.argv = ['boggle-cv', 'standings', '--list', '--db', "
+            "'postgresql://127.0.0.1/boggle']; from boggle_cv.cli import main; main()")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    one_error_line(out, 7, "needs psycopg", "boggle-cv[postgres]")
