@@ -98,3 +98,40 @@ def test_a_process_killed_mid_round_leaves_the_round_whole_to_the_other(two_serv
     assert words == LISTS
     status, standings = request(b, "GET", "/api/games/friday/standings")
     assert status == 200 and standings["rounds"] == 1  # scored twice, stored once
+
+
+def test_the_deadline_is_locked_once_and_a_round_scored_on_both_at_once_is_stored_once(two_servers):
+    (_, a), (_, b) = two_servers
+    status, made = request(a, "POST", "/api/rooms", {"game": "friday", "seconds": 10})
+    code, host = made["code"], made["host_token"]
+    status, joined = request(b, "POST", f"/api/rooms/{code}/players", {"name": "Ann"})
+    pid, token = joined["player_id"], joined["token"]
+    assert request(a, "POST", f"/api/rooms/{code}/rounds", {}, token=host)[0] == 201
+    assert request(b, "PUT", f"/api/rooms/{code}/players/{pid}/words", {"words": LISTS["Ann"], "base": 0},
+                   token=token)[0] == 200
+    streams = open_streams(a, code, 3) + open_streams(b, code, 3)  # both processes watch the deadline
+    try:
+        seen = [read_until(s, b'"by": "timer"', timeout=30) for s in streams]
+    finally:
+        for s in streams:
+            s.close()
+    lock_ids = {re.findall(rb"id: (\d+)\ndata: [^\n]*\"by\": \"timer\"", got)[0] for got in seen}
+    assert len(lock_ids) == 1  # one lock, one version, on every stream of both processes
+    status, view = request(a, "GET", f"/api/rooms/{code}", token=host)
+    assert view["room"]["version"] == int(lock_ids.pop())  # nothing locked it again after
+    assert request(b, "PUT", f"/api/rooms/{code}/rounds/current/board", {"board": BOARD}, token=host)[0] == 200
+    import threading
+    answers: list[int] = []
+    start = threading.Barrier(2)
+
+    def score(port: int) -> None:
+        start.wait()
+        answers.append(request(port, "POST", f"/api/rooms/{code}/rounds/current/score", {}, token=host)[0])
+    threads = [threading.Thread(target=score, args=(port,)) for port in (a, b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert answers == [200, 200]
+    status, standings = request(b, "GET", "/api/games/friday/standings")
+    assert status == 200 and standings["rounds"] == 1
