@@ -24,7 +24,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from .. import store
 from ..errors import LimitReached, StorageError
@@ -37,6 +37,16 @@ T = TypeVar("T")
 #: The channel on which a committed change of a room is announced to every server
 #: process of the database (PostgreSQL's LISTEN/NOTIFY): "CODE VERSION", no data.
 ROOMS_CHANNEL = "boggle_cv_rooms"
+
+
+class Unchanged(Exception):
+    """Raised by a change given to RoomDB.update that finds nothing to do once it holds
+    the room: nothing is written (no version bump, no notice); update returns the room
+    as stored and `value`."""
+
+    def __init__(self, value: object = None) -> None:
+        super().__init__("unchanged")
+        self.value = value
 
 
 class RoomDB:
@@ -110,13 +120,17 @@ class RoomDB:
     def update(self, code: str, change: Callable[[Room, Conn], T]) -> tuple[Room, T]:
         """Apply change(room, conn) in one transaction and store the room with its
         version bumped (announced on ROOMS_CHANNEL at the commit); (room, what change returned). The change may raise to
-        abort (nothing is written) and may write other tables through conn."""
+        abort (nothing is written; Unchanged: nothing to do, the room returned as it
+        is) and may write other tables through conn."""
         def apply(conn: Conn) -> tuple[Room, T]:
             row = conn.execute("SELECT doc FROM rooms WHERE code = ?", (code,)).fetchone()
             if row is None:
                 raise LookupError(code)
             room = Room.from_dict(json.loads(row[0]))
-            out = change(room, conn)
+            try:
+                out = change(room, conn)
+            except Unchanged as nothing:
+                return Room.from_dict(json.loads(row[0])), cast(T, nothing.value)
             room.version += 1
             conn.execute("UPDATE rooms SET doc = ?, version = ?, updated_at = ? WHERE code = ?",
                          (json.dumps(room.to_dict()), room.version, time.time(), code))

@@ -22,7 +22,7 @@ from ...names import MAX_NAME, clean_name, name_key
 from ...referee import RoundResult, round_record
 from ...store_sql import Conn
 from .. import sheets
-from ..db import RoomDB
+from ..db import RoomDB, Unchanged
 from ..dictionaries import Dictionaries
 from ..model import Phase, Player, Room, Round, normalise_code, token_matches
 from ..view import room_view
@@ -90,10 +90,10 @@ class ServiceCore:
             return None
 
         def change(room: Room, conn: Conn) -> bool:
-            if self._due(room):
-                self._lock(room, "timer")
-                return True
-            return False
+            if not self._due(room):  # another server process locked it first
+                raise Unchanged(False)
+            self._lock(room, "timer")
+            return True
         room, changed = self._update(code, change)
         return room if changed else None
 
