@@ -18,6 +18,7 @@ if [ -z "$bindir" ]; then
     echo "with-postgres.sh: PostgreSQL is not installed (run as root: apt-get install -y postgresql)" >&2
     exit 3
   fi
+  apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql >/dev/null
   bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 fi
