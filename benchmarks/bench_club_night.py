@@ -33,6 +33,13 @@ event streams reset (TCP RST) at once every 5 s.
     python benchmarks/bench_club_night.py --rooms 3 --phones 3 --seconds 20  # a quick check
     python benchmarks/bench_club_night.py --hostile
     python benchmarks/bench_club_night.py --checkout ../before     # another checkout's server
+    bash scripts/with-postgres.sh python benchmarks/bench_club_night.py --compare   # SQLite vs PostgreSQL x1, x2
+
+--db postgresql runs on a new database of the server --pg (or $BOGGLE_CV_TEST_PG) names,
+dropped afterwards; --processes N serves with `serve --workers N`; --compare runs 1
+process on SQLite, then 1 and 2 on PostgreSQL, one after the other, and prints them
+side by side with the CPU time per 1,000 acknowledged saves of the server's processes
+(the photo readers apart) and of PostgreSQL's backends for that database (Linux /proc).
 
 Targets (the 2-core machine): no error, no lost save, p95 save <= 300 ms,
 photo to board on every phone p95 <= 5 s, server memory <= 600 MB; with --hostile the
@@ -60,6 +67,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import club_pg
 from club_http import Answer, Connection, EventStream, json_body, reset_socket
 
 REPO = Path(__file__).resolve().parents[1]
@@ -72,16 +80,20 @@ LETTERS = string.ascii_lowercase
 
 # ---- the server -----------------------------------------------------------------------------
 
-def start_server(tmp: Path, checkout: Path) -> tuple[subprocess.Popen[bytes], int, Path]:
-    """`python -m boggle_cv serve --port 0 --db TMP/club.sqlite3` of `checkout`, in its
-    own session (so that its workers can be stopped with it); (process, port, log)."""
+def start_server(tmp: Path, checkout: Path, db: str | None = None,
+                 processes: int = 1) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """`python -m boggle_cv serve --port 0 --db DB --workers PROCESSES` of `checkout`
+    (DB: TMP/club.sqlite3 unless given), in its own session (so that its workers can
+    be stopped with it); (process, port, log)."""
     log = tmp / "serve.log"
     env = {**os.environ, "PYTHONPATH": str(checkout) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     if checkout != REPO:
         env["PYTHONDONTWRITEBYTECODE"] = "1"  # leave another checkout as it is
     with open(log, "wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "boggle_cv", "serve", "--port", "0",
-                                 "--db", str(tmp / "club.sqlite3")], stdout=out, stderr=subprocess.STDOUT,
+                                 "--db", db or str(tmp / "club.sqlite3"),
+                                 *(["--workers", str(processes)] if processes > 1 else [])],
+                                stdout=out, stderr=subprocess.STDOUT,
                                 env=env, cwd=tmp, start_new_session=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -652,6 +664,13 @@ def main() -> None:
     ap.add_argument("--leave", choices=["reset", "close"], default="reset",
                     help="how the phones end their streams at the end: TCP reset (phones dropping off the "
                          "Wi-Fi together) or a plain close")
+    ap.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite",
+                    help="the games database: a SQLite file, or a new database on the --pg server")
+    ap.add_argument("--processes", type=int, default=1, help="server processes (serve --workers)")
+    ap.add_argument("--pg", default=os.environ.get("BOGGLE_CV_TEST_PG"),
+                    help="PostgreSQL server URL for --db postgresql (default: $BOGGLE_CV_TEST_PG)")
+    ap.add_argument("--compare", action="store_true",
+                    help="run 1 process on SQLite, then 1 and 2 processes on PostgreSQL, and print them side by side")
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--json", type=Path, help="also write the figures to this file")
     ap.add_argument("--checkout", type=Path, default=REPO,
@@ -662,23 +681,57 @@ def main() -> None:
     photos = [p.read_bytes() for p in sorted((REPO / "samples").glob("*.jpg"))]
     if not photos:
         sys.exit("no samples/*.jpg to upload")
+    runs = [("sqlite", 1), ("postgresql", 1), ("postgresql", 2)] if args.compare else [(args.db, args.processes)]
+    if any(db == "postgresql" for db, _ in runs) and not args.pg:
+        sys.exit("--db postgresql needs a server: --pg URL (or $BOGGLE_CV_TEST_PG: scripts/with-postgres.sh)")
+    figs = [run_one(args, photos, db, processes) for db, processes in runs]
+    if len(figs) > 1:
+        show_side_by_side(figs)
+    if args.json:
+        args.json.write_text(json.dumps(figs if len(figs) > 1 else figs[0], indent=1, default=str))
+
+
+def run_one(args: argparse.Namespace, photos: list[bytes], db: str, processes: int) -> dict[str, Any]:
+    """One club night against a fresh server on `db` with `processes` processes."""
     tmp = Path(tempfile.mkdtemp(prefix="club-night-"))
-    proc, port, log = start_server(tmp, args.checkout.resolve())
+    url, name = club_pg.fresh_database(args.pg) if db == "postgresql" else (None, "")
+    proc, port, log = start_server(tmp, args.checkout.resolve(), url, processes)
     exit_s: float | None = None
     try:
+        cpu0, pg0 = club_pg.server_cpu(proc.pid), club_pg.postgres_cpu(name) if name else 0.0
         with TreeMemory(proc.pid, every_s=0.2) as mem:
             got = asyncio.run(main_async(args, port, photos))
+        cpu1, pg1 = club_pg.server_cpu(proc.pid), club_pg.postgres_cpu(name) if name else 0.0
         exit_s = stop_server(proc)
         text = log.read_text(errors="replace")
         after = {**got["after"], "exit_s": exit_s, "log_tracebacks": text.count("Traceback")}
         fig = report(got["night"], got["hostile"], mem, got["played"], after, args)
+        fig["config"].update(db=db, processes=processes)
+        fig["cpu_s"] = {"server": round(cpu1["server"] - cpu0["server"], 2),
+                        "readers": round(cpu1["readers"] - cpu0["readers"], 2), "postgres": round(pg1 - pg0, 2)}
         show(fig)
-        if args.json:
-            args.json.write_text(json.dumps(fig, indent=1, default=str))
+        return fig
     finally:
         if proc.poll() is None:
             stop_server(proc)
         shutil.rmtree(tmp, ignore_errors=True)
+        if name:
+            club_pg.drop_database(args.pg, name)
+
+
+def show_side_by_side(figs: list[dict[str, Any]]) -> None:
+    """The runs of --compare in one table; CPU per 1,000 acknowledged saves (the
+    photo readers' CPU apart: it is the photos', not the saves')."""
+    print("\n| configuration | p95 save | errors | streams ended badly | photo to board p95 | "
+          "server CPU / 1,000 saves | PostgreSQL CPU / 1,000 saves |")
+    print("|---|---|---|---|---|---|---|")
+    for f in figs:
+        c, st, per = f["config"], f["streams"], 1000 / max(1, f["saves_ok"])
+        bad = st["dropped"] + sum(st["refused"].values())
+        pg = f"{f['cpu_s']['postgres'] * per:.2f} s" if c["db"] == "postgresql" else "-"
+        print(f"| {c['processes']} process{'es' if c['processes'] > 1 else ''}, {c['db']} | "
+              f"{ms(f['save_s']['p95'])} | {sum(f['errors'].values()) if f['errors'] else 0} | {bad} | "
+              f"{sec(f['photo_to_board_s']['p95'])} | {f['cpu_s']['server'] * per:.2f} s | {pg} |")
 
 
 if __name__ == "__main__":

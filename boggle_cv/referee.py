@@ -27,6 +27,7 @@ from .board import Board, Cell, cell_label
 from .dictionary import Dictionary
 from .errors import UsageError
 from .scoring import Rules, ScoreSheet, check_players, score_round
+from .store_sql import DbLocation
 
 if TYPE_CHECKING:  # the vision stack is imported only where a photo is read, the
     # questions only where a round has doubts
@@ -390,7 +391,7 @@ def round_record(result: RoundResult) -> dict[str, Any]:
             "report": result.to_dict(), "photo": result.photo, "lang": sheet.rules.lang}
 
 
-def store_round(db_path: Path | None, game: str, result: RoundResult, fingerprint: str | None = None,
+def store_round(db_path: DbLocation | None, game: str, result: RoundResult, fingerprint: str | None = None,
                 replace: bool = False) -> RoundResult:
     """Store the round in `game` of the games database (default location when
     db_path is None), one transaction; the result, recorded as stored. A round of

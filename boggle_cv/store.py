@@ -1,4 +1,5 @@
-"""Games and rounds, kept in a SQLite database.
+"""Games and rounds, kept in the games database: a SQLite file, or a PostgreSQL
+database (a postgresql:// URL given to --db: store_pg; store_sql says what differs).
 
 A *game* is a named series of rounds (e.g. "friday"); a *round* is one scanned or
 typed board with the players' scores. Every write is one transaction: a crash or a
@@ -14,6 +15,8 @@ Reading and writing are apart:
     made by a newer boggle-cv) is refused, read or write, without being touched.
     An empty file counts as an empty database.
 
+On PostgreSQL the same holds, with the server's transactions (store_pg).
+
 Default location: $BOGGLE_CV_DB if set, else the user's data folder (default_db_path).
 """
 from __future__ import annotations
@@ -27,8 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
-from .errors import RepeatedRoundError, StorageError, UsageError
-from .store_schema import CREATE_TABLES, MIGRATIONS, SCHEMA, SCHEMA_VERSION, TABLES
+from .errors import BoggleError, RepeatedRoundError, StorageError, UsageError
+from .store_schema import SCHEMA_VERSION, TABLES, prepare, schema_version
+from .store_sql import Conn, DbLocation, PgUrl, as_location, insert_id, optional_location, parse_location, tables
+
+__all__ = ["SCHEMA_VERSION", "TABLES", "Conn", "DbLocation", "PgUrl", "optional_location", "prepare",
+           "schema_version"]
 
 T = TypeVar("T")
 
@@ -39,18 +46,25 @@ DB_NAME = "games.sqlite3"
 _MOVE_HINT = "choose another file with --db (or $BOGGLE_CV_DB)"
 
 
-def default_db_path() -> Path:
+def default_db_path() -> DbLocation:
     """Where games live when --db is not given.
 
-    $BOGGLE_CV_DB if set; else the user's data folder, as platformdirs.user_data_dir
+    $BOGGLE_CV_DB if set (a path, or a postgresql:// URL: store_sql.parse_location);
+    else the user's data folder, as platformdirs.user_data_dir
     names it: $XDG_DATA_HOME/boggle-cv (default ~/.local/share/boggle-cv) on Linux and
     other Unix systems, ~/Library/Application Support/boggle-cv on macOS,
     %LOCALAPPDATA%\\boggle-cv on Windows; the file is games.sqlite3.
     """
     env = os.environ.get("BOGGLE_CV_DB")
     if env:
-        return Path(env)
+        return parse_location(env, "BOGGLE_CV_DB")
     return data_dir() / DB_NAME
+
+
+def exists(db: DbLocation) -> bool:
+    """Whether the database may hold anything: a file that exists, or any PostgreSQL URL."""
+    db = as_location(db)
+    return db.exists() if isinstance(db, Path) else True
 
 
 def data_dir(platform: str = sys.platform) -> Path:
@@ -111,33 +125,6 @@ def _check_path(path: Path, writing: bool) -> None:
                 break
 
 
-def _tables(conn: sqlite3.Connection) -> set[str]:
-    return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-
-
-def _version(conn: sqlite3.Connection, path: Path) -> int | None:
-    """The schema version of an open database: None if it holds no table at all (new);
-    StorageError if it is not a boggle-cv database or is newer than this program."""
-    tables = _tables(conn)
-    if not tables:
-        return None
-    row = None
-    if "meta" in tables:
-        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-    if row is None:
-        shown = ", ".join(sorted(tables)[:4]) + (", ..." if len(tables) > 4 else "")
-        raise StorageError(f"{path} is not a boggle-cv games database (it holds other tables: {shown})",
-                           _MOVE_HINT)
-    try:
-        version = int(row[0])
-    except (TypeError, ValueError):
-        raise StorageError(f"{path} has an unreadable schema version {row[0]!r}", _MOVE_HINT) from None
-    if version > SCHEMA_VERSION:
-        raise StorageError(f"games database {path} was written by a newer boggle-cv (schema {version}; "
-                           f"this one reads up to {SCHEMA_VERSION})", "upgrade boggle-cv")
-    return version
-
-
 def open_read(path: Path) -> sqlite3.Connection | None:
     """A read-only connection to an existing database, or None when it holds no tables
     yet (an empty file). Never writes to the file or beside it."""
@@ -150,7 +137,7 @@ def open_read(path: Path) -> sqlite3.Connection | None:
     for mode in ("mode=ro", "mode=ro&immutable=1"):
         conn = sqlite3.connect(f"{uri}?{mode}", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
         try:
-            if _version(conn, path) is None:
+            if schema_version(conn, path) is None:
                 conn.close()
                 return None
             return conn
@@ -183,7 +170,7 @@ def open_write(path: Path) -> sqlite3.Connection:
         raise StorageError(f"cannot create games database {path}: {e.strerror or e}",
                            "choose a writable place with --db") from None
     try:
-        if _version(conn, path) is None:
+        if schema_version(conn, path) is None:
             conn.execute("PRAGMA journal_mode = WAL")  # new database: readers never wait for a writer
         conn.execute("PRAGMA foreign_keys = ON")
         return conn
@@ -192,25 +179,7 @@ def open_write(path: Path) -> sqlite3.Connection:
         raise
 
 
-def prepare(conn: sqlite3.Connection, path: Path) -> None:
-    """Inside the write transaction: create the tables of a new database, or migrate an
-    older one to SCHEMA_VERSION."""
-    version = _version(conn, path)
-    if version is None:
-        for statement in SCHEMA:
-            conn.execute(statement)
-        conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-        return
-    for statement in CREATE_TABLES:  # a database cut short while it was first made
-        conn.execute(statement)
-    while version < SCHEMA_VERSION:
-        for statement in MIGRATIONS[version]:
-            conn.execute(statement)
-        version += 1
-        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))
-
-
-def save_round(db_path: Path, game: str, board_text: str, scores: dict[str, int],
+def save_round(db_path: DbLocation, game: str, board_text: str, scores: dict[str, int],
                words: dict[str, list[dict[str, Any]]], report: dict[str, Any],
                photo: str | None = None, lang: str = "en", fingerprint: str | None = None,
                replace: bool = False) -> int:
@@ -223,11 +192,11 @@ def save_round(db_path: Path, game: str, board_text: str, scores: dict[str, int]
     """
     if not game or not game.strip():
         raise StorageError("empty game name", "give --game a name such as 'friday'")
-    return write_transaction(Path(db_path), lambda conn: insert_round(
+    return write_transaction(db_path, lambda conn: insert_round(
         conn, game, board_text, scores, words, report, photo, lang, fingerprint, replace), write_error(db_path))
 
 
-def write_error(db_path: Path) -> Callable[[sqlite3.Error, bool], StorageError | None]:
+def write_error(db_path: DbLocation) -> Callable[[sqlite3.Error, bool], StorageError | None]:
     """How a write's SQLite refusals read (write_transaction's `error`)."""
 
     def error(e: sqlite3.Error, opening: bool) -> StorageError | None:
@@ -245,12 +214,17 @@ def write_error(db_path: Path) -> Callable[[sqlite3.Error, bool], StorageError |
     return error
 
 
-def write_transaction(path: Path, fn: Callable[[sqlite3.Connection], T],
-                      error: Callable[[sqlite3.Error, bool], StorageError | None]) -> T:
-    """fn(conn) in one write transaction (BEGIN IMMEDIATE) of the database at `path`,
-    made or brought up to date first (prepare) in the same transaction. What SQLite
-    refuses is rolled back and raised as error(e, opening) (opening: the file could
-    not be opened), or as it is where that gives None."""
+def write_transaction(path: DbLocation, fn: Callable[[Conn], T],
+                      error: Callable[[sqlite3.Error, bool], StorageError | None], lock: str | None = None) -> T:
+    """fn(conn) in one write transaction of the database at `path`, made or brought up
+    to date first (prepare) in the same transaction. A file: BEGIN IMMEDIATE, and what
+    SQLite refuses is rolled back and raised as error(e, opening) (opening: the file
+    could not be opened), or as it is where that gives None. PostgreSQL: store_pg,
+    serialised with the other writes that name the same `lock`."""
+    path = as_location(path)
+    if isinstance(path, PgUrl):
+        from . import store_pg
+        return store_pg.transaction(path, fn, write=True, lock=lock)
     try:
         conn = open_write(path)
     except sqlite3.Error as e:
@@ -271,14 +245,48 @@ def write_transaction(path: Path, fn: Callable[[sqlite3.Connection], T],
         conn.close()
 
 
-def insert_round(conn: sqlite3.Connection, game: str, board_text: str, scores: dict[str, int],
+def read_transaction(path: DbLocation, fn: Callable[[Conn], T], empty: Callable[[], T],
+                     error: Callable[[sqlite3.Error], StorageError | None],
+                     missing: BoggleError | None = None) -> T:
+    """fn(conn) on one read-only snapshot of the database at `path`; empty() when it
+    holds no tables yet, or (a file) does not exist, unless `missing` is given, which
+    is raised then. Reads never create, migrate or change anything. What SQLite refuses
+    is raised as error(e) (as it is where that gives None)."""
+    path = as_location(path)
+    if isinstance(path, PgUrl):
+        from . import store_pg
+        return store_pg.transaction(path, fn, write=False, empty=empty)
+    if not path.exists() and not path.is_symlink():
+        if missing is not None:
+            raise missing
+        return empty()
+    try:
+        conn = open_read(path)
+    except sqlite3.Error as e:
+        raise (error(e) or e) from None
+    if conn is None:
+        return empty()
+    try:
+        conn.execute("BEGIN")  # one snapshot for every query of fn
+        return fn(conn)
+    except sqlite3.Error as e:
+        mapped = error(e)
+        if mapped is None:
+            raise
+        raise mapped from None
+    finally:
+        conn.close()
+
+
+def insert_round(conn: Conn, game: str, board_text: str, scores: dict[str, int],
                  words: dict[str, list[dict[str, Any]]], report: dict[str, Any], photo: str | None = None,
                  lang: str = "en", fingerprint: str | None = None, replace: bool = False) -> int:
     """Insert one round inside the caller's open transaction (the database at
     SCHEMA_VERSION: see prepare); its 1-based number in the game. A round of the game
     with the same `fingerprint` is refused (RepeatedRoundError), or with `replace`
     overwritten in place (it keeps its number)."""
-    conn.execute("INSERT OR IGNORE INTO games(name, created_at) VALUES (?, ?)", (game, time.time()))
+    conn.execute("INSERT INTO games(name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                 (game, time.time()))
     game_id = conn.execute("SELECT id FROM games WHERE name = ?", (game,)).fetchone()[0]
     same = conn.execute("SELECT id FROM rounds WHERE game_id = ? AND fingerprint = ? ORDER BY id",
                         (game_id, fingerprint)).fetchone() if fingerprint else None
@@ -291,8 +299,8 @@ def insert_round(conn: sqlite3.Connection, game: str, board_text: str, scores: d
                      "WHERE id = ?", (*values, round_id))
         conn.execute("DELETE FROM round_players WHERE round_id = ?", (round_id,))
     else:
-        round_id = conn.execute("INSERT INTO rounds(game_id, created_at, photo, board, report, lang, fingerprint) "
-                                "VALUES (?, ?, ?, ?, ?, ?, ?)", (game_id, *values)).lastrowid
+        round_id = insert_id(conn, "INSERT INTO rounds(game_id, created_at, photo, board, report, lang, fingerprint) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?)", (game_id, *values))
     for player, score in scores.items():
         conn.execute("INSERT INTO round_players(round_id, player, score, words) VALUES (?, ?, ?, ?)",
                      (round_id, player, int(score), json.dumps(words.get(player, []))))
@@ -323,24 +331,28 @@ def read_connection(db_path: Path) -> sqlite3.Connection | None:
         return open_read(Path(db_path))
     except sqlite3.DatabaseError as e:
         raise StorageError(f"games database {db_path} is damaged: {e}", "move it aside and start a new one") from None
+def _damaged(db_path: DbLocation) -> Callable[[sqlite3.Error], StorageError | None]:
+    def error(e: sqlite3.Error) -> StorageError | None:
+        if not isinstance(e, sqlite3.DatabaseError):
+            return None
+        return StorageError(f"games database {db_path} is damaged: {e}", "move it aside and start a new one")
+    return error
 
 
-def list_games(db_path: Path) -> list[str]:
+def _no_database(db_path: DbLocation) -> StorageError:
+    return StorageError(f"no games database at {db_path}", "store a round first with scan/score --game NAME")
+
+
+def list_games(db_path: DbLocation) -> list[str]:
     """Names of the stored games, oldest first (read-only; see module docstring)."""
-    conn = read_connection(db_path)
-    if conn is None:
-        return []
-    try:
-        if "games" not in _tables(conn):
+    def read(conn: Conn) -> list[str]:
+        if "games" not in tables(conn):
             return []
-        return [r[0] for r in conn.execute("SELECT name FROM games ORDER BY created_at, id")]
-    except sqlite3.DatabaseError as e:
-        raise StorageError(f"games database {db_path} is damaged: {e}", "move it aside and start a new one") from None
-    finally:
-        conn.close()
+        return [r[0] for r in conn.execute("SELECT name FROM games ORDER BY created_at, id").fetchall()]
+    return read_transaction(db_path, read, list, _damaged(db_path), _no_database(db_path))
 
 
-def unknown_game(db_path: Path, game: str, names: list[str]) -> UsageError:
+def unknown_game(db_path: DbLocation, game: str, names: list[str]) -> UsageError:
     """A game name that is not stored (a usage error, exit 2): the line names the games
     that are (the first ten)."""
     if not names:
@@ -350,34 +362,28 @@ def unknown_game(db_path: Path, game: str, names: list[str]) -> UsageError:
     return UsageError(f"no game named {game!r}; the games in {db_path}: {known}", "give one of these names")
 
 
-def standings(db_path: Path, game: str, target: int | None = None) -> Standings:
+def standings(db_path: DbLocation, game: str, target: int | None = None) -> Standings:
     """Totals per player over the game's rounds, and who reached `target` first.
 
     The first to reach the target is decided by round: the player(s) whose running
     total first reaches it; if several reach it in the same round, the higher total
     wins, and equal totals are all listed. Read-only (see module docstring).
     """
-    if not Path(db_path).exists():
-        raise unknown_game(db_path, game, [])
-    conn = read_connection(db_path)
-    if conn is None:
-        raise unknown_game(db_path, game, [])
-    try:
-        if not {"games", "rounds", "round_players"} <= _tables(conn):
+    def read(conn: Conn) -> Standings:
+        if not {"games", "rounds", "round_players"} <= tables(conn):
             raise unknown_game(db_path, game, [])
-        conn.execute("BEGIN")  # one snapshot for both queries
         row = conn.execute("SELECT id FROM games WHERE name = ?", (game,)).fetchone()
         if row is None:
             raise unknown_game(db_path, game, [r[0] for r in conn.execute("SELECT name FROM games ORDER BY created_at, id")])
         rows = conn.execute(
             "SELECT r.id, rp.player, rp.score FROM rounds r JOIN round_players rp ON rp.round_id = r.id "
-            "WHERE r.game_id = ? ORDER BY r.id", (row[0],)).fetchall()
+            "WHERE r.game_id = ? ORDER BY r.id, rp.player", (row[0],)).fetchall()
         n_rounds = conn.execute("SELECT COUNT(*) FROM rounds WHERE game_id = ?", (row[0],)).fetchone()[0]
-    except sqlite3.DatabaseError as e:
-        raise StorageError(f"games database {db_path} is damaged: {e}", "move it aside and start a new one") from None
-    finally:
-        conn.close()
-    return _tally(game, rows, int(n_rounds), target)
+        return _tally(game, rows, int(n_rounds), target)
+
+    def nothing() -> Standings:
+        raise unknown_game(db_path, game, [])
+    return read_transaction(db_path, read, nothing, _damaged(db_path), unknown_game(db_path, game, []))
 
 
 def _tally(game: str, rows: Iterable[tuple[int, str, int]], n_rounds: int, target: int | None) -> Standings:

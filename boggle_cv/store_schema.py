@@ -1,8 +1,16 @@
-"""The games database's schema: its tables, and the statements that bring an older
-database up to SCHEMA_VERSION (MIGRATIONS). boggle_cv.store opens, creates and
-migrates the file with them; each table's user names it below.
+"""The games database's schema: its tables, the statements that bring an older
+database up to SCHEMA_VERSION (MIGRATIONS), and the two steps every backend runs with
+them: what version a database holds (schema_version: a foreign or newer one is
+refused) and bringing it up to date inside a write transaction (prepare). The
+statements are SQLite's; store_sql.to_pg says them to PostgreSQL. Each table's user
+names it below.
 """
 from __future__ import annotations
+
+from .errors import StorageError
+from .store_sql import Conn, tables
+
+_MOVE_HINT = "choose another file with --db (or $BOGGLE_CV_DB)"
 
 SCHEMA_VERSION = 6
 #: The tables of a boggle-cv database; `meta` holds ('schema_version', N). `rooms`,
@@ -107,3 +115,46 @@ SCHEMA = CREATE_TABLES + ROUND_LANG + ROOM_WORD_IMAGES + PRACTICE_ROUNDS + ROUND
 #: by writes, in the same transaction as the round.
 MIGRATIONS: dict[int, tuple[str, ...]] = {1: ROOM_TABLES, 2: ROUND_LANG, 3: ROOM_WORD_IMAGES,
                                           4: PRACTICE_ROUNDS, 5: ROUND_FINGERPRINT}
+
+
+def schema_version(conn: Conn, where: object) -> int | None:
+    """The schema version of an open database: None if it holds no table at all (new);
+    StorageError if it is not a boggle-cv database or is newer than this program.
+    `where` names it in the messages."""
+    found = tables(conn)
+    if not found:
+        return None
+    row = None
+    if "meta" in found:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    if row is None:
+        shown = ", ".join(sorted(found)[:4]) + (", ..." if len(found) > 4 else "")
+        raise StorageError(f"{where} is not a boggle-cv games database (it holds other tables: {shown})",
+                           _MOVE_HINT)
+    try:
+        version = int(row[0])
+    except (TypeError, ValueError):
+        raise StorageError(f"{where} has an unreadable schema version {row[0]!r}", _MOVE_HINT) from None
+    if version > SCHEMA_VERSION:
+        raise StorageError(f"games database {where} was written by a newer boggle-cv (schema {version}; "
+                           f"this one reads up to {SCHEMA_VERSION})", "upgrade boggle-cv")
+    return version
+
+
+def prepare(conn: Conn, where: object) -> None:
+    """Inside a write transaction: create the tables of a new database, or migrate an
+    older one to SCHEMA_VERSION."""
+    version = schema_version(conn, where)
+    if version is None:
+        for statement in SCHEMA:
+            conn.execute(statement)
+        conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO NOTHING",
+                     (str(SCHEMA_VERSION),))
+        return
+    for statement in CREATE_TABLES:  # a database cut short while it was first made
+        conn.execute(statement)
+    while version < SCHEMA_VERSION:
+        for statement in MIGRATIONS[version]:
+            conn.execute(statement)
+        version += 1
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))

@@ -10,3 +10,24 @@ def _own_cache_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
     run): nothing a test does depends on, or changes, the user's cache."""
     import os
     os.environ["BOGGLE_CV_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def games_db(request: pytest.FixtureRequest, tmp_path):
+    """A new, empty games database of each backend: a SQLite file in tmp_path, and a
+    PostgreSQL database made for the test on the server $BOGGLE_CV_TEST_PG names
+    (scripts/with-postgres.sh starts one; the PostgreSQL case skips without it)."""
+    if request.param == "sqlite":
+        yield tmp_path / "games.sqlite3"
+        return
+    from pg_server import fresh_database
+    with fresh_database() as url:
+        yield url
+
+
+@pytest.fixture
+def pg_db():
+    """A new, empty PostgreSQL database (skips without $BOGGLE_CV_TEST_PG)."""
+    from pg_server import fresh_database
+    with fresh_database() as url:
+        yield url

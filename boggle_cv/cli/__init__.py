@@ -33,7 +33,7 @@ app = typer.Typer(
 
 # Command modules, in the order they appear in --help. A module that is not there
 # yet (work in progress) is skipped.
-COMMAND_MODULES = ("demo", "scan", "sheet", "solve", "score", "synth", "standings", "practice", "serve")
+COMMAND_MODULES = ("demo", "scan", "sheet", "solve", "score", "synth", "standings", "practice", "serve", "db")
 
 
 def _print_version(value: bool) -> None:

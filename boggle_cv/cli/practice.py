@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from ..errors import UsageError
+from ..store_sql import DbLocation, optional_location
 from .options import JsonOption, Lang, LangOption, SizeChoice, parse_fixes
 from .practice_play import PracticeArgs, Terminal
 
@@ -50,7 +51,7 @@ def register(app: typer.Typer) -> None:
         annotate: Annotated[Optional[Path], typer.Option("--annotate", metavar="FILE", help="Write the tray's photo with your best word and the best words missed drawn, each named in a legend.")] = None,
         history: Annotated[bool, typer.Option("--history", help="Print the record (with --name: yours only).")] = False,
         as_json: JsonOption = False,
-        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder).")] = None,
+        db: Annotated[Optional[str], typer.Option("--db", metavar="FILE|URL", help="Games database: a file (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder) or a postgresql:// URL.")] = None,
         no_ask: Annotated[bool, typer.Option("--no-ask", help="Never ask about doubtful cells or words.")] = False,
     ) -> None:
         """Practise alone against the clock, on a virtual shake or your own tray, for a personal best.
@@ -66,7 +67,7 @@ def register(app: typer.Typer) -> None:
         from .practice_play import default_player
         player = clean_name(name, "--name") if name is not None else default_player()
         args = PracticeArgs(player, size.size, lang.value, dice, minutes, seed, tray, photo, words, sheet,
-                            parse_fixes(fix or []), annotate, as_json, db, not no_ask)
+                            parse_fixes(fix or []), annotate, as_json, optional_location(db), not no_ask)
         if history:
             _history(args, name is not None)
             return
@@ -75,7 +76,7 @@ def register(app: typer.Typer) -> None:
         _finish(args, summary)
 
 
-def _db(args: PracticeArgs) -> Path:
+def _db(args: PracticeArgs) -> DbLocation:
     from .. import store
     return args.db or store.default_db_path()
 
@@ -100,7 +101,7 @@ def _check(args: PracticeArgs) -> None:
     from ..outputs import check_image_path, refuse_overwriting_inputs
     if args.annotate is not None:
         check_image_path(args.annotate)
-    refuse_overwriting_inputs({"--annotate": args.annotate, "--db": args.db},
+    refuse_overwriting_inputs({"--annotate": args.annotate, "--db": args.db if isinstance(args.db, Path) else None},
                               [args.photo, args.words if args.words != Path("-") else None, args.sheet], None, [])
 
 

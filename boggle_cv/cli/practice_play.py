@@ -18,6 +18,7 @@ from ..editions import EDITIONS
 from ..errors import BoggleError, UsageError
 from ..practice.clock import Clock, LineSource, Typed, clock_text, line_source, type_against_clock
 from ..report import board_text
+from ..store_sql import DbLocation
 
 if TYPE_CHECKING:
     import numpy as np
@@ -44,7 +45,7 @@ class PracticeArgs:
     fixes: dict[tuple[int, int], str] = field(default_factory=dict)
     annotate: Path | None = None
     as_json: bool = False
-    db: Path | None = None
+    db: DbLocation | None = None
     ask: bool = True
 
 

@@ -20,6 +20,7 @@ from ..board import Board, cell_label
 from ..errors import BoggleError, LowConfidenceError, UsageError
 from ..referee import Corrections, MarksPolicy, RoundResult, RulesOptions
 from ..scoring import LongWords, Variant
+from ..store_sql import DbLocation
 from ..vision.engines import Engine
 from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, Lang, LangOption, LongWordsOption,
                       MinLengthOption, OrderedCommand, SizeChoice, given_order, load_dictionary, parse_cells,
@@ -69,7 +70,7 @@ def register(app: typer.Typer) -> None:
         debug_dir: Annotated[Optional[Path], typer.Option("--debug-dir", metavar="FOLDER", help="Write each stage's image into this folder.")] = None,
         game: Annotated[Optional[str], typer.Option("--game", metavar="NAME", help="Store the round in this game (see `standings`); the same photo with the same lists again is refused (exit 7).")] = None,
         replace: Annotated[bool, typer.Option("--replace", help="With --game: the same photo with the same lists replaces the round stored before.")] = False,
-        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder).")] = None,
+        db: Annotated[Optional[str], typer.Option("--db", metavar="FILE|URL", help="Games database: a file (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder) or a postgresql:// URL.")] = None,
         timings: Annotated[bool, typer.Option("--timings", help="Print stage times on stderr.")] = False,
         strict: Annotated[bool, typer.Option("--strict", help="Exit 6 while a doubt whose answer changes a score is open (a cell read below the confidence bar, a sheet word).")] = False,
         no_ask: Annotated[bool, typer.Option("--no-ask", help="Never ask about doubtful cells, even on a terminal.")] = False,
@@ -94,7 +95,7 @@ def register(app: typer.Typer) -> None:
                                frozenset(parse_cells(bonus, "--bonus")), parse_one_cell(challenge_cell, "--challenge-cell"),
                                lang.value)
         sheets = _sheet_specs(sheet or [], player or [], len(photos))
-        _refuse_overwriting(photos, player or [], sheets, dict_path, annotate, db, debug_dir)
+        db_at = _refuse_overwriting(photos, player or [], sheets, dict_path, annotate, db, debug_dir)
         lists = read_player_lists(player or [], lang.value)
         workers = (jobs or os.cpu_count() or 1) if len(photos) > 1 else 1
         early = None
@@ -106,7 +107,7 @@ def register(app: typer.Typer) -> None:
             order = tuple(given_order(ctx, {"player": list(lists), "sheet": [n for n, _ in sheets]}))
             job = ScanJob(engine.value, size.size, corrections, options,
                           MarksPolicy.ignore if no_marks else MarksPolicy.use, lists,
-                          dictionary, as_json or jsonl, annotate, debug_dir, game, db, timings, strict,
+                          dictionary, as_json or jsonl, annotate, debug_dir, game, db_at, timings, strict,
                           not (as_json or jsonl or no_ask) and interactive(("stdin", "stdout")) and len(photos) == 1, len(photos) > 1,
                           start, sheets, jsonl, order, replace, annotate_full)
             _scan_all(photos, scanner, job, setup, workers, early)
@@ -150,10 +151,14 @@ def _sheet_specs(sheet: list[str], player: list[str], photos: int) -> tuple[tupl
 
 
 def _refuse_overwriting(photos: list[Path], player: list[str], sheets: tuple[tuple[str, Path], ...],
-                        dict_path: Path | None, annotate: Path | None, db: Path | None, debug_dir: Path | None) -> None:
+                        dict_path: Path | None, annotate: Path | None, db: str | None,
+                        debug_dir: Path | None) -> DbLocation | None:
     """Before any work: OutputError (exit 7) when an output (--annotate and each
     sheet's drawing beside it, --db, --debug-dir's images) is one of the inputs (the
-    photos, the lists, --dict); UsageError when two sheets would be drawn to one file."""
+    photos, the lists, --dict); UsageError when two sheets would be drawn to one file,
+    or for a --db that names no database (store_sql.parse_location). The --db location."""
+    from ..store_sql import optional_location
+    location = optional_location(db)
     from ..outputs import check_image_path, refuse_overwriting_inputs
     from ..wordlists import parse_player_option
     drawn_sheets: dict[str, Path] = {}
@@ -164,8 +169,10 @@ def _refuse_overwriting(photos: list[Path], player: list[str], sheets: tuple[tup
         if len(set(drawn_sheets.values()) | {annotate}) != len(drawn_sheets) + 1:
             raise UsageError("two --sheet names give the same --annotate file name",
                              "give the players names that differ in letters or digits")
-    refuse_overwriting_inputs({"--annotate": annotate, "--db": db, **drawn_sheets}, [*photos, dict_path, *(
+    db_file = location if isinstance(location, Path) else None
+    refuse_overwriting_inputs({"--annotate": annotate, "--db": db_file, **drawn_sheets}, [*photos, dict_path, *(
         parse_player_option(p)[1] for p in player), *(p for _, p in sheets)], debug_dir, [p.stem for p in photos])
+    return location
 
 
 def _early_scanner(engine: Engine, lang: Lang) -> Scanner:

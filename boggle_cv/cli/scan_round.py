@@ -17,6 +17,7 @@ from ..board import Board
 from ..dictionary import Dictionary
 from ..errors import BoggleError, ImageReadError
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, seen_marks
+from ..store_sql import DbLocation
 
 if TYPE_CHECKING:
     import numpy as np
@@ -42,7 +43,7 @@ class ScanJob:
     annotate: Path | None
     debug_dir: Path | None
     game: str | None
-    db: Path | None
+    db: DbLocation | None
     timings: bool
     strict: bool
     ask: bool

@@ -41,21 +41,26 @@ def register(app: typer.Typer) -> None:
     def serve_cmd(
         host: Annotated[str, typer.Option("--host", metavar="ADDRESS", help="Address to listen on; 0.0.0.0 shares the page with the local network.")] = "127.0.0.1",
         port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="TCP port (0: any free port).")] = 8765,
-        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder).")] = None,
+        db: Annotated[Optional[str], typer.Option("--db", metavar="FILE|URL", help="Games database: a file (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder) or a postgresql:// URL.")] = None,
         engine: Annotated[Engine, typer.Option("--engine", help="Reader for photos: classifier, tesseract or both.")] = Engine.classifier,
         lang: LangOption = Lang.en,
+        proxy: Annotated[Optional[str], typer.Option("--proxy", help="Address of a reverse proxy in front (e.g. 127.0.0.1): its X-Forwarded-For names each phone.")] = None,
+        workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Server processes sharing the port (more than 1 needs a postgresql:// --db).")] = 1,
     ) -> None:
         """Serve the room page: every player joins on their own phone and types their words.
 
         The host's screen shows a join link and a QR code; the photo of the tray is
         read on the server and every phone sees the board, the corrections and the
         scores. --host 0.0.0.0 opens the page to phones on the same network.
+        --workers N runs N processes on the port (a PostgreSQL --db: docs/hosting.md).
 
         Example: boggle-cv serve --host 0.0.0.0
         """
         check_web_extra()
         from .. import store
+        from ..store_sql import optional_location
         from ..web.config import ServeConfig
         from ..web.server import run_server
-        run_server(ServeConfig(db_path=db or store.default_db_path(), engine=engine.value, lang=lang.value),
-                   host, port, _say)
+        run_server(ServeConfig(db_path=optional_location(db) or store.default_db_path(), engine=engine.value,
+                               lang=lang.value, proxy=proxy),
+                   host, port, _say, workers)

@@ -15,7 +15,7 @@ def register(app: typer.Typer) -> None:
     def standings(
         game: Annotated[Optional[str], typer.Argument(metavar="GAME", help="The game's name, as given to scan --game (or the room's). Without it: the list of games.")] = None,
         target: Annotated[Optional[int], typer.Option("--target", min=1, metavar="POINTS", help="Points to win the game (50, 100, ...): shows who reached it first.")] = None,
-        db: Annotated[Optional[Path], typer.Option("--db", metavar="FILE", help="Games database (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder).")] = None,
+        db: Annotated[Optional[str], typer.Option("--db", metavar="FILE|URL", help="Games database: a file (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder) or a postgresql:// URL.")] = None,
         list_: Annotated[bool, typer.Option("--list", help="List the stored games.")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")] = False,
         remove: Annotated[Optional[int], typer.Option("--remove", min=1, metavar="ROUND", help="Remove this round of the game first (its number as scan --game said it; later rounds' numbers go down by one).")] = None,
@@ -28,7 +28,7 @@ def register(app: typer.Typer) -> None:
 
         Example: boggle-cv standings friday --target 100
         """
-        path = db or store.default_db_path()
+        path = store.optional_location(db) or store.default_db_path()
         if remove is not None:
             _remove(path, game, remove)
         if list_ or game is None:

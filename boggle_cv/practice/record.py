@@ -6,8 +6,8 @@ A record is per player (compared by names.name_key: "Ann" and "ann" are one
 player), size, edition and clock: a best made in ten minutes is not a three-minute
 best. Writes are one transaction each (BEGIN IMMEDIATE: two processes never
 interleave; a kill mid-write leaves the earlier rounds and no half round: SQLite's
-WAL). The database is created, or brought up to date, by the first write
-(store.open_write / store.prepare); reads open it read-only and never create it.
+WAL; PostgreSQL's transactions). The database is created, or brought up to date, by
+the first write (store.write_transaction); reads never create it.
 A round sent twice with the same `deal` (the page retrying after a lost answer) is
 stored once.
 """
@@ -18,12 +18,12 @@ import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TypeVar
 
 from .. import store
 from ..errors import StorageError
 from ..names import name_key
+from ..store_sql import Conn, DbLocation, insert_id, tables
 
 T = TypeVar("T")
 
@@ -116,7 +116,7 @@ def _row(row: tuple[Any, ...]) -> PracticeRound:
                          int(rid))
 
 
-def _rounds_of(conn: sqlite3.Connection, key: str, size: int, lang: str, seconds: int) -> list[PracticeRound]:
+def _rounds_of(conn: Conn, key: str, size: int, lang: str, seconds: int) -> list[PracticeRound]:
     rows = conn.execute(f"SELECT {_COLUMNS} FROM practice_rounds WHERE player_key = ? AND size = ? AND lang = ? "
                         "AND seconds = ? ORDER BY id", (key, size, lang, seconds)).fetchall()
     return [_row(r) for r in rows]
@@ -127,7 +127,7 @@ def _record(rounds: list[PracticeRound]) -> Record:
     return Record(last.player, last.size, last.lang, last.seconds, tuple(rounds))
 
 
-def _storage_error(path: Path, err: sqlite3.Error, writing: bool) -> StorageError:
+def _storage_error(path: DbLocation, err: sqlite3.Error, writing: bool) -> StorageError:
     text = str(err)
     if "locked" in text or "busy" in text:
         return StorageError(f"games database {path} is locked by another program",
@@ -138,46 +138,31 @@ def _storage_error(path: Path, err: sqlite3.Error, writing: bool) -> StorageErro
     return StorageError(f"games database {path} is damaged: {text}", _HINT_DAMAGED)
 
 
-def _write(path: Path, fn: Callable[[sqlite3.Connection], T]) -> T:
+def _write(path: DbLocation, fn: Callable[[Conn], T]) -> T:
     """fn(conn) in one write transaction of the database at `path` (created or
     brought up to date first); StorageError (exit 7) for anything SQLite refuses,
     after rolling back."""
     return store.write_transaction(path, fn, lambda e, _opening: _storage_error(path, e, writing=True))
 
 
-def _read(path: Path, fn: Callable[[sqlite3.Connection], T], empty: T) -> T:
+def _read(path: DbLocation, fn: Callable[[Conn], T], empty: T) -> T:
     """fn(conn) on a read-only connection (one snapshot); `empty` when the database
     does not exist yet, holds no tables, or has no practice table."""
-    if not path.exists():
-        return empty
-    try:
-        conn = store.open_read(path)
-    except sqlite3.Error as e:
-        raise _storage_error(path, e, writing=False) from None
-    if conn is None:
-        return empty
-    try:
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if "practice_rounds" not in tables:
-            return empty
-        conn.execute("BEGIN")
-        return fn(conn)
-    except sqlite3.Error as e:
-        raise _storage_error(path, e, writing=False) from None
-    finally:
-        conn.close()
+    def read(conn: Conn) -> T:
+        return fn(conn) if "practice_rounds" in tables(conn) else empty
+    return store.read_transaction(path, read, lambda: empty, lambda e: _storage_error(path, e, writing=False))
 
 
-def save(path: Path, played: PracticeRound) -> tuple[PracticeRound, Record, bool]:
+def save(path: DbLocation, played: PracticeRound) -> tuple[PracticeRound, Record, bool]:
     """Store one round and read the player's record in the same transaction:
     (the round as stored, with its id; the record, this round included; True when it
     was stored now, False when a round of the same `deal` was stored before, which is
     then the one returned)."""
-    path = Path(path)
+    path = path
     if played.source not in SOURCES:
         raise ValueError(f"unknown source {played.source!r}")
 
-    def insert(conn: sqlite3.Connection) -> tuple[PracticeRound, Record, bool]:
+    def insert(conn: Conn) -> tuple[PracticeRound, Record, bool]:
         key = name_key(played.player)
         if played.deal is not None:
             row = conn.execute(f"SELECT {_COLUMNS} FROM practice_rounds WHERE deal = ?", (played.deal,)).fetchone()
@@ -186,8 +171,8 @@ def save(path: Path, played: PracticeRound) -> tuple[PracticeRound, Record, bool
                 return before, _record(_rounds_of(conn, name_key(before.player), before.size, before.lang,
                                                   before.seconds)), False
         at = played.played_at or time.time()
-        cur = conn.execute(
-            "INSERT INTO practice_rounds(player, player_key, size, lang, seconds, source, dice, board, score, "
+        stored_id = insert_id(
+            conn, "INSERT INTO practice_rounds(player, player_key, size, lang, seconds, source, dice, board, score, "
             "max_points, words_scored, board_words, deal, played_at, report) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (played.player, key, played.size, played.lang, played.seconds, played.source, played.dice,
@@ -196,24 +181,24 @@ def save(path: Path, played: PracticeRound) -> tuple[PracticeRound, Record, bool
         stored = PracticeRound(played.player, played.size, played.lang, played.seconds, played.source,
                                played.board, played.score, played.max_points, played.words_scored,
                                played.board_words, played.report, played.dice, played.deal, at,
-                               int(cur.lastrowid or 0))
+                               stored_id)
         return stored, _record(_rounds_of(conn, key, played.size, played.lang, played.seconds)), True
     return _write(path, insert)
 
 
-def record(path: Path, player: str, size: int, lang: str, seconds: int) -> Record | None:
+def record(path: DbLocation, player: str, size: int, lang: str, seconds: int) -> Record | None:
     """The player's record at that size, edition and clock (read-only), None before
     their first round there."""
-    def read(conn: sqlite3.Connection) -> Record | None:
+    def read(conn: Conn) -> Record | None:
         rounds = _rounds_of(conn, name_key(player), size, lang, seconds)
         return _record(rounds) if rounds else None
-    return _read(Path(path), read, None)
+    return _read(path, read, None)
 
 
-def history(path: Path, player: str | None = None) -> list[Record]:
+def history(path: DbLocation, player: str | None = None) -> list[Record]:
     """Every record (read-only), or one player's: by player (as first written), size,
     edition and clock."""
-    def read(conn: sqlite3.Connection) -> list[Record]:
+    def read(conn: Conn) -> list[Record]:
         where, args = ("WHERE player_key = ?", (name_key(player),)) if player is not None else ("", ())
         rows = conn.execute(f"SELECT {_COLUMNS}, player_key FROM practice_rounds {where} ORDER BY id",
                             args).fetchall()
@@ -222,28 +207,29 @@ def history(path: Path, player: str | None = None) -> list[Record]:
             r = _row(row[:-1])
             groups.setdefault((str(row[-1]), r.size, r.lang, r.seconds), []).append(r)
         return [_record(rounds) for rounds in groups.values()]
-    return _read(Path(path), read, [])
+    return _read(path, read, [])
 
 
-def report(path: Path, round_id: int) -> dict[str, Any] | None:
+def report(path: DbLocation, round_id: int) -> dict[str, Any] | None:
     """The stored JSON document of one round (read-only), None if there is none."""
-    def read(conn: sqlite3.Connection) -> dict[str, Any] | None:
+    def read(conn: Conn) -> dict[str, Any] | None:
         row = conn.execute("SELECT report FROM practice_rounds WHERE id = ?", (round_id,)).fetchone()
         return json.loads(row[0]) if row else None
-    return _read(Path(path), read, None)
+    return _read(path, read, None)
 
 
 #: The meta key of the secret the page's deals are signed with (web.practice).
 SECRET_KEY = "practice_deal_key"
 
 
-def deal_secret(path: Path) -> bytes:
+def deal_secret(path: DbLocation) -> bytes:
     """The database's secret for signing the page's deals (made by the first call, in
     the `meta` table: a deal dealt before a restart of the server is still good)."""
     import secrets
 
-    def get(conn: sqlite3.Connection) -> bytes:
-        conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)", (SECRET_KEY, secrets.token_hex(32)))
+    def get(conn: Conn) -> bytes:
+        conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                     (SECRET_KEY, secrets.token_hex(32)))
         row = conn.execute("SELECT value FROM meta WHERE key = ?", (SECRET_KEY,)).fetchone()
         return bytes.fromhex(str(row[0]))
-    return _write(Path(path), get)
+    return _write(path, get)

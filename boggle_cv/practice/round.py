@@ -20,6 +20,7 @@ from ..errors import StorageError
 from ..questions import WordDoubt
 from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
 from ..scoring import ScoredWord, spelled
+from ..store_sql import DbLocation
 from . import record
 from .record import PracticeRound, Record
 
@@ -126,7 +127,7 @@ class Summary:
         return doc
 
 
-def record_round(db: Path, played: PracticeRound, result: RoundResult,
+def record_round(db: DbLocation, played: PracticeRound, result: RoundResult,
                  extra: Mapping[str, Any] | None = None) -> Summary:
     """Store the round and sum it up. When the database cannot be written (locked,
     damaged, a full disk), the round is summed up against the record as it can be

@@ -1,5 +1,6 @@
-"""Rooms kept in SQLite, in the games database file (`--db`), so that a restarted
-server resumes every room and its current round.
+"""Rooms kept in the games database (`--db`: a SQLite file or a PostgreSQL
+database), so that a restarted server resumes every room and its current round, and
+every server process of one database sees the same rooms.
 
 Each room is one JSON document (room.model.Room) in table ``rooms``; a round's
 photo preview is a BLOB in ``room_photos``, the handwriting of each word a sheet
@@ -7,7 +8,8 @@ photo added (a small WebP, by a random id that the room's document names) a BLOB
 ``room_word_images`` (the tables are part of the games
 database's schema, boggle_cv.store, which opens, creates and migrates the file). Every change is one transaction that
 reads the room, applies the change and writes it back with its version bumped
-(``BEGIN IMMEDIATE``: two servers or threads never interleave a change). Scoring
+(SQLite's ``BEGIN IMMEDIATE``, PostgreSQL's advisory lock on the room's code: two
+servers or threads never interleave a change). Scoring
 writes the games database's round and the room in the same transaction, so a
 round is stored exactly once however often the host taps "score" or a crash
 interrupts.
@@ -22,57 +24,47 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
-from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
+from .. import store
 from ..errors import LimitReached, StorageError
+from ..store_sql import Conn, DbLocation, as_location, notify
 from .model import Room
 
 
-class _NoTables:
-    """Stands in for a connection to a database that has no tables yet: every query
-    finds nothing (reads of a new file create nothing)."""
-
-    def execute(self, *_args: object) -> _NoTables:
-        return self
-
-    def fetchone(self) -> None:
-        return None
-
-
-_EMPTY: sqlite3.Connection = _NoTables()  # type: ignore[assignment]
-
 T = TypeVar("T")
+
+#: The channel on which a committed change of a room is announced to every server
+#: process of the database (PostgreSQL's LISTEN/NOTIFY): "CODE VERSION", no data.
+ROOMS_CHANNEL = "boggle_cv_rooms"
+
+
+class Unchanged(Exception):
+    """Raised by a change given to RoomDB.update that finds nothing to do once it holds
+    the room: nothing is written (no version bump, no notice); update returns the room
+    as stored and `value`."""
+
+    def __init__(self, value: object = None) -> None:
+        super().__init__("unchanged")
+        self.value = value
 
 
 class RoomDB:
     """The rooms of one database file. Connections are opened per operation (no
     state shared between threads)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
+    def __init__(self, path: DbLocation | str) -> None:
+        self.path = as_location(path)
 
-    def _run(self, what: str, fn: Callable[[sqlite3.Connection], T], write: bool) -> T:
-        """fn(conn) in one transaction (write: store.write_transaction, BEGIN IMMEDIATE
-        with the schema brought up to date first); a read of a database without tables
-        sees none."""
-        from .. import store
+    def _run(self, what: str, fn: Callable[[Conn], T], write: bool, empty: Callable[[], T] | None = None,
+             lock: str = "rooms") -> T:
+        """fn(conn) in one transaction (write: store.write_transaction, with the schema
+        brought up to date first and, on PostgreSQL, the advisory lock `lock` held);
+        a read of a database without tables answers empty()."""
         if write:
-            return store.write_transaction(self.path, fn, lambda e, opening: None if opening else self._error(what, e))
-        if not self.path.exists():
-            return fn(_EMPTY)
-        conn = store.open_read(self.path)
-        if conn is None:
-            return fn(_EMPTY)
-        try:
-            return fn(conn)
-        except sqlite3.Error as e:
-            err = self._error(what, e)
-            if err is None:
-                raise
-            raise err from None
-        finally:
-            conn.close()
+            return store.write_transaction(self.path, fn, lambda e, opening: None if opening else self._error(what, e),
+                                           lock=lock)
+        return store.read_transaction(self.path, fn, empty or (lambda: fn(_NoTables())), lambda e: self._error(what, e))
 
     def _error(self, what: str, e: sqlite3.Error) -> StorageError | None:
         """What SQLite refused, as the room's StorageError (None: not a database error)."""
@@ -90,7 +82,7 @@ class RoomDB:
         In the same transaction, first: rooms without a change for idle_s seconds are
         deleted (sweep), then the live rooms are counted and LimitReached is raised
         when there are max_rooms already (two servers or threads cannot both pass)."""
-        def insert(conn: sqlite3.Connection) -> bool:
+        def insert(conn: Conn) -> bool:
             now = time.time()
             if idle_s is not None:
                 _sweep(conn, now - idle_s)
@@ -109,7 +101,7 @@ class RoomDB:
         return self._run("create a room", insert, write=True)
 
     def load(self, code: str) -> Room | None:
-        def read(conn: sqlite3.Connection) -> Room | None:
+        def read(conn: Conn) -> Room | None:
             row = conn.execute("SELECT doc FROM rooms WHERE code = ?", (code,)).fetchone()
             return Room.from_dict(json.loads(row[0])) if row else None
         return self._run("read a room", read, write=False)
@@ -120,31 +112,37 @@ class RoomDB:
         return self._run("delete idle rooms", lambda conn: _sweep(conn, (now or time.time()) - idle_s), write=True)
 
     def count(self) -> int:
-        def rows(conn: sqlite3.Connection) -> int:
+        def rows(conn: Conn) -> int:
             row = conn.execute("SELECT COUNT(*) FROM rooms").fetchone()
             return int(row[0]) if row else 0
         return self._run("count rooms", rows, write=False)
 
-    def update(self, code: str, change: Callable[[Room, sqlite3.Connection], T]) -> tuple[Room, T]:
+    def update(self, code: str, change: Callable[[Room, Conn], T]) -> tuple[Room, T]:
         """Apply change(room, conn) in one transaction and store the room with its
-        version bumped; (room, what change returned). The change may raise to
-        abort (nothing is written) and may write other tables through conn."""
-        def apply(conn: sqlite3.Connection) -> tuple[Room, T]:
+        version bumped (announced on ROOMS_CHANNEL at the commit); (room, what change returned). The change may raise to
+        abort (nothing is written; Unchanged: nothing to do, the room returned as it
+        is) and may write other tables through conn."""
+        def apply(conn: Conn) -> tuple[Room, T]:
             row = conn.execute("SELECT doc FROM rooms WHERE code = ?", (code,)).fetchone()
             if row is None:
                 raise LookupError(code)
             room = Room.from_dict(json.loads(row[0]))
-            out = change(room, conn)
+            try:
+                out = change(room, conn)
+            except Unchanged as nothing:
+                return Room.from_dict(json.loads(row[0])), cast(T, nothing.value)
             room.version += 1
             conn.execute("UPDATE rooms SET doc = ?, version = ?, updated_at = ? WHERE code = ?",
                          (json.dumps(room.to_dict()), room.version, time.time(), code))
+            notify(conn, ROOMS_CHANNEL, f"{code} {room.version}")
             return room, out
-        return self._run("change a room", apply, write=True)
+        return self._run("change a room", apply, write=True, lock=f"room:{code}")
 
     @staticmethod
-    def put_photo(conn: sqlite3.Connection, code: str, round_number: int, version: int, jpeg: bytes) -> None:
+    def put_photo(conn: Conn, code: str, round_number: int, version: int, jpeg: bytes) -> None:
         """Store a round's photo preview (inside an update's transaction)."""
-        conn.execute("INSERT OR REPLACE INTO room_photos(code, round, version, jpeg) VALUES (?, ?, ?, ?)",
+        conn.execute("INSERT INTO room_photos(code, round, version, jpeg) VALUES (?, ?, ?, ?) "
+                     "ON CONFLICT (code, round) DO UPDATE SET version = excluded.version, jpeg = excluded.jpeg",
                      (code, round_number, version, jpeg))
 
     @staticmethod
@@ -153,7 +151,7 @@ class RoomDB:
         conn.execute("DELETE FROM room_photos WHERE code = ?", (code,))
 
     def photo(self, code: str, round_number: int) -> tuple[int, bytes] | None:
-        def read(conn: sqlite3.Connection) -> tuple[int, bytes] | None:
+        def read(conn: Conn) -> tuple[int, bytes] | None:
             row = conn.execute("SELECT version, jpeg FROM room_photos WHERE code = ? AND round = ?",
                                (code, round_number)).fetchone()
             return (int(row[0]), bytes(row[1])) if row else None
@@ -161,21 +159,21 @@ class RoomDB:
 
     # ---- word images (the handwriting of the words a sheet added: room.service) ----------------
     @staticmethod
-    def put_word_image(conn: sqlite3.Connection, image_id: str, code: str, round_number: int, player: str,
+    def put_word_image(conn: Conn, image_id: str, code: str, round_number: int, player: str,
                        data: bytes) -> None:
         """Store one word's image (inside an update's transaction)."""
         conn.execute("INSERT INTO room_word_images(id, code, round, player, image) VALUES (?, ?, ?, ?, ?)",
                      (image_id, code, round_number, player, data))
 
     @staticmethod
-    def word_image_bytes(conn: sqlite3.Connection, code: str, round_number: int, player: str) -> int:
+    def word_image_bytes(conn: Conn, code: str, round_number: int, player: str) -> int:
         """The bytes of the images one player holds in one round (inside a transaction)."""
         row = conn.execute("SELECT COALESCE(SUM(LENGTH(image)), 0) FROM room_word_images "
                            "WHERE code = ? AND round = ? AND player = ?", (code, round_number, player)).fetchone()
         return int(row[0]) if row else 0
 
     @staticmethod
-    def drop_word_images(conn: sqlite3.Connection, code: str, ids: Iterable[str] = (),
+    def drop_word_images(conn: Conn, code: str, ids: Iterable[str] = (),
                          before_round: int | None = None) -> None:
         """Delete images of room `code` (inside an update's transaction): those of `ids`,
         and (before_round) every image of a round before that one."""
@@ -187,7 +185,7 @@ class RoomDB:
         """Images of room `code` by id (one read; an id not stored is left out)."""
         wanted = list(dict.fromkeys(ids))
 
-        def read(conn: sqlite3.Connection) -> dict[str, bytes]:
+        def read(conn: Conn) -> dict[str, bytes]:
             out: dict[str, bytes] = {}
             for image_id in wanted:
                 row = conn.execute("SELECT image FROM room_word_images WHERE id = ? AND code = ?",
@@ -198,14 +196,37 @@ class RoomDB:
         return self._run("read words' images", read, write=False)
 
     def word_image(self, code: str, image_id: str, player: str) -> bytes | None:
-        def read(conn: sqlite3.Connection) -> bytes | None:
+        def read(conn: Conn) -> bytes | None:
             row = conn.execute("SELECT image FROM room_word_images WHERE id = ? AND code = ? AND player = ?",
                                (image_id, code, player)).fetchone()
             return bytes(row[0]) if row else None
         return self._run("read a word's image", read, write=False)
 
 
-def _sweep(conn: sqlite3.Connection, before: float) -> int:
+class _NoTables:
+    """Stands in for a connection to a database that has no tables yet: every query
+    finds nothing (reads of a new file create nothing)."""
+
+    rowcount = 0
+    description = None
+
+    def execute(self, *_args: object) -> _NoTables:
+        return self
+
+    def executemany(self, *_args: object) -> _NoTables:
+        return self
+
+    def fetchone(self) -> None:
+        return None
+
+    def fetchall(self) -> list[object]:
+        return []
+
+    def fetchmany(self, *_args: object) -> list[object]:
+        return []
+
+
+def _sweep(conn: Conn, before: float) -> int:
     """Delete the rooms last changed before `before` (Unix seconds), their photos and word images."""
     conn.execute("DELETE FROM room_photos WHERE code IN (SELECT code FROM rooms WHERE updated_at < ?)", (before,))
     conn.execute("DELETE FROM room_word_images WHERE code IN (SELECT code FROM rooms WHERE updated_at < ?)",

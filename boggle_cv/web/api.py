@@ -265,9 +265,14 @@ async def save_round(request: Request) -> JSONResponse:
 
 # ---- games ------------------------------------------------------------------
 
+def _known_games(db: store.DbLocation) -> list[str]:
+    """The stored games; none while the database file is not made yet."""
+    return store.list_games(db) if store.exists(db) else []
+
+
 async def games(request: Request) -> JSONResponse:
     db = _state(request).config.db_path
-    names = await anyio.to_thread.run_sync(store.list_games, db) if db.exists() else []
+    names = await anyio.to_thread.run_sync(_known_games, db)
     return _ok({"games": names})
 
 
@@ -280,7 +285,7 @@ async def standings(request: Request) -> JSONResponse:
         if not target_q.isdigit() or not 1 <= int(target_q) <= 100000:
             raise UsageError(f"target {target_q!r} is not a positive whole number")
         target = int(target_q)
-    known = await anyio.to_thread.run_sync(store.list_games, db) if db.exists() else []
+    known = await anyio.to_thread.run_sync(_known_games, db)
     if name not in known:
         raise NotFound(f"no game named {name!r}", "store a round in it first")
     result = await anyio.to_thread.run_sync(store.standings, db, name, target)

@@ -131,14 +131,16 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
 
     from ..room.db import RoomDB
     from ..room.service import RoomLimits, RoomService
-    from . import practice, rooms, sheets
+    from . import live_pg, practice, rooms, sheets
     from .reread import Rereads, reread_room
     rereads = Rereads(lambda code: reread_room(app.state, code))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        """The photo readers, and the background re-reads of doubtful sheet words."""
-        async with state.running(), rereads.running():
+        """The photo readers, the background re-reads of doubtful sheet words, and (on
+        PostgreSQL) the other server processes' changes of rooms (live_pg)."""
+        async with state.running(), rereads.running(), \
+                live_pg.running(config.db_path, app.state.room_hub, room_service.room):
             yield
     room_service = RoomService(RoomDB(config.db_path), dictionaries,
                                limits=RoomLimits(max_rooms=config.max_rooms, max_players=config.max_players,

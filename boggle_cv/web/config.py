@@ -22,6 +22,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..store_sql import DbLocation
+
 MB = 1024 * 1024
 
 #: Measured peak of one worker process reading the largest photo it decodes at full
@@ -89,12 +91,16 @@ class ServeConfig:
         database (its words and report as JSON, bytes; 413 above).
     lang: the edition (boggle_cv.editions) of a new room and of /api/score and
         /api/rounds requests that name none (`serve --lang`; rooms change theirs).
+    proxy: the address of a reverse proxy in front of the server (`serve --proxy`,
+        docs/hosting.md): its X-Forwarded-For names the phone each request comes
+        from (the limits per address apply to that), and its own connections are not
+        capped per address (the proxy caps the phones' connections itself).
     guess_limit / guess_window_s: unknown room codes one address may ask for within
         the window (seconds) before it gets 429 for the rest of it (a request with a
         valid token for its room is still served).
     """
 
-    db_path: Path
+    db_path: DbLocation
     engine: str = "classifier"
     max_upload_bytes: int = 25 * MB
     max_json_bytes: int = 1 * MB
@@ -130,6 +136,7 @@ class ServeConfig:
     guess_limit: int = 30
     guess_window_s: float = 600.0
     lang: str = "en"
+    proxy: str | None = None
 
     @property
     def held_photos_mb(self) -> int:

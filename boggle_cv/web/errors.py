@@ -6,7 +6,8 @@ own language; `error` and `hint` are the English text, for scripts and logs.
 
 Our own errors (boggle_cv.errors) map by type: bad input 400, an unreadable photo,
 no board in it or no writing on a sheet 422, a missing model 503, the games database
-500 (404 for an unknown game, decided by the endpoint). Anything unexpected is 500 with a short
+500 (404 for an unknown game, decided by the endpoint), or 503 with ``Retry-After``
+when it is busy or out of reach for now (code storage.busy). Anything unexpected is 500 with a short
 message; the server keeps running.
 """
 from __future__ import annotations
@@ -40,15 +41,26 @@ def status_of(err: BoggleError) -> int:
     return 500
 
 
+#: Seconds a client is asked to wait (Retry-After) when the games database is busy.
+STORAGE_RETRY_S = 2
+
+
 def json_error(status: int, message: str, hint: str | None = None, kind: str = "error",
                extra: dict[str, Any] | None = None, code: ErrorCode | None = None,
-               params: Mapping[str, Any] | None = None) -> JSONResponse:
-    """The JSON error response (no caching); `extra` keys (such as StaleList's
-    `current`) go beside error, hint, kind, code and params, never over them."""
+               params: Mapping[str, Any] | None = None, retry_after_s: int | None = None) -> JSONResponse:
+    """The JSON error response (no caching, and Retry-After when retry_after_s is
+    given); `extra` keys (such as StaleList's `current`) go beside error, hint, kind,
+    code and params, never over them."""
+    headers = {"Cache-Control": "no-store"}
+    if retry_after_s is not None:
+        headers["Retry-After"] = str(retry_after_s)
     return JSONResponse({**(extra or {}), "error": message, "hint": hint, "kind": kind, "code": code,
                          "params": dict(params or {})},
-                        status_code=status, headers={"Cache-Control": "no-store"})
+                        status_code=status, headers=headers)
 
 
 def from_boggle_error(err: BoggleError) -> JSONResponse:
+    if isinstance(err, StorageError) and err.code == "storage.busy":
+        return json_error(503, err.message, err.hint, type(err).__name__, err.details(), err.code, err.params,
+                          retry_after_s=STORAGE_RETRY_S)
     return json_error(status_of(err), err.message, err.hint, type(err).__name__, err.details(), err.code, err.params)

@@ -8,7 +8,9 @@ made here adds two limits of ServeConfig:
     seconds after the connection was made, or after the previous response, is
     closed (uvicorn's own keep-alive timer stops as soon as any byte arrives);
   * max_connections_per_client: a further connection from an address that holds
-    that many already is answered 429 and closed.
+    that many already is answered 429 and closed (not counted for the reverse proxy
+    named by ServeConfig.proxy, whose X-Forwarded-For then names each request's
+    address for the other limits: uvicorn's proxy headers, from that address only).
 The body's own time limit is uploads.BodyLimit's (408).
 
 Every open connection is a file descriptor: fit_open_files raises the process's
@@ -36,6 +38,8 @@ class GuardedH11(H11Protocol):
 
     header_timeout_s: float = 10.0
     max_per_client: int = 8
+    #: a reverse proxy's address, whose connections are not counted per address
+    proxy: str | None = None
     #: open connections per client address, for this server (a fresh dict per
     #: guarded_protocol class): counted as connections come and go, not by scanning
     #: every open connection for each new one
@@ -49,7 +53,7 @@ class GuardedH11(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         host = _host(self)
-        if host is not None:
+        if host is not None and host != self.proxy:
             same = self.per_host[host] = self.per_host.get(host, 0) + 1
             self._counted = host
             if same > self.max_per_client:
@@ -100,7 +104,7 @@ def guarded_protocol(config: ServeConfig) -> type[GuardedH11]:
     """GuardedH11 with this server's limits."""
     return type("GuardedH11Server", (GuardedH11,), {"header_timeout_s": float(config.header_timeout_s),
                                                     "max_per_client": int(config.max_connections_per_client),
-                                                    "per_host": {}})
+                                                    "proxy": config.proxy, "per_host": {}})
 
 
 #: File descriptors kept besides the connections: the listening socket, the database,
@@ -139,6 +143,7 @@ def uvicorn_config(app: Any, config: ServeConfig) -> uvicorn.Config:
         log.warning("only %d connections fit in this process's open-file limit (ulimit -n); "
                     "max_connections %d lowered to that", connections, config.max_connections)
     return uvicorn.Config(app, http=guarded_protocol(config), log_level="warning", access_log=False,
-                          proxy_headers=False, server_header=False, limit_concurrency=connections,
+                          proxy_headers=config.proxy is not None, forwarded_allow_ips=config.proxy,
+                          server_header=False, limit_concurrency=connections,
                           timeout_keep_alive=config.keep_alive_s, backlog=config.backlog,
                           h11_max_incomplete_event_size=config.max_header_bytes)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from ..errors import RoomNotFound
+from ..errors import BoggleError, RoomNotFound
 
 if TYPE_CHECKING:
     from ..room.model import Room
@@ -35,6 +35,9 @@ KEEPALIVE_S = 15.0
 #: Seconds a stream waits past the deadline before it locks the lists (and the least
 #: it waits between two tries, so that a clock that disagrees cannot make it spin).
 AFTER_DEADLINE_S = 0.05
+#: Seconds before the lists are tried again when locking them failed (the database
+#: busy or out of reach): the streams stay open meanwhile.
+EXPIRY_RETRY_S = 1.0
 #: Rooms the hub remembers with no listener (the least recently changed are
 #: forgotten first; a new stream tells the hub its room again).
 MAX_IDLE_ROOMS = 4096
@@ -52,6 +55,7 @@ class _Room:
     change: dict[str, Any] = field(default_factory=dict)
     deadline: float | None = None
     expiring: bool = False
+    retry_at: float = 0.0
     waiting: set[anyio.Event] = field(default_factory=set)
 
 
@@ -103,6 +107,15 @@ class RoomHub:
         room = self._rooms.get(code)
         return None if room is None else room.deadline
 
+    def version(self, code: str) -> int:
+        """The room's latest published version (0 if none was)."""
+        room = self._rooms.get(code)
+        return 0 if room is None else room.version
+
+    def watched(self) -> list[str]:
+        """The rooms that have waiting listeners now."""
+        return [code for code, room in self._rooms.items() if room.waiting]
+
     def listeners(self, code: str | None = None) -> int:
         """Listeners waiting now (in one room, or in all)."""
         rooms = self._rooms.values() if code is None else [self._rooms[code]] if code in self._rooms else []
@@ -110,24 +123,33 @@ class RoomHub:
 
     def claim_expiry(self, code: str) -> bool:
         """True for the one caller that may lock the room's lists now (until it calls
-        release_expiry); False while another caller holds the claim."""
+        release_expiry); False while another caller holds the claim, or until the
+        retry time of a failed lock."""
         room = self._rooms.get(code)
-        if room is None or room.expiring:
+        if room is None or room.expiring or anyio.current_time() < room.retry_at:
             return False
         room.expiring = True
         return True
+
+    def retry_in(self, code: str) -> float:
+        """Seconds until the room's lists may be tried again after a failed lock (0: now)."""
+        room = self._rooms.get(code)
+        return 0.0 if room is None else max(0.0, room.retry_at - anyio.current_time())
 
     def expiring(self, code: str) -> bool:
         """Whether a listener is locking the room's lists now."""
         room = self._rooms.get(code)
         return room is not None and room.expiring
 
-    def release_expiry(self, code: str) -> None:
+    def release_expiry(self, code: str, failed: bool = False) -> None:
         """End a claim (whether or not the lists were locked); the room's listeners
-        look again, so that another takes over if the lock did not happen."""
+        look again, so that another takes over if the lock did not happen (failed:
+        the lock raised; no claim is granted for EXPIRY_RETRY_S)."""
         room = self._rooms.get(code)
         if room is not None:
             room.expiring = False
+            if failed:
+                room.retry_at = anyio.current_time() + EXPIRY_RETRY_S
             _wake(room)
 
     async def wait(self, code: str, after: int, timeout: float) -> Change | None:
@@ -178,8 +200,11 @@ async def room_events(hub: RoomHub, code: str, version: int, expire: Callable[[]
     change; a keep-alive comment after `keepalive_s` seconds of silence. At the
     round's deadline (the hub's, compared with `clock`, epoch s) one listener of the
     room calls expire(), which locks the lists if they are due and publishes the
-    room to the hub; every listener then announces the change. Ends when the hub
-    closes or the room is gone."""
+    room to the hub; every listener then announces the change. A lock that fails
+    (the database busy or out of reach: a BoggleError) is tried again after
+    EXPIRY_RETRY_S, and the stream goes on: an exception here would end the response
+    in the middle of its chunked body, which a client reads as a protocol error
+    (httpx: RemoteProtocolError). Ends when the hub closes or the room is gone."""
     yield "retry: 2000\n\n"
     yield _event(version, {"what": "hello"})
     ping_at = anyio.current_time() + keepalive_s
@@ -187,7 +212,7 @@ async def room_events(hub: RoomHub, code: str, version: int, expire: Callable[[]
         due = hub.deadline(code)
         wait = ping_at - anyio.current_time()
         if due is not None and not hub.expiring(code):
-            wait = min(wait, max(AFTER_DEADLINE_S, due - clock() + AFTER_DEADLINE_S))
+            wait = min(wait, max(AFTER_DEADLINE_S, due - clock() + AFTER_DEADLINE_S, hub.retry_in(code)))
         got = await hub.wait(code, version, max(0.0, wait))
         if hub.closing:
             return  # the server is stopping; EventSource reconnects to the next one
@@ -198,12 +223,15 @@ async def room_events(hub: RoomHub, code: str, version: int, expire: Callable[[]
             continue
         due = hub.deadline(code)
         if due is not None and clock() >= due and hub.claim_expiry(code):
+            failed = False
             try:
                 await expire()
             except RoomNotFound:
                 return  # the room is gone: the phone's reconnection is told so (404)
+            except BoggleError:
+                failed = True  # the lists are locked by the next try, here or in another listener
             finally:
-                hub.release_expiry(code)
+                hub.release_expiry(code, failed)
         if anyio.current_time() >= ping_at:
             yield ": keep-alive\n\n"
             ping_at = anyio.current_time() + keepalive_s

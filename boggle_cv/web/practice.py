@@ -47,6 +47,7 @@ from ..names import clean_name
 from ..practice.clock import MAX_SECONDS, MIN_SECONDS, usual_seconds
 from ..practice.shake import SIZES, dice_for, shake
 from ..room.dictionaries import Dictionaries
+from ..store_sql import DbLocation
 from .api import _json_body, _ok
 from .errors import NotFound
 from .requests import MAX_BOARD_TEXT, text
@@ -84,8 +85,8 @@ class PracticeDesk:
     """The practice side of one server: the games database, the dictionaries, and
     the deals' secret (read from the database once)."""
 
-    def __init__(self, db_path: Path, dictionaries: Dictionaries, clock: Any = time.time) -> None:
-        self.db_path, self.dictionaries, self.clock = Path(db_path), dictionaries, clock
+    def __init__(self, db_path: DbLocation, dictionaries: Dictionaries, clock: Any = time.time) -> None:
+        self.db_path, self.dictionaries, self.clock = db_path, dictionaries, clock
         self._secret: bytes | None = None
         self._lock = threading.Lock()
 

@@ -17,6 +17,7 @@ import dataclasses
 import signal
 import socket
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
@@ -91,19 +92,27 @@ def _exit_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, stop)
 
 
-def run_server(config: ServeConfig, host: str, port: int, say: Callable[[str], None]) -> None:
+def run_server(config: ServeConfig, host: str, port: int, say: Callable[[str], None], workers: int = 1) -> None:
     """Serve the page on host:port (0: any free port) until SIGTERM or Ctrl-C.
 
     config: the server's settings; its public_url (the LAN address when host is one
     of ANY_HOST) and scan_workers are chosen here. say(line): where the start-up
-    messages go (the command line's stderr). Raises StorageError when the database
-    path is a folder, UsageError when the socket cannot be opened, SystemExit(143) on
-    SIGTERM and KeyboardInterrupt on Ctrl-C (see the module docstring).
+    messages go (the command line's stderr). workers: server processes on the one
+    socket (web.workers; more than one needs a PostgreSQL database), the photo
+    readers shared out among them. Raises StorageError when the database path is a
+    folder, UsageError when the socket cannot be opened or several processes are
+    asked of a SQLite file, SystemExit(143) on SIGTERM and KeyboardInterrupt on
+    Ctrl-C (see the module docstring).
     """
-    if config.db_path.is_dir():
+    if isinstance(config.db_path, Path) and config.db_path.is_dir():
         raise StorageError(f"games database {config.db_path} is a directory", "pass a file path with --db")
-    from .app import create_app
-    from .limits import uvicorn_config
+    if not isinstance(config.db_path, Path):
+        from ..store_pg import check
+        check(config.db_path)  # one line at once for a server away, a foreign database, psycopg missing
+    if workers > 1 and isinstance(config.db_path, Path):
+        raise UsageError(f"--workers {workers} needs a PostgreSQL database: with a SQLite file, a change made in "
+                         "one process would not reach the phones whose live streams another one holds",
+                         "give --db postgresql://..., or serve with one process")
     sock = open_socket(host, port)
     try:
         bound = sock.getsockname()[1]
@@ -111,29 +120,50 @@ def run_server(config: ServeConfig, host: str, port: int, say: Callable[[str], N
         # join links and QR codes name the LAN address, even when the host's page was opened on 127.0.0.1
         config = dataclasses.replace(
             config, public_url=f"http://{lan}:{bound}" if lan else None,
-            scan_workers=serve_workers(held_photos_mb=config.held_photos_mb))
-        web = create_app(config)
-        state = web.state.web
-        try:
-            try:  # start the readers now, so that the first photo is quick and a missing model is said at once
-                state.start_readers()
-            except EngineMissingError as err:
-                say(f"boggle-cv: warning: photos cannot be read: {err.one_line()}; "
-                    "boards can still be typed on the page")
-            _say_where(say, host, bound, lan)
-            say(f"boggle-cv: games database {config.db_path}; {config.scan_workers} photo reader(s)")
-            settings = uvicorn_config(web, config)
-            settings.timeout_graceful_shutdown = SHUTDOWN_GRACE_S
-            server = server_ending_streams(settings, web.state.room_hub)
-            _exit_on_sigterm()
-            server.run(sockets=[sock])
-        finally:
-            state.close()  # the lifespan has done it, unless a second Ctrl-C cut the shutdown short
+            scan_workers=max(1, serve_workers(held_photos_mb=config.held_photos_mb) // workers))
+        if workers == 1:
+            _serve(config, sock, say, lambda: _say_where(say, host, bound, lan))
+            return
+        from .workers import run_workers
+
+        def one(index: int) -> None:
+            _serve(config, sock, say if index == 0 else _quiet,
+                   lambda: _say_where(say, host, bound, lan, workers) if index == 0 else None)
+        run_workers(workers, one, say)
     finally:
         sock.close()
 
 
-def _say_where(say: Callable[[str], None], host: str, port: int, lan: str | None) -> None:
+def _quiet(_line: str) -> None:
+    """The start-up messages of every server process but the first."""
+
+
+def _serve(config: ServeConfig, sock: socket.socket, say: Callable[[str], None], where: Callable[[], None]) -> None:
+    """One server process: the app, its photo readers, uvicorn on `sock` until it stops."""
+    from .app import create_app
+    from .limits import uvicorn_config
+    web = create_app(config)
+    state = web.state.web
+    try:
+        try:  # start the readers now, so that the first photo is quick and a missing model is said at once
+            state.start_readers()
+        except EngineMissingError as err:
+            say(f"boggle-cv: warning: photos cannot be read: {err.one_line()}; "
+                "boards can still be typed on the page")
+        where()
+        say(f"boggle-cv: games database {config.db_path}; {config.scan_workers} photo reader(s)")
+        settings = uvicorn_config(web, config)
+        settings.timeout_graceful_shutdown = SHUTDOWN_GRACE_S
+        server = server_ending_streams(settings, web.state.room_hub)
+        _exit_on_sigterm()
+        server.run(sockets=[sock])
+    finally:
+        state.close()  # the lifespan has done it, unless a second Ctrl-C cut the shutdown short
+
+
+def _say_where(say: Callable[[str], None], host: str, port: int, lan: str | None, workers: int = 1) -> None:
+    if workers > 1:
+        say(f"boggle-cv: {workers} server processes share this port, each with the photo readers below")
     if host in ANY_HOST:
         say("boggle-cv: warning: --host 0.0.0.0 lets anyone on this network open the page and "
             "store rounds (there is no password); use it only on a network you trust")

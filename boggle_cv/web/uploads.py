@@ -37,6 +37,9 @@ from ..error_codes import ErrorCode
 from ..errors import UsageError
 from .config import ServeConfig
 
+#: Retry-After (seconds) of a photo refused because every reading slot stayed busy.
+BUSY_RETRY_S = 10
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -214,7 +217,7 @@ class BodyLimit:
         then the app with the body replayed."""
         from .errors import json_error
         busy = json_error(503, "the server is busy reading other photos", "try again in a moment", "Busy",
-                          code="server.busy")
+                          code="server.busy", retry_after_s=BUSY_RETRY_S)
         client = str((scope.get("client") or ("?", 0))[0])
         mine = self._slots_of.get(client)
         if mine is None:

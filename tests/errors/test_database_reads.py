@@ -131,14 +131,16 @@ def test_newer_schema_is_refused_untouched(tmp_path):
 def test_migrations_run_only_on_write(tmp_path, monkeypatch):
     db = tmp_path / "g.sqlite3"
     _round(db)
-    monkeypatch.setattr(store, "SCHEMA_VERSION", store.SCHEMA_VERSION + 1)
-    monkeypatch.setattr(store, "MIGRATIONS", {store.SCHEMA_VERSION - 1: ("ALTER TABLE rounds ADD COLUMN note TEXT",)})
+    from boggle_cv import store_schema
+    monkeypatch.setattr(store_schema, "SCHEMA_VERSION", store_schema.SCHEMA_VERSION + 1)
+    monkeypatch.setattr(store_schema, "MIGRATIONS",
+                        {store_schema.SCHEMA_VERSION - 1: ("ALTER TABLE rounds ADD COLUMN note TEXT",)})
     before = _fingerprint(db)
     assert store.standings(db, "g").rounds == 1  # an older schema is read as it is
     assert _fingerprint(db) == before
     assert _round(db) == 2
     conn = sqlite3.connect(db)
-    assert conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(store.SCHEMA_VERSION)
+    assert conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(store_schema.SCHEMA_VERSION)
     assert "note" in [r[1] for r in conn.execute("PRAGMA table_info(rounds)")]
     conn.close()
 

@@ -26,8 +26,8 @@ def played(score: int, player: str = "ann", size: int = 4, lang: str = "en", sec
                          {"score": score}, "modern-4", deal, at)
 
 
-def test_the_best_and_the_average_of_the_last_ten(tmp_path):
-    db = tmp_path / "games.sqlite3"
+def test_the_best_and_the_average_of_the_last_ten(games_db):
+    db = games_db
     scores = [5, 30, 12, 7, 9, 11, 13, 15, 2, 4, 6, 8]
     for i, s in enumerate(scores):
         stored, rec, new = record.save(db, played(s, at=1000.0 + i))
@@ -40,8 +40,8 @@ def test_the_best_and_the_average_of_the_last_ten(tmp_path):
     assert rec.to_dict()["average_last_10"] == pytest.approx(8.7)
 
 
-def test_a_record_is_per_player_size_edition_and_clock(tmp_path):
-    db = tmp_path / "g.db"
+def test_a_record_is_per_player_size_edition_and_clock(games_db):
+    db = games_db
     record.save(db, played(10, "Ann"))
     record.save(db, played(20, "ann"))            # the same player, written otherwise
     record.save(db, played(50, "ＡＮＮ"))           # full-width: NFKC makes it ANN
@@ -58,9 +58,9 @@ def test_a_record_is_per_player_size_edition_and_clock(tmp_path):
     assert record.record(db, "cy", 4, "en", 180) is None
 
 
-def test_one_round_per_deal(tmp_path):
+def test_one_round_per_deal(games_db):
     """The page sends a round again when its answer was lost: stored once."""
-    db = tmp_path / "g.db"
+    db = games_db
     first, rec1, new1 = record.save(db, played(12, deal="d-1"))
     again, rec2, new2 = record.save(db, played(40, deal="d-1"))
     assert new1 and not new2 and again.id == first.id and again.score == 12
@@ -99,9 +99,9 @@ def test_an_older_database_gets_the_table_on_its_first_practice_round(tmp_path):
     assert store.list_games(db) == ["friday"]
 
 
-def test_the_rooms_games_survive_beside_the_record(tmp_path):
+def test_the_rooms_games_survive_beside_the_record(games_db):
     """One database for the room's games and the record: each keeps the other's rows."""
-    db = tmp_path / "g.db"
+    db = games_db
     record.save(db, played(7))
     store.save_round(db, "friday", BOARD, {"ann": 3}, {"ann": []}, {"x": 1})
     record.save(db, played(9))

@@ -12,8 +12,8 @@ def _save(db, game, scores):
     return store.save_round(db, game, "ABCD/EFGH/IJKL/MNOP", scores, words, {"scores": scores}, photo="x.jpg")
 
 
-def test_rounds_accumulate_and_sort_by_total(tmp_path):
-    db = tmp_path / "g.sqlite3"
+def test_rounds_accumulate_and_sort_by_total(games_db):
+    db = games_db
     assert _save(db, "friday", {"ann": 10, "bob": 4}) == 1
     assert _save(db, "friday", {"ann": 1, "bob": 20}) == 2
     s = store.standings(db, "friday")
@@ -21,8 +21,8 @@ def test_rounds_accumulate_and_sort_by_total(tmp_path):
     assert [(p.player, p.total, p.rounds, p.best_round) for p in s.players] == [("bob", 24, 2, 20), ("ann", 11, 2, 10)]
 
 
-def test_first_to_target_is_decided_by_round_then_total(tmp_path):
-    db = tmp_path / "g.sqlite3"
+def test_first_to_target_is_decided_by_round_then_total(games_db):
+    db = games_db
     _save(db, "g", {"ann": 30, "bob": 10})
     _save(db, "g", {"ann": 25, "bob": 50})  # both pass 50 in round 2; bob 60 > ann 55
     _save(db, "g", {"ann": 100, "bob": 0})
@@ -32,18 +32,24 @@ def test_first_to_target_is_decided_by_round_then_total(tmp_path):
     assert by["ann"].reached_target_in_round == 2 and by["bob"].reached_target_in_round == 2
 
 
-def test_tie_to_target_lists_both(tmp_path):
-    db = tmp_path / "g.sqlite3"
+def test_tie_to_target_lists_both(games_db):
+    db = games_db
     _save(db, "g", {"ann": 50, "bob": 50})
     assert store.standings(db, "g", target=50).first_to_target == ["ann", "bob"]
 
 
-def test_games_are_separate(tmp_path):
-    db = tmp_path / "g.sqlite3"
+def test_games_are_separate(games_db):
+    db = games_db
     _save(db, "a", {"ann": 1})
     _save(db, "b", {"bob": 2})
     assert store.list_games(db) == ["a", "b"]
     assert [p.player for p in store.standings(db, "b").players] == ["bob"]
+
+
+def test_unknown_game_on_either_backend(games_db):
+    _save(games_db, "a", {"ann": 1})
+    with pytest.raises(StorageError, match="no game named"):
+        store.standings(games_db, "x")
 
 
 def test_unknown_game_and_missing_db(tmp_path):
@@ -84,8 +90,8 @@ def test_locked_database_fails_cleanly_and_stores_nothing(tmp_path, monkeypatch)
     assert store.standings(db, "a").rounds == 1
 
 
-def test_failure_mid_round_leaves_no_partial_round(tmp_path, monkeypatch):
-    db = tmp_path / "g.sqlite3"
+def test_failure_mid_round_leaves_no_partial_round(games_db):
+    db = games_db
     _save(db, "a", {"ann": 1})
 
     class Boom(dict):
@@ -202,3 +208,11 @@ def test_a_database_of_schema_5_opens_keeps_its_rounds_and_gains_fingerprints(tm
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "6"
     conn.close()
+def test_an_empty_postgresql_database_holds_no_game_and_a_read_creates_nothing(pg_db):
+    import psycopg
+    assert store.list_games(pg_db) == []
+    with pytest.raises(StorageError, match="no game named 'x'"):
+        store.standings(pg_db, "x")
+    with psycopg.connect(pg_db.url) as conn:
+        assert conn.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
+                            ).fetchone()[0] == 0

@@ -39,6 +39,14 @@ def client(tmp_path, scanner_factory, dictionary):
         yield c
 
 
+@pytest.fixture()
+def store_client(games_db, scanner_factory, dictionary):
+    """The app on each backend of the games database (for the endpoints that use it)."""
+    config = ServeConfig(db_path=games_db, max_upload_bytes=2 * 1024 * 1024)
+    with TestClient(create_app(config, scanner_factory, dictionary), raise_server_exceptions=False) as c:
+        yield c
+
+
 @pytest.fixture(scope="module")
 def sample_bytes() -> bytes:
     return SAMPLE.read_bytes()
@@ -266,33 +274,33 @@ def test_score_body_must_be_json(client):
 
 # ---- rounds and games ------------------------------------------------------------------
 
-def test_rounds_are_stored_and_standings_follow(client, tmp_path, sample_bytes, photo_ready):
-    assert client.get("/api/games").json() == {"games": []}
-    scan_id = client.post("/api/scan", content=sample_bytes, headers=JPEG).json()["scan_id"]
+def test_rounds_are_stored_and_standings_follow(store_client, games_db, sample_bytes, photo_ready):
+    assert store_client.get("/api/games").json() == {"games": []}
+    scan_id = store_client.post("/api/scan", content=sample_bytes, headers=JPEG).json()["scan_id"]
     body = {"game": "friday", "board": BOARD, "scan_id": scan_id,
             "players": [{"name": "ann", "words": "rest pest slate"}, {"name": "bob", "words": "rest"}]}
-    first = client.post("/api/rounds", json=body)
+    first = store_client.post("/api/rounds", json=body)
     assert first.status_code == 201, first.text
     assert first.json()["game"] == {"name": "friday", "round": 1}
-    second = client.post("/api/rounds", json={**body, "scan_id": None}).json()
+    second = store_client.post("/api/rounds", json={**body, "scan_id": None}).json()
     assert second["game"]["round"] == 2
-    assert client.get("/api/games").json() == {"games": ["friday"]}
-    s = client.get("/api/games/friday/standings?target=3").json()
+    assert store_client.get("/api/games").json() == {"games": ["friday"]}
+    s = store_client.get("/api/games/friday/standings?target=3").json()
     ann = next(p for p in s["players"] if p["player"] == "ann")
     per_round = first.json()["players"][0]["score"]
     assert ann["total"] == 2 * per_round and ann["rounds"] == 2
     assert s["rounds"] == 2 and s["target"] == 3
     # the command line sees the same store
     from boggle_cv import store
-    assert store.standings(tmp_path / "games.sqlite3", "friday").players[0].total == ann["total"]
+    assert store.standings(games_db, "friday").players[0].total == ann["total"]
 
 
-def test_bad_rounds_and_standings(client):
-    assert_error(client.post("/api/rounds", json={"board": BOARD, "players": [{"name": "a", "words": "rest"}]}), 400, "game")
-    assert_error(client.post("/api/rounds", json={"game": "g", "board": BOARD, "players": []}), 400, "player")
-    assert_error(client.get("/api/games/nope/standings"), 404, "nope")
-    client.post("/api/rounds", json={"game": "g", "board": BOARD, "players": [{"name": "a", "words": "rest"}]})
-    assert_error(client.get("/api/games/g/standings?target=-4"), 400, "target")
+def test_bad_rounds_and_standings(store_client):
+    assert_error(store_client.post("/api/rounds", json={"board": BOARD, "players": [{"name": "a", "words": "rest"}]}), 400, "game")
+    assert_error(store_client.post("/api/rounds", json={"game": "g", "board": BOARD, "players": []}), 400, "player")
+    assert_error(store_client.get("/api/games/nope/standings"), 404, "nope")
+    store_client.post("/api/rounds", json={"game": "g", "board": BOARD, "players": [{"name": "a", "words": "rest"}]})
+    assert_error(store_client.get("/api/games/g/standings?target=-4"), 400, "target")
 
 
 def test_unwritable_database_is_500_json(tmp_path, dictionary):

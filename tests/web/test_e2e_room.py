@@ -72,8 +72,9 @@ def check_report(pages: dict[str, Any], tmp: Path, lists: dict[str, list[str]]) 
     return doc
 
 
-def test_a_host_and_three_phones_play_two_rounds(tmp_path, scanner_factory, dictionary, photo_ready):
-    db = tmp_path / "games.sqlite3"
+def test_a_host_and_three_phones_play_two_rounds(tmp_path, games_db, scanner_factory, dictionary, photo_ready):
+    """The whole table in a browser, on each backend of the games database."""
+    db = games_db
     live = LiveServer(make_app(db, scanner_factory, dictionary)).__enter__()
     port = live.port
     reports: list[dict[str, Any]] = []

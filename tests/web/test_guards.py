@@ -18,8 +18,10 @@ JSON = {"Content-Type": "application/json"}
 BOARD = "PERS/LATG/SINE/TERS"
 
 
-def _client(tmp_path, dictionary, **limits) -> TestClient:
-    return TestClient(create_app(ServeConfig(db_path=tmp_path / "g.db", **limits), dictionary=dictionary))
+def _client(db, dictionary, **limits) -> TestClient:
+    """The app on database `db` (a location), or on a new SQLite file in folder `db`."""
+    location = db / "g.db" if isinstance(db, Path) and db.is_dir() else db
+    return TestClient(create_app(ServeConfig(db_path=location, **limits), dictionary=dictionary))
 
 
 def _room(c: TestClient) -> tuple[str, str]:
@@ -74,10 +76,10 @@ def test_same_origin_and_scripts_are_served(tmp_path, dictionary, headers):
         assert c.post("/api/rooms", json={}, headers=headers).status_code == 201
 
 
-def test_cross_site_guesses_do_not_lock_the_host_out(tmp_path, dictionary):
+def test_cross_site_guesses_do_not_lock_the_host_out(games_db, dictionary):
     """Image links to random codes on any page the host visits (cross-site GETs) are
     refused before they count as guesses (before: 30 of them locked the address out)."""
-    with _client(tmp_path, dictionary) as c:
+    with _client(games_db, dictionary) as c:
         code, _host = _room(c)
         for i in range(40):
             res = c.get(f"/api/rooms/ZZZZZ{i:02d}/qr.svg",
@@ -90,8 +92,8 @@ def test_cross_site_guesses_do_not_lock_the_host_out(tmp_path, dictionary):
 
 # ---- the guess guard -------------------------------------------------------------------------------
 
-def test_a_valid_token_is_never_locked_out(tmp_path, dictionary):
-    with _client(tmp_path, dictionary, guess_limit=5) as c:
+def test_a_valid_token_is_never_locked_out(games_db, dictionary):
+    with _client(games_db, dictionary, guess_limit=5) as c:
         code, host = _room(c)
         joined = c.post(f"/api/rooms/{code}/players", json={"name": "Ann"}).json()
         for i in range(5):
@@ -127,9 +129,9 @@ def test_guess_guard_forgets_addresses():
 
 # ---- rate limits -----------------------------------------------------------------------------------
 
-def test_creating_rooms_is_rate_limited_per_address(tmp_path, dictionary):
+def test_creating_rooms_is_rate_limited_per_address(games_db, dictionary):
     """200 rooms filled in 7.6 s from one address (before: no limit)."""
-    with _client(tmp_path, dictionary, rooms_burst=3, rooms_per_hour=1) as c:
+    with _client(games_db, dictionary, rooms_burst=3, rooms_per_hour=1) as c:
         for _ in range(3):
             _room(c)
         res = c.post("/api/rooms", json={})
@@ -139,9 +141,9 @@ def test_creating_rooms_is_rate_limited_per_address(tmp_path, dictionary):
         assert c.get("/api/health").status_code == 200
 
 
-def test_anonymous_writes_are_rate_limited(tmp_path, dictionary):
+def test_anonymous_writes_are_rate_limited(games_db, dictionary):
     body = {"board": BOARD, "players": [{"name": "ann", "words": "rest"}], "game": "friday"}
-    with _client(tmp_path, dictionary, anon_burst=2, anon_per_hour=1, rounds_burst=1, rounds_per_hour=1) as c:
+    with _client(games_db, dictionary, anon_burst=2, anon_per_hour=1, rounds_burst=1, rounds_per_hour=1) as c:
         assert c.post("/api/score", json=body).status_code == 200
         assert c.post("/api/score", json=body).status_code == 200
         res = c.post("/api/score", json=body)
@@ -173,14 +175,14 @@ def test_token_buckets_refill_and_stay_bounded():
 
 # ---- stored rounds ---------------------------------------------------------------------------------
 
-def test_a_stored_round_is_bounded(tmp_path, dictionary):
+def test_a_stored_round_is_bounded(games_db, dictionary):
     """Anonymous POST /api/rounds grew the database by about 3 MB a round."""
     import random
     import string
     rng = random.Random(1)
     players = [{"name": f"p{i}", "words": [''.join(rng.choice(string.ascii_lowercase) for _ in range(8))
                                             for _ in range(2000)]} for i in range(12)]
-    with _client(tmp_path, dictionary, max_json_bytes=4 * 1024 * 1024) as c:
+    with _client(games_db, dictionary, max_json_bytes=4 * 1024 * 1024) as c:
         res = c.post("/api/rounds", json={"board": BOARD, "players": players, "game": "big"})
         assert res.status_code == 413, res.text[:200]
         assert "MB" in res.json()["error"]

@@ -333,3 +333,34 @@ def test_at_a_real_rounds_deadline_the_lists_are_locked_once_and_every_phone_hea
         assert [locked for when, locked in svc.expires if when >= r.deadline] == [True]
         for s in phones:
             s.close()
+
+
+def test_a_lock_that_raises_keeps_every_stream_open_and_is_tried_again():
+    """A lock at the deadline that raised (the database busy for longer than its
+    timeout) ended the stream that tried it in the middle of its chunked body: the
+    phone's client read a protocol error (httpx: RemoteProtocolError). Now the stream
+    goes on and the lock is tried again after EXPIRY_RETRY_S."""
+    from boggle_cv.errors import StorageError
+    from boggle_cv.web import live
+
+    async def main() -> tuple[list[float], list[list[str]]]:
+        hub = RoomHub()
+        hub.publish("A", 3, {"what": "start"}, deadline=time.time() + 0.05)
+        calls: list[float] = []
+
+        async def expire() -> None:
+            calls.append(anyio.current_time())
+            if len(calls) == 1:
+                raise StorageError("the database is busy", "try again in a moment", code="storage.busy")
+            hub.publish("A", 4, {"what": "lock", "by": "timer"}, deadline=None)
+
+        outs: list[list[str]] = [[] for _ in range(3)]
+        with anyio.fail_after(20):
+            async with anyio.create_task_group() as tg:
+                for out in outs:
+                    tg.start_soon(_listen, hub, "A", 3, expire, 4, out)
+        return calls, outs
+
+    calls, outs = run_guarded(main)
+    assert len(calls) == 2 and calls[1] - calls[0] >= live.EXPIRY_RETRY_S * 0.9
+    assert all(_events(out) == [3, 4] for out in outs)

@@ -2,7 +2,6 @@
 (RoomService and RoomDB directly, with threads)."""
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 
@@ -16,14 +15,13 @@ from boggle_cv.room.service import RoomLimits, RoomService
 
 
 def _count(db) -> int:
-    with sqlite3.connect(db) as conn:
-        return int(conn.execute("SELECT COUNT(*) FROM rooms").fetchone()[0])
+    return RoomDB(db).count()
 
 
-def test_concurrent_creates_never_pass_the_cap(tmp_path, dictionary):
+def test_concurrent_creates_never_pass_the_cap(games_db, dictionary):
     """60 creates at once with 190 rooms made 203 (the count ran outside the insert's
-    transaction); now exactly the 10 free places are taken."""
-    db = tmp_path / "g.db"
+    transaction); now exactly the 10 free places are taken, on either backend."""
+    db = games_db
     rooms = RoomDB(db)
     for _ in range(190):
         assert rooms.create(Room(new_code(), "r", token_hash("t"), time.time(), Settings()))
@@ -51,20 +49,21 @@ def test_concurrent_creates_never_pass_the_cap(tmp_path, dictionary):
     assert _count(db) == 200
 
 
-def test_idle_rooms_expire_and_their_rounds_stay(tmp_path, dictionary):
+def test_idle_rooms_expire_and_their_rounds_stay(games_db, dictionary):
     """200 rooms filled the server and never expired, so nobody could open a room
     again. A room without a change for idle_s is deleted (with its photos) when a
     room is made, and no longer counts against the cap; the games keep its rounds."""
-    db = tmp_path / "g.db"
+    db = games_db
     svc = RoomService(RoomDB(db), dictionary, limits=RoomLimits(max_rooms=2, idle_s=3600))
     old, _ = svc.create(game="friday")
     kept, _ = svc.create()
     with pytest.raises(LimitReached):
         svc.create()
     store.save_round(db, "friday", "PERS/LATG/SINE/TERS", {"ann": 1}, {"ann": []}, {"round": 1})
-    with sqlite3.connect(db) as conn:
+    def age(conn) -> None:
         RoomDB.put_photo(conn, old.code, 1, 1, b"jpeg")
         conn.execute("UPDATE rooms SET updated_at = ? WHERE code = ?", (time.time() - 3601, old.code))
+    store.write_transaction(db, age, lambda e, opening: None)
     new, _ = svc.create()  # the idle room made its place free
     with pytest.raises(RoomNotFound):
         svc.room(old.code)

@@ -21,8 +21,8 @@ from .test_rooms_api import BOARD, Table  # noqa: E402
 
 
 @pytest.fixture()
-def client(tmp_path, dictionary):
-    app = create_app(ServeConfig(db_path=tmp_path / "games.sqlite3"), dictionary=dictionary)
+def client(games_db, dictionary):
+    app = create_app(ServeConfig(db_path=games_db), dictionary=dictionary)
     with TestClient(app) as c:
         yield c
 

@@ -76,8 +76,8 @@ class Table:
 
 
 @pytest.fixture()
-def client(tmp_path, dictionary):
-    app = create_app(ServeConfig(db_path=tmp_path / "games.sqlite3"), dictionary=dictionary)
+def client(games_db, dictionary):
+    app = create_app(ServeConfig(db_path=games_db), dictionary=dictionary)
     with TestClient(app) as c:
         yield c
 
@@ -224,8 +224,8 @@ def test_words_only_while_the_round_is_open_and_host_can_reopen(client):
     assert t.view("Ann")["round"]["number"] == 2
 
 
-def test_limits_players_words_and_bodies(tmp_path, dictionary):
-    app = create_app(ServeConfig(db_path=tmp_path / "g.db", max_players=3, max_words=5), dictionary=dictionary)
+def test_limits_players_words_and_bodies(games_db, dictionary):
+    app = create_app(ServeConfig(db_path=games_db, max_players=3, max_words=5), dictionary=dictionary)
     with TestClient(app) as c:
         t = Table(c, ["A", "B", "C"], seconds=None)
         res = c.post(t.url("/players"), json={"name": "D"})
@@ -239,8 +239,8 @@ def test_limits_players_words_and_bodies(tmp_path, dictionary):
         assert res.status_code == 413
 
 
-def test_a_restarted_server_resumes_the_room(tmp_path, dictionary):
-    db = tmp_path / "games.sqlite3"
+def test_a_restarted_server_resumes_the_room(games_db, dictionary):
+    db = games_db
     with TestClient(create_app(ServeConfig(db_path=db), dictionary=dictionary)) as c:
         t = Table(c, ["Ann", "Bob"], seconds=None)
         t.as_host("POST", "/rounds")

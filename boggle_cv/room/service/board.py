@@ -3,12 +3,12 @@ marks chosen by the table."""
 from __future__ import annotations
 
 import enum
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from ...board import Board, cell_label, normalise_face, parse_cell
 from ...errors import RoundStateError, UsageError
+from ...store_sql import Conn
 from ..model import BoardState, Correction, Phase, Room
 from ..view import current_board
 from .core import ServiceCore
@@ -27,7 +27,7 @@ class BoardActions(ServiceCore):
     """What a member of the room may do to the board until the round is scored."""
 
     def set_photo(self, code: str, token: str | None, scan_doc: dict[str, Any], preview: bytes) -> Room:
-        def change(room: Room, conn: sqlite3.Connection) -> None:
+        def change(room: Room, conn: Conn) -> None:
             who = self._member(room, token)
             self._board_open(room)
             b = room.round.board
@@ -57,7 +57,7 @@ class BoardActions(ServiceCore):
         challenge_cell = (_label_cell(challenge, "the challenge cell")
                           if isinstance(challenge, str) else None)
 
-        def change(room: Room, conn: sqlite3.Connection) -> None:
+        def change(room: Room, conn: Conn) -> None:
             who = self._member(room, token)
             self._board_open(room)
             b = room.round.board

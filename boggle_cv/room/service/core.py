@@ -11,7 +11,6 @@ checks who acts and what the round allows, raises a boggle_cv.errors Room* error
 from __future__ import annotations
 
 import hmac
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,8 +21,9 @@ from ...editions import DEFAULT_LANG, get_edition
 from ...errors import NotAllowed, NotAuthenticated, RoomNotFound, UsageError
 from ...names import MAX_NAME, clean_name, name_key
 from ...referee import RoundResult, round_record
+from ...store_sql import Conn
 from .. import sheets
-from ..db import RoomDB
+from ..db import RoomDB, Unchanged
 from ..dictionaries import Dictionaries
 from ..model import Phase, Player, Room, Round, normalise_code, screen_key, token_matches
 from ..view import room_view
@@ -48,10 +48,10 @@ class RoomLimits:
     idle_s: float = 24 * 3600.0
 
 
-Saver = Callable[[sqlite3.Connection, str, RoundResult], int]
+Saver = Callable[[Conn, str, RoundResult], int]
 
 
-def save_to_games(conn: sqlite3.Connection, game: str, result: RoundResult) -> int:
+def save_to_games(conn: Conn, game: str, result: RoundResult) -> int:
     """The default Saver: the round into the games tables, inside the room's transaction."""
     from ... import store
     return store.insert_round(conn, game, **round_record(result))
@@ -92,15 +92,15 @@ class ServiceCore:
         if not self._due(room):
             return None
 
-        def change(room: Room, conn: sqlite3.Connection) -> bool:
-            if self._due(room):
-                self._lock(room, "timer")
-                return True
-            return False
+        def change(room: Room, conn: Conn) -> bool:
+            if not self._due(room):  # another server process locked it first
+                raise Unchanged(False)
+            self._lock(room, "timer")
+            return True
         room, changed = self._update(code, change)
         return room if changed else None
 
-    def _update(self, code: str, change: Callable[[Room, sqlite3.Connection], Any]) -> tuple[Room, Any]:
+    def _update(self, code: str, change: Callable[[Room, Conn], Any]) -> tuple[Room, Any]:
         try:
             return self.db.update(normalise_code(code), change)
         except LookupError:
@@ -192,7 +192,7 @@ class ServiceCore:
                              params={"min": lo, "max": hi})
         return value
 
-    def _images(self, conn: sqlite3.Connection, room: Room, player_id: str, refs: sheets.Images) -> None:
+    def _images(self, conn: Conn, room: Room, player_id: str, refs: sheets.Images) -> None:
         """That player's word images are now `refs`; the images it no longer names are
         deleted (same transaction)."""
         r = room.round

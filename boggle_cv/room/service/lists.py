@@ -2,12 +2,12 @@
 doubtful word settled, the handwriting of a word shown."""
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from ...board import Board
 from ...errors import LimitReached, NotAllowed, NotDoubtful, RoomNotFound, RoundChanged, RoundStateError, StaleList
+from ...store_sql import Conn
 from ...wordlists import MAX_TOKEN
 from .. import sheets
 from ..model import Phase, Room, new_image_id
@@ -22,7 +22,7 @@ class ListActions(ServiceCore):
         """That player's list, saved from revision `base` (what the phone last saw): the
         revision becomes base + 1. StaleList (409, nothing stored, the server's list in
         `current`) when another save came first: the phone merges and saves again."""
-        def change(room: Room, conn: sqlite3.Connection) -> None:
+        def change(room: Room, conn: Conn) -> None:
             player = self._own(room, player_id, token)
             r, now = room.round, self.clock()
             # a save in flight when the lists locked still counts (timer: from the deadline; host: from the lock)
@@ -74,7 +74,7 @@ class ListActions(ServiceCore):
         text of the board whose lexicon the sheet was read against ("" the dictionary),
         kept for each doubtful word (a later board reads it again: reread_plan).
         (room, what was done, how many images were kept)."""
-        def change(room: Room, conn: sqlite3.Connection) -> tuple[sheets.SheetAdded, int]:
+        def change(room: Room, conn: Conn) -> tuple[sheets.SheetAdded, int]:
             player, who = self._own_or_host(room, player_id, token)
             self._sheet_open(room, number)
             r, now = room.round, self.clock()
@@ -98,7 +98,7 @@ class ListActions(ServiceCore):
         room, (done, kept) = self._update(code, change)
         return room, done, kept
 
-    def _keep_images(self, conn: sqlite3.Connection, room: Room, player_id: str, done: sheets.SheetAdded,
+    def _keep_images(self, conn: Conn, room: Room, player_id: str, done: sheets.SheetAdded,
                      images: Sequence[bytes | None]) -> int:
         """Store the image of each word added (done.sources: where it is in `images`)
         while it is an image within MAX_IMAGE_BYTES and the player's images of the round
@@ -124,7 +124,7 @@ class ListActions(ServiceCore):
         The player or the host, while the round is playing or locked (the lists are
         locked for typing, not for settling what a sheet read). NotDoubtful (409) when
         the word is not marked (settled meanwhile)."""
-        def change(room: Room, conn: sqlite3.Connection) -> None:
+        def change(room: Room, conn: Conn) -> None:
             player, who = self._own_or_host(room, player_id, token)
             self._sheet_open(room, None)
             r = room.round

@@ -2,12 +2,12 @@
 the host's settings."""
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from ...editions import get_edition
 from ...errors import LimitReached, UsageError
 from ...scoring import Rules
+from ...store_sql import Conn
 from ..model import Player, Room, Settings, new_code, new_token, token_hash
 from .core import ServiceCore
 
@@ -35,7 +35,7 @@ class PlayerActions(ServiceCore):
         token = new_token()
         now = self.clock()
 
-        def add(room: Room, conn: sqlite3.Connection) -> Player:
+        def add(room: Room, conn: Conn) -> Player:
             clean = self._unique_name(room, name, None)
             if len(room.players) >= self.limits.max_players:
                 raise LimitReached(f"the room is full ({self.limits.max_players} players)", code="room.full",
@@ -48,14 +48,14 @@ class PlayerActions(ServiceCore):
         return room, player, token
 
     def rename(self, code: str, player_id: str, token: str | None, name: str) -> Room:
-        def change(room: Room, conn: sqlite3.Connection) -> None:
+        def change(room: Room, conn: Conn) -> None:
             player = self._own(room, player_id, token)
             old, player.name = player.name, self._unique_name(room, name, player.id)
             room.last_change = {"what": "rename", "by": player.name, "old": old, "at": self.clock()}
         return self._update(code, change)[0]
 
     def remove(self, code: str, token: str | None, player_id: str) -> Room:
-        def change(room: Room, conn: sqlite3.Connection) -> None:
+        def change(room: Room, conn: Conn) -> None:
             self._host(room, token)
             player = self._player(room, player_id)
             room.players = [p for p in room.players if p.id != player.id]
@@ -70,7 +70,7 @@ class PlayerActions(ServiceCore):
     def settings(self, code: str, token: str | None, changes: dict[str, Any]) -> Room:
         """Host: timer seconds (or null), target, rules (variant, min_length, long_words), marks,
         the edition (lang). A round takes them when its clock starts."""
-        def change(room: Room, conn: sqlite3.Connection) -> None:
+        def change(room: Room, conn: Conn) -> None:
             self._host(room, token)
             s = Settings.from_dict({**room.settings.to_dict(), **changes})
             unknown = set(changes) - set(Settings.__dataclass_fields__)

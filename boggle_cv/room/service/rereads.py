@@ -2,11 +2,11 @@
 the plan (what to read, from which images) and its result applied as a compare-and-swap."""
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...board import Board
+from ...store_sql import Conn
 from .. import sheets
 from ..model import Phase, Room
 from ..view import current_board, round_settings
@@ -76,7 +76,7 @@ class RereadActions(ServiceCore):
         marked as it was (a word settled, typed away or changed meanwhile is left). A
         word replaced changes its list: that list's revision bumps, as a save. The room
         changed (last_change "reread"), or None when nothing was applied."""
-        def change(room: Room, conn: sqlite3.Connection) -> None:
+        def change(room: Room, conn: Conn) -> None:
             r = room.round
             board = current_board(r.board)
             if (r.number != plan.number or r.phase not in (Phase.playing, Phase.locked) or board is None

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import sqlite3
 from typing import Any
 
 from ...errors import QuestionsOpen, RoundStateError, UsageError
 from ...questions import WordDoubt, shown
 from ...sheet_doubts import marked_doubts
 from ...referee import Corrections, GameRef, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
+from ...store_sql import Conn
 from ..model import Phase, Room, Round
 from ..view import current_board, round_marks, round_settings
 from .board import cell_of
@@ -41,7 +41,7 @@ class RoundActions(ServiceCore):
         if wait and seconds is not ROOM_TIMER:
             raise UsageError("a waiting round has no clock yet", "send seconds when the round starts")
 
-        def change(room: Room, conn: sqlite3.Connection) -> None:
+        def change(room: Room, conn: Conn) -> None:
             self._host(room, token)
             r, now = room.round, self.clock()
             if r.phase in (Phase.playing, Phase.locked) and not discard:
@@ -65,7 +65,7 @@ class RoundActions(ServiceCore):
         return self._update(code, change)[0]
 
     def lock(self, code: str, token: str | None) -> Room:
-        def change(room: Room, conn: sqlite3.Connection) -> None:
+        def change(room: Room, conn: Conn) -> None:
             self._host(room, token)
             if room.round.phase is not Phase.playing:
                 raise RoundStateError(f"the lists cannot be locked: the round is {room.round.phase.value}",
@@ -75,7 +75,7 @@ class RoundActions(ServiceCore):
 
     def reopen(self, code: str, token: str | None) -> Room:
         """Host: unlock the lists of a locked (not yet scored) round; the timer is off."""
-        def change(room: Room, conn: sqlite3.Connection) -> None:
+        def change(room: Room, conn: Conn) -> None:
             self._host(room, token)
             r = room.round
             if r.phase is not Phase.locked:
@@ -90,7 +90,7 @@ class RoundActions(ServiceCore):
         """Host: referee the round from every list and store it in the game, exactly
         once; scoring again returns the stored report. The rules are the round's
         settings (copied when its clock started), not the room's current ones."""
-        def change(room: Room, conn: sqlite3.Connection) -> dict[str, Any]:
+        def change(room: Room, conn: Conn) -> dict[str, Any]:
             self._host(room, token)
             r = room.round
             if r.phase is Phase.scored and r.report is not None:

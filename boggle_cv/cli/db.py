@@ -1,0 +1,33 @@
+"""`boggle-cv db copy SRC DEST`: the games database moved between a SQLite file and
+a PostgreSQL server (boggle_cv.store_copy)."""
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated
+
+import typer
+
+
+class DbAction(str, Enum):
+    copy = "copy"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("db")
+    def db_cmd(
+        action: Annotated[DbAction, typer.Argument(help="What to do: copy (every row of SRC into the empty DEST).")],
+        src: Annotated[str, typer.Argument(help="The games database to read: a file or a postgresql:// URL.")],
+        dest: Annotated[str, typer.Argument(help="The empty games database to write: a file or a postgresql:// URL.")],
+    ) -> None:
+        """Copy a games database into another one, between SQLite files and PostgreSQL.
+
+        Every game, round, room (with its photos and word images) and practice round
+        of SRC is written to DEST in one transaction, keeping their numbers; DEST must
+        be a new file or an empty PostgreSQL database, and SRC is only read.
+
+        Example: boggle-cv db copy games.sqlite3 postgresql://host/boggle
+        """
+        from ..store_copy import copy
+        from ..store_sql import parse_location
+        copied = copy(parse_location(src, "SRC"), parse_location(dest, "DEST"))
+        typer.echo(f"copied {copied.summary()} into {parse_location(dest, 'DEST')}", err=True)

@@ -1,0 +1,66 @@
+"""`boggle-cv serve --workers N`: N processes on one port, refused on a SQLite file
+(exit 2, one line); on PostgreSQL every process answers, one killed is started again,
+and SIGTERM stops them all (exit 143)."""
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from .conftest import REPO  # noqa: E402
+from .serving import free_port, request, serve, stop, wait_health  # noqa: E402
+
+
+def test_several_processes_on_a_sqlite_file_are_refused(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "boggle_cv", "serve", "--port", "0", "--workers", "2", "--db",
+                          str(tmp_path / "g.db")], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2, out.stderr
+    lines = [ln for ln in out.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "--workers 2 needs a PostgreSQL database" in lines[0], out.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def _children(pid: int) -> list[int]:
+    """The server processes the command started (Linux: /proc)."""
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    if not path.exists():
+        pytest.skip("no /proc children list on this system")
+    return [int(c) for c in path.read_text().split()]
+
+
+def test_every_process_serves_one_killed_is_started_again_and_sigterm_stops_all(pg_db):
+    port = free_port()
+    proc = serve("--port", str(port), "--workers", "2", "--db", pg_db.url)
+    try:
+        wait_health(port, proc)
+        first = _children(proc.pid)
+        assert len(first) == 2
+        status, made = request(port, "POST", "/api/rooms", {"game": "friday"})
+        assert status == 201
+        for _ in range(20):  # any process answers about any room
+            assert request(port, "GET", f"/api/rooms/{made['code']}", token=made["host_token"])[0] == 200
+        import os
+        os.kill(first[0], signal.SIGKILL)
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            now = _children(proc.pid)
+            if len(now) == 2 and first[0] not in now:
+                break
+            time.sleep(0.2)
+        assert len(now) == 2 and first[0] not in now, now
+        wait_health(port, proc)
+        took, code, err = stop(proc, signal.SIGTERM, bound_s=30)
+    finally:
+        if proc.poll() is None:
+            stop(proc)
+    assert code == 143, err
+    assert "share this port" in err
+    assert re.search(r"server process [12] ended \(killed by SIGKILL\); starting it again", err), err
+    assert "Traceback" not in err
