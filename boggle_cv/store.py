@@ -313,7 +313,7 @@ def repeated_round(game: str, number: int) -> RepeatedRoundError:
                               f"add --replace to replace it, or remove it: boggle-cv standings {game} --remove {number}")
 
 
-def round_number(conn: sqlite3.Connection, game_id: int, round_id: int | None) -> int:
+def round_number(conn: Conn, game_id: int, round_id: int | None) -> int:
     """A round's 1-based number in its game (rounds count in the order stored)."""
     return int(conn.execute("SELECT COUNT(*) FROM rounds WHERE game_id = ? AND id <= ?",
                             (game_id, round_id)).fetchone()[0])
@@ -374,7 +374,8 @@ def standings(db_path: DbLocation, game: str, target: int | None = None) -> Stan
             raise unknown_game(db_path, game, [])
         row = conn.execute("SELECT id FROM games WHERE name = ?", (game,)).fetchone()
         if row is None:
-            raise unknown_game(db_path, game, [r[0] for r in conn.execute("SELECT name FROM games ORDER BY created_at, id")])
+            raise unknown_game(db_path, game, [r[0] for r in conn.execute(
+                "SELECT name FROM games ORDER BY created_at, id").fetchall()])
         rows = conn.execute(
             "SELECT r.id, rp.player, rp.score FROM rounds r JOIN round_players rp ON rp.round_id = r.id "
             "WHERE r.game_id = ? ORDER BY r.id, rp.player", (row[0],)).fetchall()

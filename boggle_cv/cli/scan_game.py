@@ -12,6 +12,7 @@ from pathlib import Path
 from ..errors import ImageReadError
 from ..names import name_key
 from ..referee import RoundResult
+from ..store_sql import DbLocation
 
 
 def round_fingerprint(photo: Path, result: RoundResult) -> str:
@@ -29,7 +30,7 @@ def round_fingerprint(photo: Path, result: RoundResult) -> str:
     return digest.hexdigest()
 
 
-def refuse_repeat(photo: Path, result: RoundResult, game: str, db: Path | None, replace: bool) -> str:
+def refuse_repeat(photo: Path, result: RoundResult, game: str, db: DbLocation | None, replace: bool) -> str:
     """Before the round is drawn or stored: its fingerprint; RepeatedRoundError when
     `game` holds it already and `replace` is not set (store_round checks again, in
     its transaction)."""

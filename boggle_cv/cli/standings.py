@@ -45,7 +45,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(standings_text(s, target))
 
 
-def _remove(path: Path, game: str | None, number: int) -> None:
+def _remove(path: store.DbLocation, game: str | None, number: int) -> None:
     """--remove: round `number` of `game` removed, said in one line on stderr."""
     from ..errors import UsageError
     from ..store_rounds import remove_round

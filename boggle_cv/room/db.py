@@ -146,7 +146,7 @@ class RoomDB:
                      (code, round_number, version, jpeg))
 
     @staticmethod
-    def drop_photos(conn: sqlite3.Connection, code: str) -> None:
+    def drop_photos(conn: Conn, code: str) -> None:
         """Delete every round photo of room `code` (a new game starts at round 1 again)."""
         conn.execute("DELETE FROM room_photos WHERE code = ?", (code,))
 

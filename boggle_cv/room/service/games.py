@@ -3,10 +3,10 @@ ended when someone reaches the target, and a new game with the same players."""
 from __future__ import annotations
 
 import re
-import sqlite3
 from typing import Any
 
 from ...errors import RoundStateError
+from ...store_sql import Conn, tables
 from ..model import Phase, Room, Round
 from ..view import round_settings
 from .core import ServiceCore
@@ -43,7 +43,7 @@ class GameActions(ServiceCore):
     """The host's new game: the same players, totals from zero, round 1 waiting."""
 
     def new_game(self, code: str, token: str | None) -> Room:
-        def change(room: Room, conn: sqlite3.Connection) -> None:
+        def change(room: Room, conn: Conn) -> None:
             self._host(room, token)
             if room.round.phase in (Phase.playing, Phase.locked):
                 raise RoundStateError(f"round {room.round.number} is not scored yet",
@@ -62,9 +62,8 @@ class GameActions(ServiceCore):
         return self._update(code, change)[0]
 
 
-def _stored(conn: sqlite3.Connection, name: str) -> bool:
+def _stored(conn: Conn, name: str) -> bool:
     """Whether the games database already holds a game called `name`."""
-    try:
-        return conn.execute("SELECT 1 FROM games WHERE name = ?", (name,)).fetchone() is not None
-    except sqlite3.OperationalError:  # no games table yet
+    if "games" not in tables(conn):
         return False
+    return conn.execute("SELECT 1 FROM games WHERE name = ?", (name,)).fetchone() is not None
