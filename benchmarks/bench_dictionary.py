@@ -6,7 +6,7 @@ Figures:
   * in-process, median of N: reading the file, decoding the edge arrays, filling the
     transition table, and the whole `load_default()`;
   * the table's size in memory, and the Python heap a load allocates (tracemalloc);
-  * a cold `python -c "load_default()"` minus a cold `python -c "import boggle_cv.dictionary"`
+  * a cold `python -c "load_default()"` minus a cold `python -c "import boggle_cv.game.dictionary"`
     (subprocesses, median of 5), beside the floor `python -c "import cv2, numpy"`;
   * with --scan PHOTO: a cold `boggle-cv scan PHOTO --json` (median of 5) and the cold
     load's share of it.
@@ -27,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from boggle_cv import dictionary as D  # noqa: E402
+from boggle_cv.game import dictionary as D  # noqa: E402
 
 
 def ms(xs: list[float]) -> str:
@@ -82,8 +82,8 @@ def main() -> None:
     print(f"  load_default()   {ms(t_all)}   (in-process, median of {args.repeat})")
     print(f"  memory: table {table.nbytes / 1e6:.1f} MB ({len(table) // D.WIDTH:,} states x {D.WIDTH} int32); "
           f"a load allocates {heap[0] / 1e6:.1f} MB kept, {heap[1] / 1e6:.1f} MB at its peak (tracemalloc)")
-    bare = cold("import boggle_cv.dictionary")
-    load = cold("from boggle_cv.dictionary import load_default; load_default()")
+    bare = cold("import boggle_cv.game.dictionary")
+    load = cold("from boggle_cv.game.dictionary import load_default; load_default()")
     floor = cold("import cv2, numpy")
     added = [a - b for a, b in zip(load, bare)]
     print(f"  cold process: load_default() adds {ms(added)} "

@@ -7,7 +7,7 @@ Figures per edition (goals: load <= 1.5x English, solver no slower per board):
   * in-process `load_default(lang)` (cache cleared), median of N rounds that take
     the editions in turn (so a busy machine slows them alike), and its ratio to English;
   * with --cold N: a fresh `python -c "load_default(lang)"` minus a fresh
-    `import boggle_cv.dictionary`, median of N rounds taking them in turn, and its
+    `import boggle_cv.game.dictionary`, median of N rounds taking them in turn, and its
     ratio (noisy on a busy machine: a few ms out of ~150);
   * the solver: median ms per board over N random 4x4 boards (the edition's cube set
     where it has one, else letters by the dictionary's own letter frequency), and its
@@ -28,11 +28,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from boggle_cv import dice  # noqa: E402
-from boggle_cv import dictionary as D  # noqa: E402
-from boggle_cv.board import Board  # noqa: E402
-from boggle_cv.editions import EDITIONS, LANGS  # noqa: E402
-from boggle_cv.solver import find_words  # noqa: E402
+from boggle_cv.game import dice  # noqa: E402
+from boggle_cv.game import dictionary as D  # noqa: E402
+from boggle_cv.game.board import Board  # noqa: E402
+from boggle_cv.game.editions import EDITIONS, LANGS  # noqa: E402
+from boggle_cv.game.solver import find_words  # noqa: E402
 
 
 def boards_for(lang: str, n: int, d: D.Dictionary, seed: int = 23) -> list[Board]:
@@ -64,10 +64,10 @@ def letter_frequency(d: D.Dictionary, sample: int = 50_000) -> Counter[str]:
 
 def cold_loads(runs: int) -> dict[str, float]:
     """Edition -> median seconds a fresh `python -c "load_default(lang)"` takes beyond a
-    fresh `import boggle_cv.dictionary`; the processes of all editions and the bare
+    fresh `import boggle_cv.game.dictionary`; the processes of all editions and the bare
     import are started in turn, `runs` rounds, so a busy machine slows them alike."""
-    codes = {"": "import boggle_cv.dictionary",
-             **{lang: f"from boggle_cv.dictionary import load_default; load_default({lang!r})" for lang in LANGS}}
+    codes = {"": "import boggle_cv.game.dictionary",
+             **{lang: f"from boggle_cv.game.dictionary import load_default; load_default({lang!r})" for lang in LANGS}}
     times: dict[str, list[float]] = {k: [] for k in codes}
     for _ in range(runs):
         for k, code in codes.items():

@@ -71,8 +71,8 @@ def players(folder: Path, photo: Path) -> list[str]:
     first = subprocess.run(["boggle-cv", "scan", str(photo), "--json"], capture_output=True, text=True)
     if first.returncode != 0:
         sys.exit(f"scan failed: {first.stderr.strip()}")
-    from boggle_cv.board import Board
-    from boggle_cv.scoring import solve
+    from boggle_cv.game.board import Board
+    from boggle_cv.game.scoring import solve
     words = [w.word for w in solve(Board.from_rows(json.loads(first.stdout)["board"]["faces"]))]
     args = []
     for k in range(4):

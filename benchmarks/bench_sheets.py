@@ -45,9 +45,9 @@ from bench_scan import timed  # noqa: E402  (one run of a command: wall time and
 def make_sheets(folder: Path, seed: int) -> tuple[list[str], list[str]]:
     """Four rendered 12 MP sheet photos and four typed lists of the same words.
     Returns (the scan's --sheet arguments, the scan's --player arguments)."""
-    from boggle_cv.board import Board
-    from boggle_cv.dictionary import load_default
-    from boggle_cv.scoring import solve
+    from boggle_cv.game.board import Board
+    from boggle_cv.game.dictionary import load_default
+    from boggle_cv.game.scoring import solve
     from boggle_cv.synth.sheets import photograph, render_paper
     on_board = sorted({w.word.lower() for w in solve(Board.parse(BOARD)) if w.word.isalpha()})
     pool = [w for w in load_default().words() if 3 <= len(w) <= 7 and w.isalpha() and w not in set(on_board)]

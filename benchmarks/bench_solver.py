@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Time `boggle_cv.solver.find_words` (the search under `solve`) side by side with the textbook method, on the same
+"""Time `boggle_cv.game.solver.find_words` (the search under `solve`) side by side with the textbook method, on the same
 dice-rolled boards and the same words, in one process.
 
 Usage: python benchmarks/bench_solver.py [--boards N] [--repeat R] [--dict PATH] [--where]
@@ -30,11 +30,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from boggle_cv.board import Board, face_letters  # noqa: E402
-from boggle_cv.dice import roll  # noqa: E402
-from boggle_cv.dictionary import Dictionary, load_default, load_word_list  # noqa: E402
-from boggle_cv.solver import FoundWord, default_min_length  # noqa: E402
-from boggle_cv.solver import find_words as solve  # noqa: E402
+from boggle_cv.game.board import Board, face_letters  # noqa: E402
+from boggle_cv.game.dice import roll  # noqa: E402
+from boggle_cv.game.dictionary import Dictionary, load_default, load_word_list  # noqa: E402
+from boggle_cv.game.solver import FoundWord, default_min_length  # noqa: E402
+from boggle_cv.game.solver import find_words as solve  # noqa: E402
 
 SETS = (("4x4", "modern-4"), ("5x5", "big-1979"), ("6x6", "super-big-6"))
 END = "$"  # the key under which a trie node stores the word that ends there
@@ -164,7 +164,7 @@ def side_by_side(boards: list[Board], d: Dictionary, trie: dict[str, Any], commo
 
 
 def where_the_time_goes(d: Dictionary, n_boards: int) -> None:
-    from boggle_cv.dictionary import from_words
+    from boggle_cv.game.dictionary import from_words
     boards = [roll("modern-4", s) for s in range(n_boards)]
     empty = from_words(["zzzzzz"])
     t0 = time.perf_counter()

@@ -4,7 +4,7 @@ or with --lang fr|de|es|it|nl an edition's (boggle_cv/data/<lang>-dict.{bin,json
 
 The other editions' sources, filters and licences are in scripts/dict_sources.py
 (and docs/editions.md): each is read from its installed Debian package, folded by
-the edition (boggle_cv.folding), compiled as below, and shipped with a licence
+the edition (boggle_cv.game.folding), compiled as below, and shipped with a licence
 notice beside it (<lang>-dict.LICENSE). With --second DIR (the unpacked npm package
 of the edition's second list) the coverage both ways goes in the metadata.
 
@@ -26,7 +26,7 @@ What we take, and why:
   * a word is "common" when it appears at size <= 50 ("medium", a typical
     spell-checker dictionary): reports use it to tell players which missed words
     were within reach.
-  * then the filter of boggle_cv.dictionary.normalise_word: ASCII a-z only (drops
+  * then the filter of boggle_cv.game.dictionary.normalise_word: ASCII a-z only (drops
     possessives "'s", hyphenated and accented words), every q followed by u.
   * each word's smallest size also goes to en-word-levels.txt.gz (one line per size:
     the size, then its words): how common a word is, the prior of the handwriting
@@ -49,8 +49,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from boggle_cv.dictionary import (DEFAULT_BIN, DEFAULT_META, build_edges,  # noqa: E402
-                                  normalise_word, save_compiled)
+from boggle_cv.game.dictionary import DEFAULT_BIN, DEFAULT_META, build_edges, normalise_word, save_compiled
 from boggle_cv.vision.handwriting.commonness import LEVELS_FILE  # noqa: E402
 
 CATEGORIES = ("english", "american", "british", "british_z",
@@ -106,7 +105,7 @@ def save_levels(level: dict[str, int], path: Path) -> int:
 def build_edition(lang: str, out: Path, second: Path | None) -> int:
     """Compile edition `lang`'s dictionary, metadata and licence notice into `out`."""
     import dict_sources as S
-    from boggle_cv.editions import get_edition
+    from boggle_cv.game.editions import get_edition
 
     src = S.SOURCES[lang]
     missing = [f for f in src.files if not Path(f).exists()]
@@ -128,7 +127,7 @@ def build_edition(lang: str, out: Path, second: Path | None) -> int:
         "licence": src.licence,
         "licence_file": f"{stem}.LICENSE",
         "copyright": src.copyright,
-        "folding": f"boggle_cv.folding.fold_word(word, {lang!r})",
+        "folding": f"boggle_cv.game.folding.fold_word(word, {lang!r})",
         "filters": src.filters,
         "lines_read": lines,
         "dropped": dropped,

@@ -20,8 +20,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from boggle_cv.dictionary import load_default  # noqa: E402
-from boggle_cv.editions import EDITIONS  # noqa: E402
+from boggle_cv.game.dictionary import load_default  # noqa: E402
+from boggle_cv.game.editions import EDITIONS  # noqa: E402
 from boggle_cv.vision.handwriting.charlm import TABLE_FILE, count, normalise  # noqa: E402
 
 

@@ -66,7 +66,7 @@ def main() -> int:
     except ImportError:
         print("build_word_frequencies: needs the wordfreq package (pip install 'wordfreq>=3.1')", file=sys.stderr)
         return 2
-    from boggle_cv.dictionary import load_default
+    from boggle_cv.game.dictionary import load_default
     by_tenth: dict[int, list[str]] = defaultdict(list)
     words = sorted(set(load_default("en").words()))
     for w in words:

@@ -2,7 +2,7 @@
 
 One `Source` per edition: where its words come from (a Debian package), what is
 filtered out and why, its licence, and the second, independent list it is measured
-against. `collect(lang)` returns the folded words (boggle_cv.dictionary.normalise_word
+against. `collect(lang)` returns the folded words (boggle_cv.game.dictionary.normalise_word
 with the edition's folding: ASCII a-z, every q followed by u) and counts of what was
 dropped. Every list is read from the installed package, never downloaded:
 
@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from boggle_cv.dictionary import normalise_word  # noqa: E402
+from boggle_cv.game.dictionary import normalise_word  # noqa: E402
 
 DICT = Path("/usr/share/dict")
 HUNSPELL = Path("/usr/share/hunspell")

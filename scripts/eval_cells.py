@@ -131,7 +131,7 @@ def main() -> int:
     ap.add_argument("--synth", type=Path, default=None,
                     help="a folder made by `boggle-cv synth` (truth.json with corners): also scored, with red marks")
     ap.add_argument("--synth-limit", type=int, default=200)
-    ap.add_argument("--lang", default="en", help="the edition whose cube sets are the prior (boggle_cv.editions)")
+    ap.add_argument("--lang", default="en", help="the edition whose cube sets are the prior (boggle_cv.game.editions)")
     a = ap.parse_args()
     if a.engine == "classifier":
         reader = ClassifierReader(a.model, tta=not a.no_tta)

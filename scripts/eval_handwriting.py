@@ -102,7 +102,7 @@ def main() -> int:
     eset = set(enable)
     n = top1 = top3 = confident_wrong = flagged = free = whole = whole_wrong = 0
     if a.dictionary:
-        from boggle_cv.dictionary import load_default
+        from boggle_cv.game.dictionary import load_default
         english = load_default("en")
     t_read = 0.0
     for g in range(0, len(pairs), 40):

@@ -79,7 +79,7 @@ def count(folder: Path, reader: ClassifierReader, lang: str) -> dict[str, int]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", type=Path, nargs="+")
-    ap.add_argument("--lang", default="fr", help="the edition the photos are decoded as (boggle_cv.editions)")
+    ap.add_argument("--lang", default="fr", help="the edition the photos are decoded as (boggle_cv.game.editions)")
     ap.add_argument("--model", type=Path, default=None, help="reader ONNX file (default: the shipped one)")
     a = ap.parse_args()
     missing = [f for f in a.folders if not (f / "truth.json").is_file()]

@@ -82,7 +82,7 @@ def lexicon_for(words: list[str], pool: list[str], pool_set: set[str], rng: rand
 
 
 def rendered(count: int, n_words: int, seed: int, verbose: bool = False, why: bool = False) -> None:
-    from boggle_cv.dictionary import load_default
+    from boggle_cv.game.dictionary import load_default
     from boggle_cv.synth.sheets import photograph, render_paper
     from boggle_cv.vision.sheet import read_sheet
     sys.path.insert(0, str(ROOT / "scripts"))
@@ -257,7 +257,7 @@ def umlauts(crops: Path) -> None:
     """The held-out DHSD crops whose words hold ä, ö, ü or ß, read against their own
     folded names (folding.fold_word "de"), with and without their written forms
     (vision.sheet.written: what read_sheet(lang="de") adds)."""
-    from boggle_cv.folding import fold_word
+    from boggle_cv.game.folding import fold_word
     from boggle_cv.train.word_head import load
     from boggle_cv.vision.handwriting import read_words
     from boggle_cv.vision.sheet.read import _as_lexicon_word

@@ -47,10 +47,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from boggle_cv.board import Board  # noqa: E402
-from boggle_cv.questions import RoundDoubts, WordDoubt, decide  # noqa: E402
-from boggle_cv.sheet_doubts import sheet_entries  # noqa: E402
-from boggle_cv.scoring import Rules, table_points  # noqa: E402
+from boggle_cv.game.board import Board  # noqa: E402
+from boggle_cv.game.questions import RoundDoubts, WordDoubt, decide  # noqa: E402
+from boggle_cv.game.sheet_doubts import sheet_entries  # noqa: E402
+from boggle_cv.game.scoring import Rules, table_points  # noqa: E402
 
 #: The simulated boards' rules: a 4x4 board's standard table (points by length).
 RULES = Rules(size=4)

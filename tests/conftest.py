@@ -1,7 +1,17 @@
 """Settings every test shares."""
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def shared_dir() -> Path:
+    """../shared next to the repo (or $BOGGLE_CV_SHARED)."""
+    return Path(os.environ.get("BOGGLE_CV_SHARED", REPO.parent / "shared"))
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -31,3 +41,20 @@ def pg_db():
     from pg_server import fresh_database
     with fresh_database() as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def enable2k():
+    """ENABLE2K as a Dictionary, read from ../shared (skipped when absent)."""
+    p = shared_dir() / "words" / "enable2k.txt"
+    if not p.exists():
+        pytest.skip(f"{p} not available")
+    from boggle_cv.game.dictionary import load_word_list
+    return load_word_list(p)
+
+
+@pytest.fixture(scope="session")
+def default_dict():
+    """The shipped English dictionary."""
+    from boggle_cv.game.dictionary import load_default
+    return load_default()

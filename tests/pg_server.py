@@ -12,7 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from boggle_cv.store_sql import PgUrl
+from boggle_cv.store.sql import PgUrl
 
 ENV = "BOGGLE_CV_TEST_PG"
 
@@ -36,7 +36,7 @@ def fresh_database() -> Iterator[PgUrl]:
     """A database made for one test on the test server, dropped afterwards."""
     import psycopg
 
-    from boggle_cv import store_pg
+    from boggle_cv.store import postgres as store_pg
     admin = server_url()
     name = "t_" + secrets.token_hex(6)
     with psycopg.connect(admin, autocommit=True) as conn:

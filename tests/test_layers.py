@@ -42,7 +42,7 @@ GRAPH = {name: imports(name, path) for name, path in MODULES.items()}
 
 
 def part(name: str) -> str:
-    """boggle_cv.room.service.core -> boggle_cv.room; boggle_cv.scoring -> itself."""
+    """boggle_cv.room.service.core -> boggle_cv.room; boggle_cv.game.scoring -> itself."""
     parts = name.split(".")
     return ".".join(parts[:2])
 
@@ -83,7 +83,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_the_graph_is_read():
-    assert GRAPH["boggle_cv.wordlists"] >= {"boggle_cv.names", "boggle_cv.textfiles"}
+    assert GRAPH["boggle_cv.game.wordlists"] >= {"boggle_cv.game.names", "boggle_cv.files.textfiles"}
     assert "boggle_cv.room.service.core" in GRAPH["boggle_cv.room.service.players"]
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from boggle_cv.board import Board
+from boggle_cv.game.board import Board
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text(encoding="utf-8")

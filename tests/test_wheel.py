@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from boggle_cv.board import Board
+from boggle_cv.game.board import Board
 
 pytest.importorskip("build")
 pytestmark = pytest.mark.slow

@@ -7,14 +7,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..board import normalise_face
-from ..questions import CellDoubt, WordDoubt
-from ..referee import RoundRequest, RoundResult, answer, referee_round
+from ..game.board import normalise_face
+from ..game.questions import CellDoubt, WordDoubt
+from ..game.referee import RoundRequest, RoundResult, answer, referee_round
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..dictionary import Dictionary
+    from ..game.dictionary import Dictionary
     from ..vision.decode import CellReading
     from ..vision.pipeline import ScanResult
     from ..vision.sheet.types import SheetReading

@@ -1,5 +1,5 @@
 """`boggle-cv db copy SRC DEST`: the games database moved between a SQLite file and
-a PostgreSQL server (boggle_cv.store_copy)."""
+a PostgreSQL server (boggle_cv.store.copy)."""
 from __future__ import annotations
 
 from enum import Enum
@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
 
         Example: boggle-cv db copy games.sqlite3 postgresql://host/boggle
         """
-        from ..store_copy import copy
-        from ..store_sql import parse_location
+        from ..store.copy import copy
+        from ..store.sql import parse_location
         copied = copy(parse_location(src, "SRC"), parse_location(dest, "DEST"))
         typer.echo(f"copied {copied.summary()} into {parse_location(dest, 'DEST')}", err=True)

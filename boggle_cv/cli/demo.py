@@ -22,7 +22,7 @@ PLAYERS = ("alice", "bob", "carol")
 def sample_round() -> tuple[str, list[str]]:
     """The sample photo's path and its --player NAME=FILE options; EngineMissingError
     (exit 3) when the package's copy is missing (a damaged install)."""
-    from boggle_cv.resources import sample_file
+    from ..files.resources import sample_file
     photo = sample_file(SAMPLE)
     players = [f"{name}={sample_file(SAMPLE.replace('.jpg', f'.{name}.txt'))}" for name in PLAYERS]
     missing = [p for p in [str(photo), *(p.split("=", 1)[1] for p in players)] if not os.path.isfile(p)]
@@ -42,9 +42,9 @@ def register(app: typer.Typer) -> None:
 
         Example: boggle-cv demo --json
         """
-        from boggle_cv.dictionary import load_default
-        from boggle_cv.referee import RoundRequest, referee_round
-        from boggle_cv.report import round_text
+        from ..game.dictionary import load_default
+        from ..game.referee import RoundRequest, referee_round
+        from ..game.report import round_text
         from boggle_cv.vision.pipeline import Scanner
         from .options import read_player_lists
         photo, players = sample_round()

@@ -16,10 +16,10 @@ from typing import Annotated, Any, Optional
 import typer
 from typer.core import TyperCommand
 
-from ..board import Cell, cell_label, describe_text, normalise_face, parse_cell
-from ..dictionary import Dictionary
+from ..game.board import Cell, cell_label, describe_text, normalise_face, parse_cell
+from ..game.dictionary import Dictionary
 from ..errors import UsageError
-from ..scoring import MIN_LENGTH_RANGE, LongWords
+from ..game.scoring import MIN_LENGTH_RANGE, LongWords
 
 
 class SizeChoice(str, Enum):
@@ -36,7 +36,7 @@ class SizeChoice(str, Enum):
 
 
 class Lang(str, Enum):
-    """--lang: the edition (boggle_cv.editions): dictionary, folding, shortest word, cube sets."""
+    """--lang: the edition (boggle_cv.game.editions): dictionary, folding, shortest word, cube sets."""
 
     en = "en"
     fr = "fr"
@@ -153,8 +153,8 @@ def read_player_lists(options: list[str], lang: str = "en") -> dict[str, list[st
     (tokens judged by the folding of edition `lang`).
 
     Refuses two players with one name and more than one list on stdin."""
-    from ..wordlists import parse_player_option, read_lists
-    from ..names import name_key
+    from ..game.wordlists import parse_player_option, read_lists
+    from ..game.names import name_key
     specs = [parse_player_option(p) for p in options]
     names = [name_key(n) for n, _ in specs]
     if len(set(names)) != len(names):
@@ -172,7 +172,7 @@ def load_dictionary(path: Optional[Path], lang: str = "en") -> Dictionary:
     """The --dict list (folded by edition `lang`; skipped lines reported on stderr)
     or the edition's shipped dictionary. English lists take their common words from
     the English dictionary; the other editions flag none."""
-    from ..dictionary import load_default, load_word_list
+    from ..game.dictionary import load_default, load_word_list
     if path is None:
         return load_default(lang)
     d = load_word_list(path, common_from=load_default() if lang == "en" else None, lang=lang)

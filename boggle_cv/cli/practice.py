@@ -18,18 +18,18 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from ..errors import UsageError
-from ..store_sql import DbLocation, optional_location
+from ..store.sql import DbLocation, optional_location
 from .options import JsonOption, Lang, LangOption, SizeChoice, parse_fixes
 from .practice_play import PracticeArgs, Terminal
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..board import Board
-    from ..dictionary import Dictionary
+    from ..game.board import Board
+    from ..game.dictionary import Dictionary
     from ..practice.clock import Typed
     from ..practice.round import Summary
-    from ..referee import RoundResult
+    from ..game.referee import RoundResult
     from ..vision.pipeline import ScanResult
     from ..vision.sheet.types import SheetReading
 
@@ -63,7 +63,7 @@ def register(app: typer.Typer) -> None:
 
         Example: boggle-cv practice --name ann --size 5
         """
-        from ..names import clean_name
+        from ..game.names import clean_name
         from .practice_play import default_player
         player = clean_name(name, "--name") if name is not None else default_player()
         args = PracticeArgs(player, size.size, lang.value, dice, minutes, seed, tray, photo, words, sheet,
@@ -77,7 +77,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _db(args: PracticeArgs) -> DbLocation:
-    from .. import store
+    from ..store import database as store
     return args.db or store.default_db_path()
 
 
@@ -98,7 +98,7 @@ def _check(args: PracticeArgs) -> None:
         raise UsageError("--dice and --seed are for a virtual shake", "leave them out with a real tray")
     if args.words is not None and args.sheet is not None:
         raise UsageError("give one list: --words or --sheet")
-    from ..outputs import check_image_path, refuse_overwriting_inputs
+    from ..files.outputs import check_image_path, refuse_overwriting_inputs
     if args.annotate is not None:
         check_image_path(args.annotate)
     refuse_overwriting_inputs({"--annotate": args.annotate, "--db": args.db if isinstance(args.db, Path) else None},
@@ -114,7 +114,7 @@ def _best(args: PracticeArgs, size: int, seconds: int) -> int | None:
 
 
 def _shake(args: PracticeArgs) -> Summary:
-    from ..dictionary import load_default
+    from ..game.dictionary import load_default
     from ..practice.clock import check_seconds, clock_from_env
     from ..practice.round import practice_round, record_round, score_practice
     from ..practice.shake import shake
@@ -135,10 +135,10 @@ def _shake(args: PracticeArgs) -> Summary:
 
 
 def _tray(args: PracticeArgs) -> Summary:
-    from ..dictionary import load_default
+    from ..game.dictionary import load_default
     from ..practice.clock import check_seconds
     from ..practice.round import merge_words, practice_request, practice_round, record_round
-    from ..referee import apply_fixes
+    from ..game.referee import apply_fixes
     from .practice_play import read_tray, referee_tray
     term = _terminal()
     typed, seconds = _tray_clock(term, args)
@@ -162,7 +162,7 @@ def _tray(args: PracticeArgs) -> Summary:
 def _tray_clock(term: Terminal, args: PracticeArgs) -> tuple[Typed, int | None]:
     """--tray: the clock runs here while the tray is played (Typed, its seconds); else
     no clock (the round was played already)."""
-    from ..editions import EDITIONS
+    from ..game.editions import EDITIONS
     from ..practice.clock import Typed, check_seconds, clock_from_env
     from .practice_play import run_tray_clock
     if not args.tray:
@@ -199,7 +199,7 @@ def _annotated(out: Path | None, scan: ScanResult | None, image: np.ndarray | No
     if scan is None or image is None:
         raise UsageError("cannot annotate: the board was typed, not read from a photo",
                          "give the tray's photo, or leave --annotate out")
-    from ..round_photo import draw_round
+    from ..vision.round_photo import draw_round
     drawn: np.ndarray = draw_round(image, scan, result, found=1)
     return drawn
 
@@ -207,7 +207,7 @@ def _annotated(out: Path | None, scan: ScanResult | None, image: np.ndarray | No
 def _write_annotation(args: PracticeArgs, summary: Summary, drawn: np.ndarray) -> None:
     """Write --annotate; when it fails, the summary is shown first (the round is recorded)."""
     from ..errors import StorageError
-    from ..outputs import write_image_atomic
+    from ..files.outputs import write_image_atomic
     assert args.annotate is not None
     try:
         write_image_atomic(args.annotate, drawn)

@@ -12,18 +12,18 @@ from typing import TYPE_CHECKING, Callable, TextIO
 
 import typer
 
-from ..board import Board
-from ..dictionary import Dictionary
-from ..editions import EDITIONS
+from ..game.board import Board
+from ..game.dictionary import Dictionary
+from ..game.editions import EDITIONS
 from ..errors import BoggleError, UsageError
 from ..practice.clock import Clock, LineSource, Typed, clock_text, line_source, type_against_clock
-from ..report import board_text
-from ..store_sql import DbLocation
+from ..game.report import board_text
+from ..store.sql import DbLocation
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..referee import RoundRequest, RoundResult
+    from ..game.referee import RoundRequest, RoundResult
     from ..vision.pipeline import ScanResult
     from ..vision.sheet.types import SheetReading
 
@@ -90,7 +90,7 @@ def default_player() -> str:
     """The login name, as a player's name (names.clean_name), else "me"."""
     import getpass
 
-    from ..names import clean_name
+    from ..game.names import clean_name
     try:
         return clean_name(getpass.getuser(), "login name")
     except (BoggleError, KeyError, OSError, ImportError):
@@ -102,7 +102,7 @@ def typed_words(lines: list[str], lang: str) -> list[str]:
     [] when they hold none; past MAX_TYPED_WORDS the rest is dropped, with a warning."""
     from ..errors import WordListError
     from ..practice.round import MAX_WORDS as MAX_TYPED_WORDS
-    from ..wordlists import parse_words
+    from ..game.wordlists import parse_words
     notes: list[str] = []
     try:
         words = parse_words(lines, "your words", notes, lang=lang)
@@ -190,8 +190,8 @@ def referee_tray(term: Terminal, args: PracticeArgs, request: RoundRequest, dict
     on a terminal the referee's questions (doubtful cells, sheet words: only those that
     change the score) are asked first (cli.asking)."""
     import dataclasses
-    from ..sheet_doubts import append_sheet
-    from ..referee import referee_round
+    from ..game.sheet_doubts import append_sheet
+    from ..game.referee import referee_round
     sheets: dict[str, tuple[SheetReading, Path]] = {}
     if sheet is not None:
         words, doubts = append_sheet(request.players[args.player], args.player, sheet[0].words, args.lang)
@@ -205,7 +205,7 @@ def referee_tray(term: Terminal, args: PracticeArgs, request: RoundRequest, dict
 
 def file_list(path: Path, lang: str, stdin: TextIO) -> list[str]:
     """A word-list file ('-': stdin), warnings on stderr."""
-    from ..wordlists import read_word_list
+    from ..game.wordlists import read_word_list
     notes: list[str] = []
     words = read_word_list(str(path), getattr(stdin, "buffer", sys.stdin.buffer), notes, lang=lang)
     for note in notes:
@@ -217,7 +217,7 @@ def asked_list(term: Terminal, board: Board, dictionary: Dictionary,
                lang: str) -> list[str] | tuple[SheetReading, Path]:
     """Nothing typed and no list given: ask for a word-list file (its words) or a sheet
     photo (its reading: sheet_list)."""
-    from ..outputs import IMAGE_EXTENSIONS
+    from ..files.outputs import IMAGE_EXTENSIONS
     answer = Path(ask_path(term, "Your list (a word-list file, or a photo of your sheet)", "--words or --sheet"))
     if answer.suffix.lower() in IMAGE_EXTENSIONS:
         return sheet_list(answer, board, dictionary, lang)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from boggle_cv.board import Board, normalise_face
+from ..game.board import Board, normalise_face
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,7 +46,7 @@ def say(text: str, out: TextIO | None = None, end: str = "\n") -> None:
 def show_board(scan: ScanResult, board: Board, out: TextIO | None = None) -> None:
     """The board as read, before any question: its size, the doubtful cells' count and
     the grid (report.reading_lines)."""
-    from boggle_cv.report import reading_lines
+    from ..game.report import reading_lines
     n = len(scan.reading.flagged)
     say(f"Board read: {board.size}x{board.size}, {n} doubtful cell(s) (marked ?)", out)
     say(reading_lines(scan, board, notes=False), out)

@@ -1,7 +1,7 @@
 """`boggle-cv scan PHOTO ...`: photo and players' lists in, referee's report out.
 
 Per photo: read it (vision.pipeline.Scanner), ask about doubtful cells on a
-terminal, referee the round (boggle_cv.referee), then draw, store and print.
+terminal, referee the round (boggle_cv.game.referee), then draw, store and print.
 This module only parses, calls, formats and picks the exit code.
 """
 from __future__ import annotations
@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from ..board import Board, cell_label
+from ..game.board import Board, cell_label
 from ..errors import BoggleError, LowConfidenceError, UsageError
-from ..referee import Corrections, MarksPolicy, RoundResult, RulesOptions
-from ..scoring import LongWords, Variant
-from ..store_sql import DbLocation
+from ..game.referee import Corrections, MarksPolicy, RoundResult, RulesOptions
+from ..game.scoring import LongWords, Variant
+from ..store.sql import DbLocation
 from ..vision.engines import Engine
 from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, Lang, LangOption, LongWordsOption,
                       MinLengthOption, OrderedCommand, SizeChoice, given_order, load_dictionary, parse_cells,
@@ -30,7 +30,7 @@ from .scan_round import EarlyLoad, Outcome, ScanJob, referee_photo
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..dictionary import Dictionary
+    from ..game.dictionary import Dictionary
     from ..vision.pipeline import ScanResult, Scanner
     from ..vision.sheet.types import SheetReading
 
@@ -138,8 +138,8 @@ def _sheet_specs(sheet: list[str], player: list[str], photos: int) -> tuple[tupl
     photos of the tray, or for a player who has both --player and --sheet."""
     if not sheet:
         return ()
-    from ..names import name_key
-    from ..wordlists import parse_player_option
+    from ..game.names import name_key
+    from ..game.wordlists import parse_player_option
     from .sheets import parse_sheet_options
     sheets = tuple(parse_sheet_options(sheet))
     if photos > 1:
@@ -157,10 +157,10 @@ def _refuse_overwriting(photos: list[Path], player: list[str], sheets: tuple[tup
     sheet's drawing beside it, --db, --debug-dir's images) is one of the inputs (the
     photos, the lists, --dict); UsageError when two sheets would be drawn to one file,
     or for a --db that names no database (store_sql.parse_location). The --db location."""
-    from ..store_sql import optional_location
+    from ..store.sql import optional_location
     location = optional_location(db)
-    from ..outputs import check_image_path, refuse_overwriting_inputs
-    from ..wordlists import parse_player_option
+    from ..files.outputs import check_image_path, refuse_overwriting_inputs
+    from ..game.wordlists import parse_player_option
     drawn_sheets: dict[str, Path] = {}
     if annotate is not None:
         check_image_path(annotate)
@@ -196,7 +196,7 @@ def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: 
     on a terminal and a summary ends the run (exit code: the worst failure's,
     scan_documents.worst_exit_code). With --json and several photos, one list of
     documents is written at the end; with --jsonl, a line each as it is done."""
-    from ..outputs import undone_on_interrupt
+    from ..files.outputs import undone_on_interrupt
     from .scan_documents import worst_exit_code
     drawn = [job.annotate] if job.annotate is not None else []
     if job.annotate is not None and job.sheets:
@@ -274,7 +274,7 @@ def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np
         stages["annotate"] = _annotate(job.annotate, photo, scan, image, result, sheets, job.sheets,
                                        job.annotate_full)
     if job.game is not None:
-        from ..referee import store_round
+        from ..game.referee import store_round
         result = store_round(job.db, job.game, dataclasses.replace(result, timings=stages), fingerprint, job.replace)
     result = dataclasses.replace(result, timings={**stages, "total": time.perf_counter() - job.start})
     doc = None
@@ -282,7 +282,7 @@ def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np
         from .scan_documents import scan_document
         doc = scan_document(result, {name: (path, sheets[name]) for name, path in job.sheets if name in sheets})
     else:
-        from ..report import round_text
+        from ..game.report import round_text
         typer.echo(round_text(result, f"== {photo}" if job.several else None))
     if job.timings:
         typer.echo("timings (ms): " + ", ".join(f"{k} {v * 1000:.0f}" for k, v in result.timings.items()), err=True)
@@ -322,8 +322,8 @@ def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray
         n, m = result.board.size, scan.board.size
         raise UsageError(f"cannot annotate {photo}: --board is {n}x{n} but the tray in the photo is {m}x{m}",
                          "give the board of this photo, or leave --annotate out")
-    from ..outputs import write_bytes_atomic, write_image_atomic
-    from ..round_photo import draw_round
+    from ..files.outputs import write_bytes_atomic, write_image_atomic
+    from ..vision.round_photo import draw_round
     from ..vision.overlay import OverlayStyle
     t0 = time.perf_counter()
     drawn = draw_round(image, scan, result, style=OverlayStyle(max_side=None) if full else OverlayStyle())

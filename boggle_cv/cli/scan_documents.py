@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from ..errors import BoggleError
-from ..referee import SCHEMA_VERSION, RoundResult
+from ..game.referee import SCHEMA_VERSION, RoundResult
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -10,9 +10,9 @@ import json
 from pathlib import Path
 
 from ..errors import ImageReadError
-from ..names import name_key
-from ..referee import RoundResult
-from ..store_sql import DbLocation
+from ..game.names import name_key
+from ..game.referee import RoundResult
+from ..store.sql import DbLocation
 
 
 def round_fingerprint(photo: Path, result: RoundResult) -> str:
@@ -34,8 +34,8 @@ def refuse_repeat(photo: Path, result: RoundResult, game: str, db: DbLocation | 
     """Before the round is drawn or stored: its fingerprint; RepeatedRoundError when
     `game` holds it already and `replace` is not set (store_round checks again, in
     its transaction)."""
-    from .. import store
-    from ..store_rounds import stored_round
+    from ..store import database as store
+    from ..store.rounds import stored_round
     fingerprint = round_fingerprint(photo, result)
     if not replace:
         number = stored_round(db or store.default_db_path(), game, fingerprint)

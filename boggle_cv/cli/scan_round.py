@@ -13,16 +13,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 
-from ..board import Board
-from ..dictionary import Dictionary
+from ..game.board import Board
+from ..game.dictionary import Dictionary
 from ..errors import BoggleError, ImageReadError
-from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, seen_marks
-from ..store_sql import DbLocation
+from ..game.referee import (Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, seen_marks)
+from ..store.sql import DbLocation
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..questions import WordDoubt
+    from ..game.questions import WordDoubt
     from ..vision.pipeline import ScanResult, Scanner
     from ..vision.sheet.types import SheetReading
     from ..vision.stages import ImageU8
@@ -118,7 +118,7 @@ def read_sheets(job: ScanJob, board: Board) -> tuple[dict[str, SheetReading], di
     """Each --sheet photo read against the board's lexicon: (name -> reading, name ->
     its entries, the doubts of those entries: questions.sheet_entries). The sheet
     reader and its model load here, only when a sheet is given."""
-    from ..sheet_doubts import sheet_entries
+    from ..game.sheet_doubts import sheet_entries
     from .sheets import read_one_sheet, sheet_lexicon
     lexicon = sheet_lexicon(board, job.dictionary, job.options.lang)
     readings: dict[str, SheetReading] = {}
@@ -133,7 +133,7 @@ def read_sheets(job: ScanJob, board: Board) -> tuple[dict[str, SheetReading], di
 
 
 def _fixed(board: Board, corrections: Corrections) -> Board:
-    from ..referee import apply_fixes
+    from ..game.referee import apply_fixes
     return apply_fixes(board, corrections.cells)
 
 
@@ -205,5 +205,5 @@ def _read(photo: Path, scanner: Scanner | None, job: ScanJob,
 
 def _write_debug(folder: Path, photo: Path, images: dict[str, ImageU8]) -> None:
     """Write each stage's image (name -> BGR array) as PHOTO-STEM_NAME.png in folder."""
-    from ..outputs import write_images_into
+    from ..files.outputs import write_images_into
     write_images_into(folder, {f"{photo.stem}_{name}.png": img for name, img in sorted(images.items())})

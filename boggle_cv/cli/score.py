@@ -6,10 +6,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..board import Board
+from ..game.board import Board
 from ..errors import UsageError
-from ..referee import Corrections, RoundRequest, RulesOptions, referee_round
-from ..scoring import LongWords, Variant
+from ..game.referee import Corrections, RoundRequest, RulesOptions, referee_round
+from ..game.scoring import LongWords, Variant
 from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, Lang, LangOption, LongWordsOption,
                       MinLengthOption, load_dictionary, parse_cells, parse_one_cell, read_player_lists)
 
@@ -35,7 +35,7 @@ def register(app: typer.Typer) -> None:
 
         Example: boggle-cv score PERS/LATG/SINE/TERS -p ann=ann.txt -p bob=bob.txt
         """
-        from ..report import sheet_text
+        from ..game.report import sheet_text
         b = Board.parse(board)
         if variant is Variant.challenge and challenge_cell is None:
             raise UsageError("--variant challenge needs --challenge-cell", "e.g. --challenge-cell r2c3")

@@ -57,8 +57,8 @@ def register(app: typer.Typer) -> None:
         Example: boggle-cv serve --host 0.0.0.0
         """
         check_web_extra()
-        from .. import store
-        from ..store_sql import optional_location
+        from ..store import database as store
+        from ..store.sql import optional_location
         from ..web.config import ServeConfig
         from ..web.server import run_server
         run_server(ServeConfig(db_path=optional_location(db) or store.default_db_path(), engine=engine.value,

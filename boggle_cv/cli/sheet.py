@@ -12,8 +12,8 @@ from ..errors import UsageError
 from .options import DictOption, JsonOption, Lang, LangOption
 
 if TYPE_CHECKING:
-    from ..board import Board
-    from ..dictionary import Dictionary
+    from ..game.board import Board
+    from ..game.dictionary import Dictionary
     from ..vision.sheet.types import SheetReading
 
 
@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
         if board_text and tray:
             raise UsageError("give --board or --tray-photo, not both")
         if annotate is not None:
-            from ..outputs import refuse_overwriting_inputs
+            from ..files.outputs import refuse_overwriting_inputs
             refuse_overwriting_inputs({"--annotate": annotate}, [photo, tray, dict_path], None, [])
         board = _board(board_text, tray, lang.value)
         if board is not None and free:
@@ -60,7 +60,7 @@ def register(app: typer.Typer) -> None:
 def _board(board_text: str | None, tray: Path | None, lang: str) -> Board | None:
     """The board that the sheet is read against: --board's text, or --tray-photo's photo read."""
     if board_text:
-        from ..board import Board
+        from ..game.board import Board
         return Board.parse(board_text)
     if tray is not None:
         from ..vision.pipeline import read_board
@@ -70,7 +70,7 @@ def _board(board_text: str | None, tray: Path | None, lang: str) -> Board | None
 
 def _draw(annotate: Path, photo: Path, reading: SheetReading) -> None:
     """--annotate: the sheet's photo with each word's box and reading drawn."""
-    from ..outputs import write_image_atomic
+    from ..files.outputs import write_image_atomic
     from ..vision.imageio import load_image
     from ..vision.sheet.draw import draw_sheet
     write_image_atomic(annotate, draw_sheet(load_image(photo), reading))
@@ -83,7 +83,7 @@ def _show(photo: Path, board: Board | None, reading: SheetReading, as_json: bool
     from .sheets import sheet_decision, sheet_text, terminal_ink
     decision = sheet_decision(reading, board, dictionary, lang) if board is not None and dictionary else None
     if as_json:
-        from ..referee import SCHEMA_VERSION
+        from ..game.referee import SCHEMA_VERSION
         doc = {"schema_version": SCHEMA_VERSION, "photo": str(photo),
                "board": board.to_text() if board is not None else None, **reading.to_dict()}
         if decision is not None:

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, TextIO
 
 
 from ..errors import UsageError
-from ..questions import WordDoubt, shown
+from ..game.questions import WordDoubt, shown
 from ..room.sheets import MAX_ALTERNATIVES
-from ..sheet_lexicon import SheetLexicon, sheet_lexicon
+from ..game.sheet_lexicon import SheetLexicon, sheet_lexicon
 
 __all__ = ["SheetLexicon", "sheet_lexicon"]
 
@@ -23,17 +23,17 @@ __all__ = ["SheetLexicon", "sheet_lexicon"]
 SHEET_PLAYER = "sheet"
 
 if TYPE_CHECKING:
-    from ..questions import Decision
-    from ..board import Board
-    from ..dictionary import Dictionary
+    from ..game.questions import Decision
+    from ..game.board import Board
+    from ..game.dictionary import Dictionary
     from ..vision.sheet.types import SheetReading
 
 
 def parse_sheet_options(options: Iterable[str]) -> list[tuple[str, Path]]:
     """--sheet NAME=PHOTO options -> [(name, photo), ...] in order; names checked as
     --player names are (names.py), each once."""
-    from ..wordlists import parse_player_option
-    from ..names import name_key
+    from ..game.wordlists import parse_player_option
+    from ..game.names import name_key
     specs = [parse_player_option(o) for o in options]
     out: list[tuple[str, Path]] = []
     for name, file in specs:
@@ -60,7 +60,7 @@ def draw_sheets(annotate: Path, sheets: dict[str, SheetReading], photos: Iterabl
     caller to write (outputs.write_bytes_atomic) once everything is drawn."""
     import cv2
     from ..errors import OutputError
-    from ..outputs import check_image_path
+    from ..files.outputs import check_image_path
     from ..vision.imageio import load_image
     from ..vision.sheet.draw import draw_sheet
     ext = check_image_path(annotate)
@@ -191,9 +191,9 @@ def sheet_words(reading: SheetReading) -> list[str]:
 def sheet_decision(reading: SheetReading, board: Board, dictionary: Dictionary, lang: str = "en") -> Decision:
     """What the referee asks of this sheet alone on `board` (questions.decide): its
     doubtful words whose answer changes its score; the others are settled."""
-    from ..questions import RoundDoubts, decide
-    from ..sheet_doubts import sheet_entries
-    from ..scoring import Rules
+    from ..game.questions import RoundDoubts, decide
+    from ..game.sheet_doubts import sheet_entries
+    from ..game.scoring import Rules
     entries, doubts = sheet_entries(SHEET_PLAYER, reading.words)
     rules = Rules.for_board(board, lang=lang)
     return decide(RoundDoubts(board, rules, {SHEET_PLAYER: entries}, (), tuple(doubts)), dictionary)

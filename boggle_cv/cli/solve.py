@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ..board import Board
+from ..game.board import Board
 from .options import DictOption, JsonOption, Lang, LangOption, MinLengthOption, load_dictionary
 
 
@@ -26,8 +26,8 @@ def register(app: typer.Typer) -> None:
 
         Example: boggle-cv solve PERS/LATG/SINE/TERS
         """
-        from ..report import solve_dict, solve_text
-        from ..scoring import Rules, solve
+        from ..game.report import solve_dict, solve_text
+        from ..game.scoring import Rules, solve
         b = Board.parse(board)
         d = load_dictionary(dict_path, lang.value)
         rules = Rules.for_board(b, min_length=min_length, lang=lang.value)

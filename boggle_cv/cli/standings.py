@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .. import store
+from ..store import database as store
 
 
 def register(app: typer.Typer) -> None:
@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
 def _remove(path: store.DbLocation, game: str | None, number: int) -> None:
     """--remove: round `number` of `game` removed, said in one line on stderr."""
     from ..errors import UsageError
-    from ..store_rounds import remove_round
+    from ..store.rounds import remove_round
     if game is None:
         raise UsageError("--remove needs the game's name", "e.g. boggle-cv standings friday --remove 2")
     left = remove_round(path, game, number)

@@ -90,7 +90,7 @@ class SystemClock:
 def clock_from_env(environ: dict[str, str] | None = None) -> SystemClock:
     """The clock of a command: real time, or $BOGGLE_CV_CLOCK_SPEED times faster.
     UsageError (exit 2) for a value that is not a speed from 1 to 10000."""
-    from ..env_settings import env_number
+    from ..files.env_settings import env_number
     low, high = _SPEED_RANGE
     speed = env_number(SPEED_ENV, low, high, "a speed", "unset it: the clock then runs in real time", environ)
     if speed is None:

@@ -1,5 +1,5 @@
 """The personal record: every round a player practised alone, in the games database
-the room uses (table `practice_rounds`, schema 5 of boggle_cv.store), and what a
+the room uses (table `practice_rounds`, schema 5 of boggle_cv.store.database), and what a
 player's record says: the best round, the average of the last ten.
 
 A record is per player (compared by names.name_key: "Ann" and "ann" are one
@@ -20,10 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .. import store
+from ..store import database as store
 from ..errors import StorageError
-from ..names import name_key
-from ..store_sql import Conn, DbLocation, insert_id, tables
+from ..game.names import name_key
+from ..store.sql import Conn, DbLocation, insert_id, tables
 
 T = TypeVar("T")
 

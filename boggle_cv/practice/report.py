@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from ..editions import EDITIONS
-from ..report import STATUS_TEXT, board_text
-from ..board import Board
+from ..game.editions import EDITIONS
+from ..game.report import STATUS_TEXT, board_text
+from ..game.board import Board
 from .clock import clock_text
 from .record import PracticeRound, Record
 from .round import Summary

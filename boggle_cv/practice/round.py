@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..board import Board
-from ..dictionary import Dictionary
+from ..game.board import Board
+from ..game.dictionary import Dictionary
 from ..errors import StorageError
-from ..questions import WordDoubt
-from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
-from ..scoring import ScoredWord, spelled
-from ..store_sql import DbLocation
+from ..game.questions import WordDoubt
+from ..game.referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
+from ..game.scoring import ScoredWord, spelled
+from ..store.sql import DbLocation
 from . import record
 from .record import PracticeRound, Record
 

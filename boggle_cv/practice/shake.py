@@ -13,9 +13,9 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from ..board import Board
-from ..dice import CUBE_SETS, DEFAULT_SET_FOR_SIZE, CubeSet, get_set, roll, sets_of_size
-from ..editions import get_edition
+from ..game.board import Board
+from ..game.dice import CUBE_SETS, DEFAULT_SET_FOR_SIZE, CubeSet, get_set, roll, sets_of_size
+from ..game.editions import get_edition
 from ..errors import UsageError
 
 #: The sizes of tray with known cubes (4x4, Big Boggle 5x5, Super Big Boggle 6x6).

@@ -6,7 +6,7 @@ Each room is one JSON document (room.model.Room) in table ``rooms``; a round's
 photo preview is a BLOB in ``room_photos``, the handwriting of each word a sheet
 photo added (a small WebP, by a random id that the room's document names) a BLOB in
 ``room_word_images`` (the tables are part of the games
-database's schema, boggle_cv.store, which opens, creates and migrates the file). Every change is one transaction that
+database's schema, boggle_cv.store.database, which opens, creates and migrates the file). Every change is one transaction that
 reads the room, applies the change and writes it back with its version bumped
 (SQLite's ``BEGIN IMMEDIATE``, PostgreSQL's advisory lock on the room's code: two
 servers or threads never interleave a change). Scoring
@@ -26,9 +26,9 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TypeVar, cast
 
-from .. import store
+from ..store import database as store
 from ..errors import LimitReached, StorageError
-from ..store_sql import Conn, DbLocation, as_location, notify
+from ..store.sql import Conn, DbLocation, as_location, notify
 from .model import Room
 
 

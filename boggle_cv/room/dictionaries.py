@@ -11,8 +11,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 
-from ..dictionary import Dictionary
-from ..editions import get_edition
+from ..game.dictionary import Dictionary
+from ..game.editions import get_edition
 
 
 class Dictionaries:
@@ -33,7 +33,7 @@ class Dictionaries:
             d = self._held.get(code)
             if d is None:
                 if self._load is None:
-                    from ..dictionary import load_default
+                    from ..game.dictionary import load_default
                     d = load_default(code)
                 else:
                     d = self._load(code)

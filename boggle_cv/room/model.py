@@ -26,7 +26,7 @@ from typing import Any
 
 from ..errors import RoundStateError
 
-from ..names import scrub_surrogates
+from ..game.names import scrub_surrogates
 
 #: Room codes: 7 characters from an alphabet without look-alikes (0/O, 1/I/L):
 #: 31**7 = 2.75e10 codes, so a guess on a LAN (rate-limited) finds nothing.
@@ -239,7 +239,7 @@ class Settings:
     RulesOptions as JSON (variant, min_length, long_words); marks: "use" or
     "ignore" red marks seen in photos; target: points that win the game (None: no
     target, the game goes on until the table stops); lang: the
-    room's edition (boggle_cv.editions: its dictionary, folding and shortest word;
+    room's edition (boggle_cv.game.editions: its dictionary, folding and shortest word;
     a room stored before editions is English)."""
 
     seconds: int | None = 180

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..wordlists import MAX_TOKEN
+from ..game.wordlists import MAX_TOKEN
 
 #: Alternatives kept for a doubtful word (the reading first), and their probability's
 #: decimals. Five, not three: on sheets of fast scrawl composed from the tune split,

@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..board import Board, Cell, cell_label, parse_cell
+from ..game.board import Board, Cell, cell_label, parse_cell
 from ..errors import BoardTextError
-from ..referee import apply_fixes
+from ..game.referee import apply_fixes
 from .model import BoardState, Phase, Player, Room, Settings, screen_key
 
 

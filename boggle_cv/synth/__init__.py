@@ -35,7 +35,7 @@ truth keys (the format of ../shared/real-photos/truth.json, plus training fields
 
 Drawing letters needs Pillow (extra `train`) and system fonts (fonts-dejavu-core,
 fonts-liberation, ...); without them render_photo raises EngineMissingError.
-Modules, one job each (cube sets themselves are boggle_cv.dice's):
+Modules, one job each (cube sets themselves are boggle_cv.game.dice's):
   scene        render_photo, SynthConfig: what to draw, in which order
   cubesets     the dice sets as drawn (set names, pocket, underline editions), roll
   geometry     the tray's shape in pitches, world points

@@ -1,6 +1,6 @@
 """The cube sets as the renderer uses them: which set to draw, and rolling its cubes.
 
-The cubes themselves are `boggle_cv.dice.CUBE_SETS` (the one list of the sets in
+The cubes themselves are `boggle_cv.game.dice.CUBE_SETS` (the one list of the sets in
 RULES.md); a set added there is drawn too: `set_names` lists it, and a render with
 no `set_name` picks it among the sets of its board size (`sets_of_size`). What is
 only about drawing lives here: Pocket Boggle's strips (a 4x4 frame, letters upright,
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import dice
+from ..game import dice
 
 POCKET_SET = "pocket"
 """Pocket Boggle: a 4x4 frame of four letter strips (no cubes; letters upright)."""
@@ -59,7 +59,7 @@ def size_of(set_name: str) -> int:
 
 
 def edition_of(set_name: str) -> str:
-    """The edition (boggle_cv.editions code) of a named set ("pocket": English)."""
+    """The edition (boggle_cv.game.editions code) of a named set ("pocket": English)."""
     return dice.get_set(POCKET_CUBES if set_name == POCKET_SET else set_name).lang
 
 

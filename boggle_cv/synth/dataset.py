@@ -20,7 +20,7 @@ from .scene import SynthConfig, render_photo
 from .truth import PhotoTruth
 
 if TYPE_CHECKING:
-    from ..dictionary import Dictionary
+    from ..game.dictionary import Dictionary
 
 SCHEMA_VERSION = 1
 JPEG_QUALITY = 90
@@ -149,10 +149,10 @@ def player_lists(faces: list[list[str]], rng: np.random.Generator, players: int 
     """Plausible players' word lists for a board: mostly common words that are on it
     (some found by two players), a few misspellings or words not on the board.
 
-    Uses boggle_cv.solver and the shipped dictionary (or `dictionary`).
+    Uses boggle_cv.game.solver and the shipped dictionary (or `dictionary`).
     """
-    from ..board import Board
-    from ..solver import find_words
+    from ..game.board import Board
+    from ..game.solver import find_words
     board = Board.from_rows(faces)
     found = find_words(board, dictionary)
     common = [f.word for f in found if f.common] or [f.word for f in found]

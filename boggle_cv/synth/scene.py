@@ -5,7 +5,7 @@ table texture on Z = 0 (backgrounds.py), a tray whose top, with its grid of well
 is at the wall height (tray.py), cubes standing in the wells, tops at
 `floor + cube` (cubes.py), seen by a random camera (framing.py). Then light, blur,
 noise and JPEG (effects.py). Shapes: geometry.py; colours: looks.py; the cube sets:
-cubesets.py (from boggle_cv.dice); the truth: truth.py.
+cubesets.py (from boggle_cv.game.dice); the truth: truth.py.
 
 Truth (a dict, JSON-ready; see `render_photo`) is reported in the board's frame
 chosen so that most letters read upright, as in ../shared/real-photos/truth.json.

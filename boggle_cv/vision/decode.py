@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..board import BLANK, Board
+from ..game.board import BLANK, Board
 from .stages import Reading
 from .reader_model import FACES, TURNS
 
@@ -32,7 +32,7 @@ from .reader_model import FACES, TURNS
 @dataclass(frozen=True)
 class DecodeConfig:
     """Thresholds (probabilities in 0..1), and the edition whose cube sets are the
-    prior (boggle_cv.editions code; dice.sets_of_size(n, edition): none for de, es,
+    prior (boggle_cv.game.editions code; dice.sets_of_size(n, edition): none for de, es,
     nl, so those read without a prior)."""
 
     flag_below: float = 0.80
@@ -229,7 +229,7 @@ def _lone_q_dice(edition: str) -> bool:
     reads a lone Q as Qu since v7, but a damaged one can still come out as an O with
     a little Qu left (docs/editions.md), so such O cells are flagged for the players
     with Qu as the runner-up."""
-    from ..editions import EDITIONS
+    from ..game.editions import EDITIONS
     e = EDITIONS.get(edition)
     return e is not None and e.lone_q_dice
 
@@ -242,7 +242,7 @@ def _apply_prior(fr: npt.NDArray[np.float64], order: npt.NDArray[np.intp],
                  choice: npt.NDArray[np.intp], cfg: DecodeConfig
                  ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], list[str], list[str]]:
     """Swap doubtful cells to runner-ups while that makes a known cube set fit better."""
-    from .. import dice
+    from ..game import dice
 
     n = choice.shape[0]
     names = list(dice.sets_of_size(n, cfg.edition))

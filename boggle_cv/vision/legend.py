@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..board import BLANK
+from ..game.board import BLANK
 from .stages import ImageU8
 
 #: Fonts tried first (a Unicode font with Latin, Greek, Cyrillic), then Pillow's own.

@@ -68,7 +68,7 @@ def model_path(spec: ModelSpec) -> Path:
     env = os.environ.get(spec.env)
     if env:
         return Path(env)
-    from ..resources import model_file
+    from ..files.resources import model_file
     return model_file(spec.file_name)
 
 
@@ -116,7 +116,7 @@ VERIFIED_FILE = "verified-models.json"
 
 
 def _verified_records() -> list[list[object]]:
-    from ..resources import cache_dir
+    from ..files.resources import cache_dir
     try:
         records = json.loads((cache_dir() / VERIFIED_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -133,7 +133,7 @@ def _checked_before(record: list[object]) -> bool:
 def _remember_checked(record: list[object]) -> None:
     """Add a passed check to the cache file (atomically; errors ignored: the cache is
     only a shortcut)."""
-    from ..resources import cache_dir
+    from ..files.resources import cache_dir
     folder = cache_dir()
     records = [r for r in _verified_records() if r[:1] != record[:1]] + [record]
     tmp = None

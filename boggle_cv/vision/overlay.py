@@ -4,7 +4,7 @@ outline and grid, rows and columns labelled r1.. and c1.. as `--fix` names them,
 each cube's reading in its cell's top-left corner (doubtful cells boxed, with "?"),
 and the paths of the best words, each numbered by a disc in a corner of its first
 cell and named in a legend under the photo (vision.legend: the word, and when the
-round is known, its points and who found it: boggle_cv.round_photo.draw_round).
+round is known, its points and who found it: boggle_cv.vision.round_photo.draw_round).
 Labels and discs sit in the cells' corners and outside the grid, off the letters.
 
 Input and output images are BGR uint8 (H, W, 3). Board cells are (row, col) in the

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ..board import Board
+from ..game.board import Board
 from ..errors import ArgumentTypeError, NoBoardError, UsageError
 from .cells import cut_cells, mosaic, outside_fraction, rectify
 from .decode import BoardReading, CellReading, DecodeConfig, decode, implausible
@@ -224,7 +224,7 @@ def refuse_unseen(reading: BoardReading) -> None:
     rim, the table) is not a cube, and a board is never scored with it."""
     unseen = [(c.row, c.col) for row in reading.cells for c in row if c.outside_photo >= UNSEEN_OUTSIDE]
     if unseen:
-        from ..board import cell_label
+        from ..game.board import cell_label
         cells = ", ".join(cell_label(c) for c in unseen)
         raise NoBoardError(f"no board found: {len(unseen)} cell(s) lie outside the photo ({cells})",
                            "photograph the whole tray, or give the board with --board")
@@ -279,7 +279,7 @@ def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None =
     engine: "classifier" (default), "tesseract" or "both". The models are loaded once
     per engine and reused by later calls; for several photos with other settings,
     keep a ``Scanner``. lang: the edition whose cube sets are the reader's prior
-    (boggle_cv.editions: "fr" weighs the French set, "de" none). Raises ArgumentTypeError (a TypeError) for something that is
+    (boggle_cv.game.editions: "fr" weighs the French set, "de" none). Raises ArgumentTypeError (a TypeError) for something that is
     neither, UsageError (a ValueError) for a bad size, engine, colour or array shape,
     ImageReadError for an unreadable file, NoBoardError when no board is found (or
     the photo shows a board of another size than `size`: Scanner.find_tray).
@@ -288,7 +288,7 @@ def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None =
         raise UsageError(f"size must be 4, 5, 6 or None, not {size!r}")
     if colour not in ("bgr", "rgb"):
         raise UsageError(f"colour must be 'bgr' or 'rgb', not {colour!r}")
-    from ..editions import get_edition
+    from ..game.editions import get_edition
     lang = get_edition(lang).code
     label: str | None = None
     if isinstance(photo, (str, os.PathLike)):

@@ -5,7 +5,7 @@ Why: `np.median` and `np.percentile` import `numpy.ma` the first time they run
 `boggle-cv scan` paid inside the tray finder. These two functions do the same
 arithmetic as numpy 2 (the same partition positions, the same `mean` of the
 middle pair, the same linear interpolation, the same result types), so a reading
-cannot change; tests/unit/test_quantiles.py compares them with numpy bit for bit.
+cannot change; tests/vision/test_quantiles.py compares them with numpy bit for bit.
 
 Only what the vision stages use: a whole array (no `axis`), one quantile, the
 default "linear" method.

@@ -30,7 +30,7 @@ F32 = npt.NDArray[np.float32]
 
 
 def default_model_path() -> Path:
-    """$BOGGLE_CV_MODEL if set, else the shipped models/reader.onnx (boggle_cv.resources)."""
+    """$BOGGLE_CV_MODEL if set, else the shipped models/reader.onnx (boggle_cv.files.resources)."""
     return onnx_models.model_path(onnx_models.READER)
 
 

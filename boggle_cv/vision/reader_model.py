@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..board import ALL_FACES
+from ..game.board import ALL_FACES
 
 #: Face classes in model output order: "A".."Z" without "Q", "An" "Er" "He" "In" "Qu" "Th", "#".
 FACES: tuple[str, ...] = tuple(ALL_FACES)

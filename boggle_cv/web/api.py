@@ -32,13 +32,14 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from .. import __version__, store
-from ..board import Board
-from ..editions import DEFAULT_LANG, EDITIONS, LANGS, get_edition
+from .. import __version__
+from ..store import database as store
+from ..game.board import Board
+from ..game.editions import DEFAULT_LANG, EDITIONS, LANGS, get_edition
 from ..errors import BoardTextError, UsageError, WordListError
-from ..names import MAX_NAME, clean_name, name_key
-from ..referee import Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, store_round
-from ..wordlists import parse_words, tokenise
+from ..game.names import MAX_NAME, clean_name, name_key
+from ..game.referee import (Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, store_round)
+from ..game.wordlists import parse_words, tokenise
 from .errors import NotFound
 from ..vision.pipeline import ScanResult
 from .geometry import board_geometry

@@ -21,7 +21,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..dictionary import Dictionary
+from ..game.dictionary import Dictionary
 from ..error_codes import ErrorCode
 from ..errors import BoggleError
 from . import api
@@ -120,7 +120,7 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
     """
     from ..room.dictionaries import Dictionaries
     if dictionary is None:
-        from ..dictionary import load_default
+        from ..game.dictionary import load_default
         dictionary = load_default()
     dictionaries = Dictionaries({"en": dictionary})
     state = WebState(config, dictionary, scanner_factory or _default_scanner_factory(config.engine),

@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..store_sql import DbLocation
+from ..store.sql import DbLocation
 
 MB = 1024 * 1024
 
@@ -89,7 +89,7 @@ class ServeConfig:
         at once, then per hour.
     max_round_bytes: the most a round stored through /api/rounds may take in the games
         database (its words and report as JSON, bytes; 413 above).
-    lang: the edition (boggle_cv.editions) of a new room and of /api/score and
+    lang: the edition (boggle_cv.game.editions) of a new room and of /api/score and
         /api/rounds requests that name none (`serve --lang`; rooms change theirs).
     proxy: the address of a reverse proxy in front of the server (`serve --proxy`,
         docs/hosting.md): its X-Forwarded-For names the phone each request comes

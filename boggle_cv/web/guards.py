@@ -35,7 +35,7 @@ import anyio
 
 from ..error_codes import ErrorCode
 from ..errors import LimitReached, NotAuthenticated, RoomNotFound
-from ..referee import RoundResult, round_record
+from ..game.referee import RoundResult, round_record
 from .config import MB, ServeConfig
 from .errors import json_error
 from .uploads import BodyTooLarge

@@ -24,7 +24,7 @@ import anyio
 from ..errors import BoggleError, RoomNotFound
 from ..room.db import ROOMS_CHANNEL
 from ..room.model import Room
-from ..store_sql import DbLocation, PgUrl
+from ..store.sql import DbLocation, PgUrl
 from .live import RoomHub
 
 #: Seconds without a notification after which the watched rooms' versions are asked.

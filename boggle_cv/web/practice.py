@@ -39,15 +39,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ..board import Board
-from ..dice import CUBE_SETS
-from ..editions import EDITIONS, get_edition
+from ..game.board import Board
+from ..game.dice import CUBE_SETS
+from ..game.editions import EDITIONS, get_edition
 from ..errors import RoundStateError, UsageError
-from ..names import clean_name
+from ..game.names import clean_name
 from ..practice.clock import MAX_SECONDS, MIN_SECONDS, usual_seconds
 from ..practice.shake import SIZES, dice_for, shake
 from ..room.dictionaries import Dictionaries
-from ..store_sql import DbLocation
+from ..store.sql import DbLocation
 from .api import _json_body, _ok
 from .errors import NotFound
 from .requests import MAX_BOARD_TEXT, text
@@ -188,7 +188,7 @@ async def deal(request: Request) -> JSONResponse:
 def _words(raw: str, lang: str) -> list[str]:
     """The words of the page's list (several on a line, commas), at most MAX_WORDS."""
     from ..practice.round import MAX_WORDS
-    from ..wordlists import parse_words
+    from ..game.wordlists import parse_words
     from ..errors import WordListError
     try:
         return parse_words(raw.splitlines(), "the list", None, lang=lang)[:MAX_WORDS]

@@ -20,11 +20,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..editions import get_edition
+from ..game.editions import get_edition
 from ..errors import LimitReached, UsageError
-from ..names import clean_name
+from ..game.names import clean_name
 from ..room.service import NOT_GIVEN, ROOM_TIMER, NotGiven, RoomLimits, RoomTimer
-from ..wordlists import iter_tokens
+from ..game.wordlists import iter_tokens
 
 #: Longest free text in a room body by default (rule names), in characters.
 MAX_TEXT = 200

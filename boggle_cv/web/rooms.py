@@ -142,7 +142,7 @@ async def standings(request: Request) -> JSONResponse:
         if not target_q.isdigit() or not 1 <= int(target_q) <= 100_000:
             raise UsageError(f"target {target_q!r} is not a whole number from 1 to 100000")
         target = int(target_q)
-    from .. import store
+    from ..store import database as store
     db = request.app.state.web.config.db_path
     known = await anyio.to_thread.run_sync(store.list_games, db)
     if view["game"] not in known:

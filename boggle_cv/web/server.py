@@ -107,7 +107,7 @@ def run_server(config: ServeConfig, host: str, port: int, say: Callable[[str], N
     if isinstance(config.db_path, Path) and config.db_path.is_dir():
         raise StorageError(f"games database {config.db_path} is a directory", "pass a file path with --db")
     if not isinstance(config.db_path, Path):
-        from ..store_pg import check
+        from ..store.postgres import check
         check(config.db_path)  # one line at once for a server away, a foreign database, psycopg missing
     if workers > 1 and isinstance(config.db_path, Path):
         raise UsageError(f"--workers {workers} needs a PostgreSQL database: with a SQLite file, a change made in "

@@ -25,11 +25,11 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..board import Board
+from ..game.board import Board
 from ..errors import RoomNotFound, RoundChanged, UsageError
 from ..room.dictionaries import Dictionaries
 from ..room.sheets import media_type
-from ..sheet_lexicon import SheetLexicon, sheet_lexicon
+from ..game.sheet_lexicon import SheetLexicon, sheet_lexicon
 from .api import _json_body
 from .requests import SettleWord
 from .rooms import _call, _service, _token, _view, reread_doubtful

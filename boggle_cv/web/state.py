@@ -33,9 +33,9 @@ from typing import Any, Callable
 
 import anyio
 
-from ..dictionary import Dictionary
+from ..game.dictionary import Dictionary
 from ..room.dictionaries import Dictionaries
-from ..sheet_lexicon import SheetLexicon
+from ..game.sheet_lexicon import SheetLexicon
 from ..errors import EngineMissingError
 from .config import ServeConfig
 
@@ -112,7 +112,7 @@ def read_sheet_bytes(data: bytes, lexicon: SheetLexicon | None, lang: str = "en"
     image = load_image_bytes(data, "the uploaded sheet")
     dictionary = None
     if lexicon is None:  # no board yet: read against the edition's whole dictionary
-        from ..dictionary import load_default
+        from ..game.dictionary import load_default
         dictionary = load_default(lang)
     words = list(lexicon) if lexicon is not None else None
     board = lexicon.board_words if lexicon is not None else None

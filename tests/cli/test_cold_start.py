@@ -23,8 +23,8 @@ def test_a_scan_imports_only_its_own_command():
         "except SystemExit as e:\n"
         "    assert e.code == 0, e.code\n"
         "names = [c.name for c in cli.app.registered_commands]\n"
-        "loaded = [m for m in ('sqlite3', 'boggle_cv.store', 'boggle_cv.cli.practice', 'boggle_cv.practice.clock',"
-        " 'boggle_cv.cli.standings', 'boggle_cv.questions') if m in sys.modules]\n"
+        "loaded = [m for m in ('sqlite3', 'boggle_cv.store.database', 'boggle_cv.cli.practice', 'boggle_cv.practice.clock',"
+        " 'boggle_cv.cli.standings', 'boggle_cv.game.questions') if m in sys.modules]\n"
         "print(names, loaded, file=sys.stderr)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

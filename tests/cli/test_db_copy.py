@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from boggle_cv import store
+from boggle_cv.store import database as store
 from boggle_cv.practice import record
 from boggle_cv.practice.record import PracticeRound
 from boggle_cv.room.db import RoomDB

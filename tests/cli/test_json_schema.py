@@ -76,7 +76,7 @@ def test_scan_without_players_is_the_solve_document_with_the_reading():
     assert not {"players", "winners", "missed"} & set(doc)
     assert {k: doc[k] for k in SCHEMA["$defs"]["solve"]["required"] if k != "board"} == {
         k: v for k, v in json.loads(run("solve", doc["board"]["text"], "--json").stdout).items() if k != "board"}
-    from boggle_cv.referee import RoundResult
+    from boggle_cv.game.referee import RoundResult
     result = RoundResult.from_dict(doc)
     assert not result.sheet.players and len(result.sheet.missed) == doc["word_count"]
 

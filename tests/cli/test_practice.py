@@ -16,10 +16,10 @@ from pathlib import Path
 import cv2
 import pytest
 
-from boggle_cv.board import Board
-from boggle_cv.dictionary import load_default
+from boggle_cv.game.board import Board
+from boggle_cv.game.dictionary import load_default
 from boggle_cv.practice.shake import shake
-from boggle_cv.scoring import solve
+from boggle_cv.game.scoring import solve
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "samples"

@@ -207,7 +207,7 @@ def test_timings_go_to_stderr():
 
 def test_the_document_rebuilds_into_the_same_round(scanned_json):
     """RoundResult.from_dict(scan --json) gives back a result whose document is the same."""
-    from boggle_cv.referee import RoundResult
+    from boggle_cv.game.referee import RoundResult
     result = RoundResult.from_dict(scanned_json)
     assert result.scan is not None and result.board.to_rows() == scanned_json["board"]["faces"]
     assert result.to_dict() == scanned_json

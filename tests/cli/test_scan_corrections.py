@@ -7,10 +7,10 @@ import re
 import numpy as np
 import pytest
 
-from boggle_cv.board import Board
+from boggle_cv.game.board import Board
 from boggle_cv.cli import questions
 from boggle_cv.cli.options import parse_fixes
-from boggle_cv.referee import apply_fixes
+from boggle_cv.game.referee import apply_fixes
 from boggle_cv.errors import UsageError
 from boggle_cv.vision.decode import decode
 from boggle_cv.vision.stages import Reading
@@ -85,9 +85,9 @@ def test_ask_doubtful_end_of_input_keeps_the_reading(monkeypatch):
 
 def _report_of(reading) -> str:
     """The text report of a round on `reading` (a photo's reading, no players)."""
-    from boggle_cv.dictionary import load_default
-    from boggle_cv.referee import RoundRequest, referee_round
-    from boggle_cv.report import round_text
+    from boggle_cv.game.dictionary import load_default
+    from boggle_cv.game.referee import RoundRequest, referee_round
+    from boggle_cv.game.report import round_text
     from boggle_cv.vision.pipeline import ScanResult
     from boggle_cv.vision.stages import TrayResult
     n = reading.size

@@ -153,7 +153,7 @@ def test_ask_marks_asks_each_faint_mark_once_and_keeps_the_answers(monkeypatch, 
     import io
 
     from boggle_cv.cli.scan_round import ask_marks
-    from boggle_cv.referee import RulesOptions
+    from boggle_cv.game.referee import RulesOptions
     from boggle_cv.vision.marks import MarkEvidence
 
     class Scan:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from boggle_cv.board import Board
+from boggle_cv.game.board import Board
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "samples"
@@ -193,7 +193,7 @@ def test_sheet_without_a_board_reads_against_the_dictionary_or_freely():
     out = run("sheet", SHEET, "--json")
     assert out.returncode == 0, out.stderr
     words = [w for w in json.loads(out.stdout)["words"] if not w["crossed_out"]]
-    from boggle_cv.dictionary import load_default
+    from boggle_cv.game.dictionary import load_default
     english = load_default()
     assert all(w["word"] in english for w in words)  # dictionary words, each
     assert sum(w["word"] == t for w, t in zip(words, truth())) >= 8

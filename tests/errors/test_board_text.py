@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from boggle_cv.board import Board
+from boggle_cv.game.board import Board
 from boggle_cv.errors import BoardTextError
 
 from .conftest import one_error_line, run

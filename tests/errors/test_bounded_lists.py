@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from boggle_cv.dictionary import MAX_LIST_GRAPH_LETTERS, graph_letters, load_word_list
+from boggle_cv.game.dictionary import MAX_LIST_GRAPH_LETTERS, graph_letters, load_word_list
 from boggle_cv.errors import WordListError
-from boggle_cv.textfiles import DICTIONARY, WORD_LIST
-from boggle_cv.wordlists import MAX_ROUND_ENTRIES, read_word_list
+from boggle_cv.files.textfiles import DICTIONARY, WORD_LIST
+from boggle_cv.game.wordlists import MAX_ROUND_ENTRIES, read_word_list
 
 from .conftest import BOARD, REPO, one_error_line
 from .measure import run_peak
@@ -160,7 +160,7 @@ def test_ten_players_with_big_lists_are_bounded(tmp_path):
 def test_round_budget_is_shared_between_players(tmp_path):
     a = tmp_path / "a.txt"
     a.write_text("rats\n" * (MAX_ROUND_ENTRIES // 2))
-    from boggle_cv.wordlists import read_lists
+    from boggle_cv.game.wordlists import read_lists
     assert len(read_lists([("a", str(a)), ("b", str(a))])["b"]) == MAX_ROUND_ENTRIES // 2
     with pytest.raises(WordListError, match="200,000 entries"):
         read_lists([("a", str(a)), ("b", str(a)), ("c", str(a))])

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from boggle_cv import store
+from boggle_cv.store import database as store
 from boggle_cv.errors import StorageError
 
 from .conftest import BOARD, one_error_line, run
@@ -78,7 +78,7 @@ def test_reads_never_change_the_file(tmp_path):
 _READ_AS_NOBODY = """
 import os, sys
 sys.path.insert(0, sys.argv[1])
-from boggle_cv import store
+from boggle_cv.store import database as store
 import json, sqlite3, encodings.idna
 if os.getuid() == 0:
     os.setgid(65534)
@@ -131,7 +131,7 @@ def test_newer_schema_is_refused_untouched(tmp_path):
 def test_migrations_run_only_on_write(tmp_path, monkeypatch):
     db = tmp_path / "g.sqlite3"
     _round(db)
-    from boggle_cv import store_schema
+    from boggle_cv.store import schema as store_schema
     monkeypatch.setattr(store_schema, "SCHEMA_VERSION", store_schema.SCHEMA_VERSION + 1)
     monkeypatch.setattr(store_schema, "MIGRATIONS",
                         {store_schema.SCHEMA_VERSION - 1: ("ALTER TABLE rounds ADD COLUMN note TEXT",)})

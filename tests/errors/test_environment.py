@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from boggle_cv import outputs, store
+from boggle_cv.files import outputs
+from boggle_cv.store import database as store
 from boggle_cv.errors import OutputError, StorageError
 
 from .conftest import BOARD, needs_model, one_error_line, run

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boggle_cv.board import ALL_FACES, Board
-from boggle_cv.textfiles import decode_text
+from boggle_cv.game.board import ALL_FACES, Board
+from boggle_cv.files.textfiles import decode_text
 from boggle_cv.errors import BoardTextError, BoggleError, WordListError
-from boggle_cv.scoring import STATUSES, score_round
-from boggle_cv.wordlists import parse_words
+from boggle_cv.game.scoring import STATUSES, score_round
+from boggle_cv.game.wordlists import parse_words
 
 from .conftest import needs_model, run
 from .fuzzing import mutate, scan_bytes

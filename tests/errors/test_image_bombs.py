@@ -148,7 +148,7 @@ def test_page_answers_422_not_500(tmp_path, name):
     pytest.importorskip("starlette")
     from starlette.testclient import TestClient
 
-    from boggle_cv.dictionary import from_words
+    from boggle_cv.game.dictionary import from_words
     from boggle_cv.web import ServeConfig, create_app
 
     def no_scanner() -> None:
@@ -165,7 +165,7 @@ def test_page_answers_415_for_formats_it_does_not_take(tmp_path):
     pytest.importorskip("starlette")
     from starlette.testclient import TestClient
 
-    from boggle_cv.dictionary import from_words
+    from boggle_cv.game.dictionary import from_words
     from boggle_cv.web import ServeConfig, create_app
     app = create_app(ServeConfig(db_path=tmp_path / "g.db"), None, from_words(["rats"]))
     with TestClient(app, raise_server_exceptions=False) as c:

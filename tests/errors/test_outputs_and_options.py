@@ -18,7 +18,7 @@ import sys
 import numpy as np
 import pytest
 
-from boggle_cv import outputs
+from boggle_cv.files import outputs
 from boggle_cv.errors import OutputError
 
 from .conftest import BOARD, needs_model, one_error_line, run

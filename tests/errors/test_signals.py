@@ -201,7 +201,7 @@ def test_the_package_guards_only_the_command_start(monkeypatch, argv, orig, star
 
 
 def test_importing_the_library_leaves_sigint_alone():
-    code = "import signal, boggle_cv.scoring\nprint(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n"
+    code = "import signal, boggle_cv.game.scoring\nprint(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n"
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stdout.strip() == "True", p.stderr
 
@@ -235,7 +235,7 @@ def test_ctrl_c_after_the_debug_images_leaves_none_of_them(tmp_path):
 def test_ctrl_c_keeps_the_debug_images_of_earlier_runs(tmp_path):
     """Images already in --debug-dir before the run (another photo's, and this photo's
     unchanged) stay; only what the interrupted run wrote goes."""
-    from boggle_cv.outputs import undone_on_interrupt
+    from boggle_cv.files.outputs import undone_on_interrupt
     debug = tmp_path / "debug"
     debug.mkdir()
     (debug / "other_1_tray.png").write_bytes(b"x")

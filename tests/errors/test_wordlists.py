@@ -6,7 +6,7 @@ import json
 import pytest
 
 from boggle_cv.errors import WordListError
-from boggle_cv.wordlists import MAX_TOKEN, parse_player_option, read_word_list
+from boggle_cv.game.wordlists import MAX_TOKEN, parse_player_option, read_word_list
 
 from .conftest import BOARD, one_error_line, run
 

@@ -1,4 +1,4 @@
-"""The renderer draws boggle_cv.dice's cube sets: no second copy of the cubes."""
+"""The renderer draws boggle_cv.game.dice's cube sets: no second copy of the cubes."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,8 +6,8 @@ import pytest
 
 pytest.importorskip("PIL")
 
-from boggle_cv import dice  # noqa: E402
-from boggle_cv.board import Board  # noqa: E402
+from boggle_cv.game import dice  # noqa: E402
+from boggle_cv.game.board import Board  # noqa: E402
 from boggle_cv.synth import render_photo, set_names  # noqa: E402
 from boggle_cv.synth.cubesets import POCKET_CUBES, POCKET_SET, cubes_of, roll, sets_of_size, size_of  # noqa: E402
 

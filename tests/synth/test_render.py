@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("PIL")
 
-from boggle_cv.board import ALL_FACES
+from boggle_cv.game.board import ALL_FACES
 from boggle_cv.errors import UsageError
 from boggle_cv.synth import NEGATIVE_KINDS, render_photo, set_names, write_dataset
 from boggle_cv.synth.cubesets import cubes_of, roll

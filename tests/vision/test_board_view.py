@@ -10,9 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from boggle_cv.dictionary import load_default
-from boggle_cv.referee import RoundRequest, referee_round
-from boggle_cv.round_photo import draw_round
+from boggle_cv.game.dictionary import load_default
+from boggle_cv.game.referee import RoundRequest, referee_round
+from boggle_cv.vision.round_photo import draw_round
 from boggle_cv.vision.board_view import board_view
 from boggle_cv.vision.overlay import OverlayStyle, draw_scan, number_spots, photo_view
 

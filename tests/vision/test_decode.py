@@ -3,8 +3,8 @@ import json
 
 import numpy as np
 
-from boggle_cv import dice
-from boggle_cv.board import Board
+from boggle_cv.game import dice
+from boggle_cv.game.board import Board
 from boggle_cv.vision.decode import DecodeConfig, choose_rotation, decode
 from boggle_cv.vision.stages import Reading
 from boggle_cv.vision.reader_model import FACES

@@ -37,7 +37,7 @@ def test_shipped_table_is_one_sorted_line_per_size_with_a_reproducible_header():
 
 
 def test_table_words_are_default_dictionary_words():
-    from boggle_cv.dictionary import load_default
+    from boggle_cv.game.dictionary import load_default
     dictionary = load_default()
     sample = sorted(commonness.ranks())[::501]
     assert sample and all(w in dictionary for w in sample)
@@ -63,7 +63,7 @@ def test_shipped_frequency_table_is_one_sorted_line_per_tenth_with_a_reproducibl
 
 
 def test_frequency_table_words_are_default_dictionary_words():
-    from boggle_cv.dictionary import load_default
+    from boggle_cv.game.dictionary import load_default
     dictionary = load_default()
     sample = sorted(commonness.frequencies())[::501]
     assert sample and all(w in dictionary for w in sample)

@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boggle_cv.board import Board
-from boggle_cv.dictionary import load_default
-from boggle_cv.referee import Corrections, RoundRequest, referee_round
+from boggle_cv.game.board import Board
+from boggle_cv.game.dictionary import load_default
+from boggle_cv.game.referee import Corrections, RoundRequest, referee_round
 from boggle_cv.vision.legend import PathLabel, apart, legend_band, spelled_by, text_px, with_legend
-from boggle_cv.round_photo import draw_round, drawn_words, round_labels
+from boggle_cv.vision.round_photo import draw_round, drawn_words, round_labels
 from boggle_cv.vision.overlay import OverlayStyle, draw_scan
 
 REPO = Path(__file__).resolve().parents[2]

@@ -87,7 +87,7 @@ def test_the_evidence_travels_with_the_scan_document():
 
 
 def test_a_faint_mark_is_doubtful_and_not_counted_until_answered():
-    from boggle_cv.referee import Corrections, RoundRequest, RoundResult, RulesOptions, referee_round
+    from boggle_cv.game.referee import Corrections, RoundRequest, RoundResult, RulesOptions, referee_round
     scan = _scan()
     scan.marks = [MarkEvidence("bonus", (1, 2), 0.7, False), MarkEvidence("bonus", (0, 0), 0.97, True)]
     scan.bonus_cells = [(0, 0)]
@@ -102,8 +102,8 @@ def test_a_faint_mark_is_doubtful_and_not_counted_until_answered():
 
 
 def test_the_annotated_photo_marks_every_special_cell_the_score_used():
-    from boggle_cv.referee import RoundRequest, RulesOptions, referee_round
-    from boggle_cv.round_photo import draw_round
+    from boggle_cv.game.referee import RoundRequest, RulesOptions, referee_round
+    from boggle_cv.vision.round_photo import draw_round
     from boggle_cv.vision.overlay import OverlayStyle
     scan = _scan()
     scan.marks = [MarkEvidence("bonus", (3, 3), 0.7, False)]

@@ -85,7 +85,7 @@ def test_held_out_boggle_boards_layouts_end_to_end():
     found and read end to end (the tray finder was tuned on the whole set)."""
     if not (BOARDS / "truth.json").exists():
         pytest.skip(f"{BOARDS} not available")
-    from boggle_cv.resources import model_file
+    from boggle_cv.files.resources import model_file
     from boggle_cv.vision.pipeline import Scanner
     held = set(json.loads(model_file("reader_metrics.json").read_text())["heldout_layouts"])
     scanner = Scanner("classifier")

@@ -98,7 +98,7 @@ def photo_ready(scanner_factory):
 
 @pytest.fixture(scope="session")
 def dictionary():
-    from boggle_cv.dictionary import load_default
+    from boggle_cv.game.dictionary import load_default
     return load_default()
 
 

@@ -21,9 +21,9 @@ with warnings.catch_warnings():  # starlette 1.x nudges towards httpx2; httpx wo
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from boggle_cv.board import Board  # noqa: E402
+from boggle_cv.game.board import Board  # noqa: E402
 from boggle_cv.errors import EngineMissingError  # noqa: E402
-from boggle_cv.scoring import score_round  # noqa: E402
+from boggle_cv.game.scoring import score_round  # noqa: E402
 from boggle_cv.web import ServeConfig, create_app  # noqa: E402
 
 from .conftest import SAMPLE, SAMPLES  # noqa: E402
@@ -291,7 +291,7 @@ def test_rounds_are_stored_and_standings_follow(store_client, games_db, sample_b
     assert ann["total"] == 2 * per_round and ann["rounds"] == 2
     assert s["rounds"] == 2 and s["target"] == 3
     # the command line sees the same store
-    from boggle_cv import store
+    from boggle_cv.store import database as store
     assert store.standings(games_db, "friday").players[0].total == ann["total"]
 
 

@@ -16,7 +16,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from boggle_cv import store  # noqa: E402
+from boggle_cv.store import database as store  # noqa: E402
 
 from boggle_cv.vision.stages import Reading  # noqa: E402
 

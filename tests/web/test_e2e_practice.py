@@ -26,9 +26,9 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
-from boggle_cv.board import Board  # noqa: E402
+from boggle_cv.game.board import Board  # noqa: E402
 from boggle_cv.practice import record  # noqa: E402
-from boggle_cv.scoring import solve  # noqa: E402
+from boggle_cv.game.scoring import solve  # noqa: E402
 
 from .conftest import SAMPLE  # noqa: E402
 from .phones import CHROMIUM, WIDTH, scroll_width, shot, table_fixtures, wait_until  # noqa: E402

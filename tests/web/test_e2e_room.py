@@ -21,7 +21,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from boggle_cv import store  # noqa: E402
+from boggle_cv.store import database as store  # noqa: E402
 
 from .conftest import SAMPLE, SAMPLES, LiveServer, sample_truth  # noqa: E402
 from .phones import (ARGS, CHROMIUM, NO_EVENTSOURCE, WIDTH, Phones, cli_score, expected_report,  # noqa: E402

@@ -52,7 +52,7 @@ def reading() -> list[dict[str, Any]]:
     yet when the sheets are photographed: against the whole dictionary):
     SheetWord.to_dict each, writing order."""
     from boggle_cv import read_sheet
-    from boggle_cv.dictionary import load_default
+    from boggle_cv.game.dictionary import load_default
     words: list[dict[str, Any]] = read_sheet(SHEET, dictionary=load_default()).to_dict()["words"]
     return words
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from boggle_cv import store
+from boggle_cv.store import database as store
 from boggle_cv.errors import LimitReached, RoomNotFound
 from boggle_cv.room.db import RoomDB
 from boggle_cv.room.model import Room, Settings, new_code, token_hash

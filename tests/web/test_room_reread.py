@@ -316,7 +316,7 @@ def test_the_sample_sheets_doubtful_words_read_again_for_real(dictionary):
     (the function travels by name): each a word of the lexicon, and no fewer right."""
     import anyio
 
-    from boggle_cv.board import Board
+    from boggle_cv.game.board import Board
     from boggle_cv.cli.sheets import sheet_lexicon
     from boggle_cv.web.state import ReadingPool, read_sheet_bytes
 

@@ -20,7 +20,7 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
-from boggle_cv import store, store_schema  # noqa: E402
+from boggle_cv.store import database as store, schema as store_schema  # noqa: E402
 from boggle_cv.room import sheets  # noqa: E402
 from boggle_cv.web import ServeConfig, create_app  # noqa: E402
 from boggle_cv.web.word_images import WordImageConfig, encode, word_image, word_images  # noqa: E402

@@ -327,7 +327,7 @@ def test_the_photo_readers_read_a_sheet_in_a_worker_process(dictionary):
     name, the lexicon with it, the errors with their hints)."""
     import anyio
 
-    from boggle_cv.board import Board
+    from boggle_cv.game.board import Board
     from boggle_cv.cli.sheets import sheet_lexicon
     from boggle_cv.web.state import ReadingPool, read_sheet_bytes
     lexicon = sheet_lexicon(Board.parse(TRAY_BOARD), dictionary)
@@ -378,7 +378,7 @@ def test_the_sheet_is_read_in_the_rooms_language(client, app):
 def test_a_sheet_sent_before_the_board_is_read_against_the_dictionary():
     """No board yet: the photo readers read each word against the edition's whole
     dictionary (every word read is a dictionary word), not as loose letters."""
-    from boggle_cv.dictionary import load_default
+    from boggle_cv.game.dictionary import load_default
     from boggle_cv.web.state import read_sheet_bytes
     doc = read_sheet_bytes((SAMPLES / "sheets" / "sheet-4x4-a.jpg").read_bytes(), None, "en")
     words = [w["word"] for w in doc["words"]]

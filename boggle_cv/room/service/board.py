@@ -6,9 +6,9 @@ import enum
 from collections.abc import Sequence
 from typing import Any
 
-from ...board import Board, cell_label, normalise_face, parse_cell
+from ...game.board import Board, cell_label, normalise_face, parse_cell
 from ...errors import RoundStateError, UsageError
-from ...store_sql import Conn
+from ...store.sql import Conn
 from ..model import BoardState, Correction, Phase, Room
 from ..view import current_board
 from .core import ServiceCore

@@ -16,12 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...dictionary import Dictionary
-from ...editions import DEFAULT_LANG, get_edition
+from ...game.dictionary import Dictionary
+from ...game.editions import DEFAULT_LANG, get_edition
 from ...errors import NotAllowed, NotAuthenticated, RoomNotFound, UsageError
-from ...names import MAX_NAME, clean_name, name_key
-from ...referee import RoundResult, round_record
-from ...store_sql import Conn
+from ...game.names import MAX_NAME, clean_name, name_key
+from ...game.referee import RoundResult, round_record
+from ...store.sql import Conn
 from .. import sheets
 from ..db import RoomDB, Unchanged
 from ..dictionaries import Dictionaries
@@ -53,7 +53,7 @@ Saver = Callable[[Conn, str, RoundResult], int]
 
 def save_to_games(conn: Conn, game: str, result: RoundResult) -> int:
     """The default Saver: the round into the games tables, inside the room's transaction."""
-    from ... import store
+    from ...store import database as store
     return store.insert_round(conn, game, **round_record(result))
 
 

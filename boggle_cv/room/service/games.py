@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ...errors import RoundStateError
-from ...store_sql import Conn, tables
+from ...store.sql import Conn, tables
 from ..model import Phase, Room, Round
 from ..view import round_settings
 from .core import ServiceCore

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...board import Board
+from ...game.board import Board
 from ...errors import LimitReached, NotAllowed, NotDoubtful, RoomNotFound, RoundChanged, RoundStateError, StaleList
-from ...store_sql import Conn
-from ...wordlists import MAX_TOKEN
+from ...store.sql import Conn
+from ...game.wordlists import MAX_TOKEN
 from .. import sheets
 from ..model import Phase, Room, new_image_id
 from ..view import current_board, round_settings

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...editions import get_edition
+from ...game.editions import get_edition
 from ...errors import LimitReached, UsageError
-from ...scoring import Rules
-from ...store_sql import Conn
+from ...game.scoring import Rules
+from ...store.sql import Conn
 from ..model import Player, Room, Settings, new_code, new_token, token_hash
 from .core import ServiceCore
 

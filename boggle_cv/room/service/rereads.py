@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...board import Board
-from ...store_sql import Conn
+from ...game.board import Board
+from ...store.sql import Conn
 from .. import sheets
 from ..model import Phase, Room
 from ..view import current_board, round_settings

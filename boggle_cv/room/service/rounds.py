@@ -7,10 +7,10 @@ import enum
 from typing import Any
 
 from ...errors import QuestionsOpen, RoundStateError, UsageError
-from ...questions import WordDoubt, shown
-from ...sheet_doubts import marked_doubts
-from ...referee import Corrections, GameRef, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round
-from ...store_sql import Conn
+from ...game.questions import WordDoubt, shown
+from ...game.sheet_doubts import marked_doubts
+from ...game.referee import (Corrections, GameRef, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round)
+from ...store.sql import Conn
 from ..model import Phase, Room, Round
 from ..view import current_board, round_marks, round_settings
 from .board import cell_of

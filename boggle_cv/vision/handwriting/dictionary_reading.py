@@ -2,7 +2,7 @@
 
 A sheet photographed before the tray has no board lexicon; its words are still
 dictionary words, mostly. A CTC prefix beam search walks the dictionary's letter
-graph (``boggle_cv.dictionary.Dictionary.table``: only letters with an edge are
+graph (``boggle_cv.game.dictionary.Dictionary.table``: only letters with an edge are
 tried, a reading must end on a word's last letter) and keeps the ``KEEP`` most
 probable words; those and their dictionary neighbours one edit away become the
 crop's lexicon, scored exactly (``ctc.log_likelihoods``) with the prior of common
@@ -26,9 +26,9 @@ def dictionary_candidates(probs: np.ndarray, dictionary: Any, beam: int = BEAM, 
                           floor: float = FLOOR) -> list[str]:
     """The `keep` most probable dictionary words (a-z) for one crop's (T, 27) frame
     probabilities, best first; [] when no word fits. `dictionary`: a
-    boggle_cv.dictionary.Dictionary (its ``table``: rows of WIDTH entries, -1 for no
+    boggle_cv.game.dictionary.Dictionary (its ``table``: rows of WIDTH entries, -1 for no
     edge, else (child row << 2) | common << 1 | terminal)."""
-    from ...dictionary import ROOT, WIDTH
+    from ...game.dictionary import ROOT, WIDTH
     table = dictionary.table
     # each prefix met: its graph row and whether its last edge ends a word
     rows: dict[tuple[int, ...], tuple[int, bool]] = {(): (ROOT * WIDTH, False)}

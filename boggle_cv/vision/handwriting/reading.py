@@ -323,7 +323,7 @@ def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = Non
     """One reading per image (BGR uint8 (H, W, 3); grey (H, W) and BGRA accepted),
     each a single written word. ``lexicon``: the words it may be (e.g.
     ``board_lexicon``); None reads freely, or, given a ``dictionary``
-    (boggle_cv.dictionary.Dictionary: no board known yet), against all its words
+    (boggle_cv.game.dictionary.Dictionary: no board known yet), against all its words
     (``read_against_dictionary``). ``lang``: the lexicon's language, for the prior of
     how common each word is (``commonness``; uniform for a language without a table).
     ``board_words``: the lexicon's words that can be traced on the board (the solver's

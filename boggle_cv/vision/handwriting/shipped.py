@@ -31,7 +31,7 @@ def _shipped(file_name: str) -> Path:
     """Where the shipped ``file_name`` is (``resources.model_file``, ~0.15 ms through
     importlib.resources): looked up once a process, since the head is applied to every
     crop and the calibration to every word."""
-    from ...resources import model_file
+    from ...files.resources import model_file
     return model_file(file_name)
 
 

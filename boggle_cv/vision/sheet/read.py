@@ -86,7 +86,7 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
     photo: a path (read by imageio.load_image: pixel cap, EXIF turn; ImageReadError,
     exit 4) or a BGR uint8 array (H, W, 3). lexicon: the words a reading is weighed
     against (the board's words and their neighbours: handwriting.board_lexicon); None
-    reads against ``dictionary`` (a boggle_cv.dictionary.Dictionary: a sheet
+    reads against ``dictionary`` (a boggle_cv.game.dictionary.Dictionary: a sheet
     photographed before the board is known) or, without one, freely. Raises NoWritingError (exit 5) when the photo shows no writing (a
     blank page, the tray given as a sheet: no ink, or far more dark than a page of
     writing holds). A sheet with writing but no word on it (only a score, marks)
