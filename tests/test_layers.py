@@ -98,6 +98,47 @@ def test_no_part_imports_a_part_that_imports_it():
     assert cycles(parts) == []
 
 
+#: Which part may import which (docs/ARCHITECTURE.md, "The layers"), top to bottom:
+#: the console script; the commands; the page; the room and practice; training;
+#: the photo readers and the renderer; the game and its referee; the games database;
+#: the files; the errors. Every part may also read the package's __version__.
+LOWER = {"files": {"errors", "error_codes"}}
+LOWER["store"] = {"files"} | LOWER["files"]
+LOWER["game"] = {"store", "files"} | LOWER["files"]
+LOWER["vision"] = {"game"} | LOWER["game"]
+LOWER["synth"] = {"game"} | LOWER["game"]
+LOWER["train"] = {"vision", "synth"} | LOWER["vision"]
+LOWER["room"] = {"vision"} | LOWER["vision"]
+LOWER["practice"] = {"vision"} | LOWER["vision"]
+LOWER["web"] = {"room", "practice"} | LOWER["practice"]
+LOWER["cli"] = {"web", "synth"} | LOWER["web"]
+LOWER["entry"] = {"cli"} | LOWER["cli"]
+LOWER["__main__"] = {"entry"}
+LOWER["errors"] = {"error_codes"}
+LOWER["error_codes"] = set()
+
+
+def test_every_import_points_down_the_layers():
+    """No part imports a part above it or beside it (cli and web above room and
+    practice, above vision and synth, above game, above store and files)."""
+    top = {name.split(".")[1] for name in MODULES if name != "boggle_cv"}
+    assert top == set(LOWER), "a new top-level module or folder: give it its layer here"
+    up = sorted(f"{name} -> {t}" for name, targets in GRAPH.items() if name != "boggle_cv"
+                for t in targets if t != "boggle_cv"
+                and part(t) != part(name) and part(t).split(".")[1] not in LOWER[part(name).split(".")[1]])
+    assert up == []
+
+
+def test_the_top_of_the_package_keeps_only_the_entry_points_and_the_errors():
+    loose = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py", "entry.py", "error_codes.py", "errors.py"]
+
+
+def test_the_game_imports_no_photo_reader_page_or_command():
+    reached = {t for name, targets in GRAPH.items() if name.startswith("boggle_cv.game") for t in targets}
+    assert not {part(t) for t in reached} & {"boggle_cv.vision", "boggle_cv.room", "boggle_cv.web", "boggle_cv.cli"}
+
+
 MAX_LINES = 450
 
 

@@ -2,7 +2,7 @@
 
     RoundRequest  ->  referee_round(request, dictionary)  ->  RoundResult
 
-A request holds the board's source (a ScanResult read from a photo, or a board
+A request holds the board's source (a photo's reading, game.photo_reading.PhotoReading: a vision ScanResult, or a board
 given as text), the players' corrections, the marks policy (do red rings and the
 red challenge cube seen in the photo count?), the rules options the players chose
 and the players' lists. The result holds the board as read and as corrected, the
@@ -26,13 +26,12 @@ from typing import TYPE_CHECKING, Any
 from .board import Board, Cell, cell_label
 from .dictionary import Dictionary
 from ..errors import UsageError
+from .photo_reading import PhotoReading, scan_from_dict
 from .scoring import Rules, ScoreSheet, check_players, score_round
 from ..store.sql import DbLocation
 
-if TYPE_CHECKING:  # the vision stack is imported only where a photo is read, the
-    # questions only where a round has doubts
+if TYPE_CHECKING:  # the questions are imported only where a round has doubts
     from .questions import Decision, Doubt, Question, WordDoubt
-    from ..vision.pipeline import ScanResult
 
 SCHEMA_VERSION = 1
 
@@ -96,7 +95,7 @@ class RoundRequest:
     timings: stage -> seconds measured so far (reported in timings_ms).
     """
 
-    scan: ScanResult | None = None
+    scan: PhotoReading | None = None
     corrections: Corrections = Corrections()
     marks: MarksPolicy = MarksPolicy.use
     options: RulesOptions = RulesOptions()
@@ -128,7 +127,7 @@ class RoundResult:
     corrected: tuple[Cell, ...] = ()
     unresolved: tuple[Cell, ...] = ()
     notes: tuple[str, ...] = ()
-    scan: ScanResult | None = None
+    scan: PhotoReading | None = None
     photo: str | None = None
     timings: Mapping[str, float] = field(default_factory=dict)
     game: GameRef | None = None
@@ -200,8 +199,7 @@ class RoundResult:
             b = doc["board"]
             scan = None
             if "cells" in b:
-                from ..vision.pipeline import ScanResult
-                scan = ScanResult.from_dict({**doc, "board": {**b, "faces": b["read_faces"]}})
+                scan = scan_from_dict({**doc, "board": {**b, "faces": b["read_faces"]}})
             read_board = scan.board if scan is not None else None
             timings = {k: float(v) / 1000 for k, v in doc.get("timings_ms", {}).items()}
             g = doc.get("game")
@@ -243,14 +241,14 @@ def apply_fixes(board: Board, fixes: Mapping[Cell, str]) -> Board:
     return Board.from_rows(rows)
 
 
-def doubtful_cells(scan: ScanResult, board: Board, fixed: Iterable[Cell] = ()) -> list[Cell]:
+def doubtful_cells(scan: PhotoReading, board: Board, fixed: Iterable[Cell] = ()) -> list[Cell]:
     """Cells the reader flagged that still show what was read and were not fixed."""
     fixed_set = set(fixed)
     return [(c.row, c.col) for row in scan.reading.cells for c in row
             if c.flagged and board.faces[c.row][c.col] == c.face and (c.row, c.col) not in fixed_set]
 
 
-def seen_marks(scan: ScanResult | None, answers: Mapping[Cell, bool], options: RulesOptions
+def seen_marks(scan: PhotoReading | None, answers: Mapping[Cell, bool], options: RulesOptions
                ) -> tuple[list[Cell], Cell | None, tuple[tuple[str, Cell], ...]]:
     """The photo's red marks that count: (bonus cells, challenge cell or None), and
     the doubtful ones left, (kind, cell). The sure marks count and a faint one does not,

@@ -18,7 +18,7 @@ from .scoring import SCHEMA_VERSION, Rules, ScoredWord, ScoreSheet
 
 if TYPE_CHECKING:
     from .referee import RoundResult
-    from ..vision.pipeline import ScanResult
+    from .photo_reading import PhotoReading
 
 STATUS_TEXT = {
     "scored": "",
@@ -157,7 +157,7 @@ def round_board_lines(result: RoundResult) -> str:
     return reading_lines(result.scan, result.board)
 
 
-def reading_lines(scan: ScanResult, board: Board, notes: bool = True) -> str:
+def reading_lines(scan: PhotoReading, board: Board, notes: bool = True) -> str:
     """The grid of a photo's reading with `board`'s faces: doubtful cells marked '?',
     corrected ones '!'; with `notes`, the lines that say each marked cell's reading."""
     lines, said = [], []

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class SheetLexicon:
     """What a sheet of one board is read against: `words`, the board's words and every
-    dictionary word one edit away from one (handwriting.board_lexicon), and
+    dictionary word one edit away from one (near_words.board_lexicon), and
     `board_words`, those that can be traced on the board (weighed up by the reader).
     It iterates, counts and answers `in` as its words."""
 
@@ -42,7 +42,7 @@ class SheetLexicon:
 def sheet_lexicon(board: Board, dictionary: Dictionary, lang: str = "en") -> SheetLexicon:
     """The lexicon a sheet of this board is read against (SheetLexicon)."""
     from .scoring import Rules, solve
-    from ..vision.handwriting import board_lexicon
+    from .near_words import board_lexicon
     words = [w.word for w in solve(board, dictionary, rules=Rules.for_board(board, lang=lang))]
     return SheetLexicon(tuple(board_lexicon(words, dictionary)), frozenset(words))
 

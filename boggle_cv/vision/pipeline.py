@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..game.board import Board
+from ..game.photo_reading import register_scan_reader
 from ..errors import ArgumentTypeError, NoBoardError, UsageError
 from .cells import cut_cells, mosaic, outside_fraction, rectify
 from .decode import BoardReading, CellReading, DecodeConfig, decode, implausible
@@ -301,3 +302,6 @@ def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None =
     if not isinstance(engine, str):
         raise ArgumentTypeError(f"engine must be a name (classifier, tesseract, both), not {type(engine).__name__}")
     return _shared_scanner(engine, lang).scan_image(image, size, photo=label)
+
+
+register_scan_reader(ScanResult.from_dict)  # RoundResult.from_dict rebuilds scans with it

@@ -19,13 +19,14 @@ lexicon is shown as written rather than as the network's noisiest path.
 """
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
+# the words near a word live with the game (its sheet lexicon uses them too); named here as well
+from ...game.near_words import MAX_LEN as MAX_LEN, board_lexicon as board_lexicon, clean_lexicon, fold_candidate as fold_candidate, one_edit
 from . import charlm, commonness, ctc, doubt, recogniser
 
 #: How many alternatives a reading keeps.
@@ -87,8 +88,6 @@ LENGTH_BONUS = 1.0
 #: neighbour of one, so where the ink leaves "five" and "fire" close, the one on the
 #: board is the better bet. A word off the board still wins when its ink says so.
 BOARD_BONUS = 3.0
-#: Longest candidate considered (Boggle words; DHSD names are up to 10 letters + ß).
-MAX_LEN = 20
 
 
 @dataclass(frozen=True)
@@ -106,51 +105,6 @@ class WordReading:
     #: only), and the calibration's P(right) from it (None without a calibration)
     evidence: doubt.Evidence | None = field(default=None, compare=False, repr=False)
     p_right: float | None = field(default=None, compare=False)
-
-
-def fold_candidate(word: str) -> str:
-    """A lexicon entry folded to a-z (lower case, ß -> ss, accents dropped); '' when
-    anything else remains."""
-    w = word.strip().lower().replace("ß", "ss")
-    w = "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
-    return w if w.isascii() and w.isalpha() and len(w) <= MAX_LEN else ""
-
-
-def clean_lexicon(lexicon: Iterable[str]) -> list[str]:
-    """Folded, de-duplicated candidates (order of first appearance)."""
-    seen: dict[str, None] = {}
-    for w in lexicon:
-        f = fold_candidate(w)
-        if f:
-            seen.setdefault(f, None)
-    return list(seen)
-
-
-def one_edit(word: str) -> set[str]:
-    """Every a-z string one edit (insert, delete, substitute a letter) away from `word`."""
-    out: set[str] = set()
-    for i in range(len(word) + 1):
-        for c in ctc.LETTERS:
-            out.add(word[:i] + c + word[i:])
-            if i < len(word):
-                out.add(word[:i] + c + word[i + 1:])
-        if i < len(word):
-            out.add(word[:i] + word[i + 1:])
-    out.discard(word)
-    out.discard("")
-    return out
-
-
-def board_lexicon(board_words: Iterable[str], dictionary: Container[str]) -> list[str]:
-    """The board's words plus every ``dictionary`` word one edit (insert, delete,
-    substitute a letter) away from one of them: what a player may have meant or
-    written. Board words first, then the neighbours sorted."""
-    board = clean_lexicon(board_words)
-    near: set[str] = set()
-    for w in board:
-        near |= {n for n in one_edit(w) if n in dictionary}
-    near -= set(board)
-    return board + sorted(near)
 
 
 def _softmax(scores: np.ndarray, prior: np.ndarray | None = None) -> np.ndarray:
