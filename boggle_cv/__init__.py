@@ -119,8 +119,6 @@ def __getattr__(name: str) -> "Any":
     if module is None:
         raise AttributeError(f"module 'boggle_cv' has no attribute {name!r}")
     value = getattr(importlib.import_module(f"{__name__}.{module}"), _ALIASES.get(name, name))
-    if module == "game.referee":  # a scanned round's document is rebuilt by the photo reader
-        importlib.import_module(f"{__name__}.vision.pipeline")
     globals()[name] = value  # later lookups skip this function
     return value
 

@@ -15,9 +15,9 @@ class DbAction(str, Enum):
 def register(app: typer.Typer) -> None:
     @app.command("db")
     def db_cmd(
-        action: Annotated[DbAction, typer.Argument(help="What to do: copy (every row of SRC into the empty DEST).")],
-        src: Annotated[str, typer.Argument(help="The games database to read: a file or a postgresql:// URL.")],
-        dest: Annotated[str, typer.Argument(help="The empty games database to write: a file or a postgresql:// URL.")],
+        action: Annotated[DbAction, typer.Argument(metavar="ACTION", help="What to do: copy (every row of SRC into the empty DEST).")],
+        src: Annotated[str, typer.Argument(metavar="SRC", help="The games database to read: a file or a postgresql:// URL.")],
+        dest: Annotated[str, typer.Argument(metavar="DEST", help="The empty games database to write: a file or a postgresql:// URL.")],
     ) -> None:
         """Copy a games database into another one, between SQLite files and PostgreSQL.
 

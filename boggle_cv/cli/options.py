@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from typer.core import TyperCommand
 
+from .help_format import HelpCommand
 from ..game.board import Cell, cell_label, describe_text, normalise_face, parse_cell
 from ..game.dictionary import Dictionary
 from ..errors import UsageError
@@ -57,7 +57,7 @@ MinLengthOption = Annotated[Optional[int], typer.Option(
 JsonOption = Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")]
 
 
-class OrderedCommand(TyperCommand):
+class OrderedCommand(HelpCommand):
     """A command that keeps the order its options were given in: ctx.meta["option_order"]
     names the parameter of each occurrence, first to last (so that `--sheet ann=...
     --player bob=...` can keep ann before bob, though each option's values come apart)."""

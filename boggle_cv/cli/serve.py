@@ -44,8 +44,8 @@ def register(app: typer.Typer) -> None:
         db: Annotated[Optional[str], typer.Option("--db", metavar="FILE|URL", help="Games database: a file (default: $BOGGLE_CV_DB, else games.sqlite3 in the user's data folder) or a postgresql:// URL.")] = None,
         engine: Annotated[Engine, typer.Option("--engine", help="Reader for photos: classifier, tesseract or both.")] = Engine.classifier,
         lang: LangOption = Lang.en,
-        proxy: Annotated[Optional[str], typer.Option("--proxy", help="Address of a reverse proxy in front (e.g. 127.0.0.1): its X-Forwarded-For names each phone.")] = None,
-        workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Server processes sharing the port (more than 1 needs a postgresql:// --db).")] = 1,
+        proxy: Annotated[Optional[str], typer.Option("--proxy", metavar="ADDRESS", help="Address of a reverse proxy in front (e.g. 127.0.0.1): its X-Forwarded-For names each phone.")] = None,
+        workers: Annotated[int, typer.Option("--workers", min=1, max=64, metavar="N", help="Server processes sharing the port (more than 1 needs a postgresql:// --db).")] = 1,
     ) -> None:
         """Serve the room page: every player joins on their own phone and types their words.
 

@@ -2,8 +2,8 @@
 layer reads a scan through these and never imports the vision code that makes one
 (vision.pipeline.ScanResult, vision.decode.BoardReading and CellReading satisfy
 them). A scan's JSON document is turned back into a reading by the reader that
-vision.pipeline registers (`register_scan_reader`), so that
-`RoundResult.from_dict` rebuilds a scanned round without importing vision."""
+vision.pipeline registers (`register_scan_reader`; loaded by name when none is), so
+that `RoundResult.from_dict` rebuilds a scanned round with no import of vision here."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
@@ -82,6 +82,8 @@ class PhotoReading(Protocol):
 
 
 ScanReader = Callable[[dict[str, Any]], PhotoReading]
+#: The module that registers the package's own photo reader when it is imported.
+PHOTO_READER = "boggle_cv.vision.pipeline"
 _readers: list[ScanReader] = []
 
 
@@ -92,8 +94,11 @@ def register_scan_reader(reader: ScanReader) -> None:
 
 
 def scan_from_dict(doc: Mapping[str, Any]) -> PhotoReading:
-    """A reading rebuilt from its document by the registered reader (LookupError when
-    no photo reader is loaded)."""
+    """A reading rebuilt from its document by the registered reader. With none
+    registered yet, the package's photo reader is loaded by name (it registers itself
+    on import): the game names no vision module it depends on, yet a scanned round's
+    document is always rebuilt."""
     if not _readers:
-        raise LookupError("no photo reader is loaded to rebuild the scan (import boggle_cv.vision.pipeline)")
+        import importlib
+        importlib.import_module(PHOTO_READER)
     return _readers[-1](dict(doc))

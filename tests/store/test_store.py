@@ -48,7 +48,7 @@ def test_games_are_separate(games_db):
 
 def test_unknown_game_on_either_backend(games_db):
     _save(games_db, "a", {"ann": 1})
-    with pytest.raises(StorageError, match="no game named"):
+    with pytest.raises(UsageError, match="no game named 'x'; the games in .*: a"):
         store.standings(games_db, "x")
 
 
