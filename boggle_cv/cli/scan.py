@@ -20,7 +20,6 @@ from ..game.board import Board, cell_label
 from ..errors import BoggleError, LowConfidenceError, UsageError
 from ..game.referee import Corrections, MarksPolicy, RoundResult, RulesOptions
 from ..game.scoring import LongWords, Variant
-from ..store.sql import DbLocation
 from ..vision.engines import Engine
 from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, Lang, LangOption, LongWordsOption,
                       MinLengthOption, OrderedCommand, SizeChoice, given_order, load_dictionary, parse_cells,
@@ -28,6 +27,7 @@ from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, 
 from .scan_round import EarlyLoad, Outcome, ScanJob, referee_photo
 
 if TYPE_CHECKING:
+    from ..store.sql import DbLocation
     import numpy as np
 
     from ..game.dictionary import Dictionary
@@ -127,7 +127,7 @@ def _corrections(photos: list[Path], size: SizeChoice, board_text: str | None, f
     corrections = Corrections(given, parse_fixes(fix))
     if len(photos) > 1 and (annotate or given or corrections.cells):
         raise UsageError("--annotate, --board and --fix apply to one photo", "scan the photos one at a time")
-    if annotate is not None and annotate.suffix.lower() not in ANNOTATE_SUFFIXES:
+    if annotate is not None and not annotate.is_dir() and annotate.suffix.lower() not in ANNOTATE_SUFFIXES:
         raise UsageError(f"--annotate {annotate}: unknown image type {annotate.suffix or '(none)'}",
                          "end the name with .png, .jpg or .jpeg")
     return corrections
@@ -157,8 +157,10 @@ def _refuse_overwriting(photos: list[Path], player: list[str], sheets: tuple[tup
     sheet's drawing beside it, --db, --debug-dir's images) is one of the inputs (the
     photos, the lists, --dict); UsageError when two sheets would be drawn to one file,
     or for a --db that names no database (store_sql.parse_location). The --db location."""
-    from ..store.sql import optional_location
-    location = optional_location(db)
+    location = None
+    if db is not None or os.environ.get("BOGGLE_CV_DB"):  # a scan without a database loads none of it
+        from ..store.sql import optional_location
+        location = optional_location(db)
     from ..files.outputs import check_image_path, refuse_overwriting_inputs
     from ..game.wordlists import parse_player_option
     drawn_sheets: dict[str, Path] = {}

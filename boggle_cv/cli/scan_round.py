@@ -17,9 +17,9 @@ from ..game.board import Board
 from ..game.dictionary import Dictionary
 from ..errors import BoggleError, ImageReadError
 from ..game.referee import (Corrections, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round, seen_marks)
-from ..store.sql import DbLocation
 
 if TYPE_CHECKING:
+    from ..store.sql import DbLocation
     import numpy as np
 
     from ..game.questions import WordDoubt

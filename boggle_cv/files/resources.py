@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 SOURCE_MODELS = Path(__file__).resolve().parents[2] / "models"
-SOURCE_SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+SOURCE_SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
 
 def _shipped(package: str, name: str, source: Path) -> Path:

@@ -28,9 +28,9 @@ from .dictionary import Dictionary
 from ..errors import UsageError
 from .photo_reading import PhotoReading, scan_from_dict
 from .scoring import Rules, ScoreSheet, check_players, score_round
-from ..store.sql import DbLocation
 
-if TYPE_CHECKING:  # the questions are imported only where a round has doubts
+if TYPE_CHECKING:  # the questions are imported only where a round has doubts, the store where one is kept
+    from ..store.sql import DbLocation
     from .questions import Decision, Doubt, Question, WordDoubt
 
 SCHEMA_VERSION = 1

@@ -211,7 +211,7 @@ def test_a_database_of_schema_5_opens_keeps_its_rounds_and_gains_fingerprints(tm
 def test_an_empty_postgresql_database_holds_no_game_and_a_read_creates_nothing(pg_db):
     import psycopg
     assert store.list_games(pg_db) == []
-    with pytest.raises(StorageError, match="no game named 'x'"):
+    with pytest.raises(UsageError, match="no game named 'x'"):
         store.standings(pg_db, "x")
     with psycopg.connect(pg_db.url) as conn:
         assert conn.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
