@@ -10,6 +10,7 @@ import typer
 
 from ..errors import UsageError
 from .options import DictOption, JsonOption, Lang, LangOption
+from .terminal import echo
 
 if TYPE_CHECKING:
     from ..game.board import Board
@@ -90,4 +91,4 @@ def _show(photo: Path, board: Board | None, reading: SheetReading, as_json: bool
             doc.update(decision.to_dict())
         typer.echo(json.dumps(doc))
     else:
-        typer.echo(sheet_text(reading, terminal_ink(photo, reading), decision))
+        echo(sheet_text(reading, terminal_ink(photo, reading), decision))

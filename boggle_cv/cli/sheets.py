@@ -124,9 +124,11 @@ def question_lines(name: str, i: int, reading: SheetReading, width: int = 80) ->
     (`type it, or Enter keeps it (- drops it) [seat] `)."""
     import textwrap
     w = reading.words[i]
-    options = ", ".join(f'"{a}" ({p:.0%})' for a, p in w.alternatives[:MAX_ALTERNATIVES]) or f'"{w.word or w.free}"'
-    lines = textwrap.wrap(f"{name}, word {i + 1} of {len(reading.words)}: {options}", width,
-                          subsequent_indent="    ", break_long_words=True)
+    keep = "\u00a0"  # a word stays on one line with its share: "lest" (8%), never "lest" | (8%)
+    options = ", ".join(f'"{a}"{keep}({p:.0%})' for a, p in w.alternatives[:MAX_ALTERNATIVES]) or f'"{w.word or w.free}"'
+    lines = [line.replace(keep, " ") for line in textwrap.wrap(
+        f"{name}, word {i + 1} of {len(reading.words)}: {options}", width, subsequent_indent="    ",
+        break_long_words=True)]
     default = w.word or w.free
     prompt = f"type it, Enter keeps it, - drops it [{default}] "
     if len(prompt) > width:
