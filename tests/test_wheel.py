@@ -41,11 +41,24 @@ def run(cmd: list[str], cwd: Path, timeout: float = 600, check: bool = True) -> 
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The wheel, and what building it printed."""
     dist = tmp_path_factory.mktemp("dist")
-    run([sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(REPO)], REPO)
+    out = run([sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(REPO)], REPO)
     (found,) = dist.glob("boggle_cv-*.whl")
-    return found
+    return found, out.stdout + out.stderr
+
+
+@pytest.fixture(scope="module")
+def wheel(built: tuple[Path, str]) -> Path:
+    return built[0]
+
+
+def test_every_package_is_declared(built: tuple[Path, str]):
+    """The folders of data files are declared packages: setuptools warns of none it
+    would leave out ("Package would be ignored")."""
+    log = built[1]
+    assert "would be ignored" not in log and "absent from the `packages` configuration" not in log, log[-3000:]
 
 
 @pytest.fixture(scope="module")
