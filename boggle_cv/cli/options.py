@@ -15,7 +15,7 @@ import typer
 from .help_format import HelpCommand
 from ..game.board import Cell, cell_label, describe_text, normalise_face, parse_cell
 from ..game.dictionary import Dictionary
-from ..errors import UsageError
+from ..errors import ImageReadError, UsageError
 from ..game.scoring import MIN_LENGTH_RANGE, LongWords
 from .terminal import echo_error
 
@@ -177,3 +177,14 @@ def load_dictionary(path: Optional[Path], lang: str = "en") -> Dictionary:
     if d.skipped:
         echo_error(f"boggle-cv: {d.skipped} line(s) of {path} are not words and were skipped")
     return d
+
+
+def existing_photo(path: Path, hint: str | None = None) -> Path:
+    """`path` when it is a file; else ImageReadError (exit 4) saying only that it is not
+    there, or is a directory (a typo needs no list of image formats)."""
+    if path.is_file():
+        return path
+    if path.is_dir():
+        raise ImageReadError(f"cannot read image {path}: it is a directory", hint or "give a photo's file name")
+    raise ImageReadError(f"cannot read image {path}: no such file", hint)
+

@@ -168,8 +168,9 @@ def read_tray(term: Terminal, args: PracticeArgs, lang: str) -> tuple[ScanResult
             except UsageError:
                 pass
         try:
+            from .options import existing_photo
             scanner = scanner or Scanner("classifier", decode_config=DecodeConfig(edition=lang))
-            scan, image = scanner.scan_file(Path(answer), args.size)
+            scan, image = scanner.scan_file(existing_photo(Path(answer)), args.size)
             return scan, image, None, answer
         except BoggleError as err:
             if not term.interactive:

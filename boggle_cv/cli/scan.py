@@ -124,7 +124,7 @@ def _refuse_together(as_json: bool, jsonl: bool, replace: bool, game: str | None
     document, or a line a photo: one of them), --replace without --game."""
     if as_json and jsonl:
         raise UsageError("--json and --jsonl cannot be used together",
-                         "--json writes one document (a list of them for several photos), --jsonl a line a photo")
+                         "--json writes one document, a list for several photos; --jsonl a line a photo: choose one")
     if replace and game is None:
         raise UsageError("--replace applies to --game", "name the game the round replaces one of")
 

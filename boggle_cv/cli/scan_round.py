@@ -208,9 +208,8 @@ def _read(photo: Path, scanner: Scanner | None, job: ScanJob, early: EarlyLoad |
     given); with --board a photo that holds no board is fine (scan None), and without
     a scanner the photo need only exist. ImageReadError naming only that for a photo
     that is not there."""
-    if not photo.is_file():
-        raise ImageReadError(f"cannot read image {photo}: " + ("it is a directory" if photo.is_dir() else "no such file"),
-                             "give the photo of the round's tray" if photo.is_dir() else None)
+    from .options import existing_photo
+    existing_photo(photo, "give the photo of the round's tray" if photo.is_dir() else None)
     if scanner is None:  # --board alone does not decode the photo
         return None, None, {}
     from ..vision.stages import DebugImages

@@ -65,7 +65,8 @@ def _board(board_text: str | None, tray: Path | None, lang: str) -> Board | None
         return Board.parse(board_text)
     if tray is not None:
         from ..vision.pipeline import read_board
-        return read_board(tray, lang=lang).board
+        from .options import existing_photo
+        return read_board(existing_photo(tray), lang=lang).board
     return None
 
 

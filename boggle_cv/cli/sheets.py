@@ -82,6 +82,8 @@ def read_one_sheet(photo: Path, lexicon: SheetLexicon | None, lang: str = "en",
     "de" also matches the lexicon's words as written with ä, ö, ü, ß; with no lexicon,
     the words are read against `dictionary` when given, else freely."""
     from ..vision.sheet import read_sheet
+    from .options import existing_photo
+    existing_photo(photo)
     if lexicon is None:
         return read_sheet(photo, None, lang=lang, dictionary=dictionary)
     return read_sheet(photo, list(lexicon.words), lang=lang, dictionary=dictionary, board_words=lexicon.board_words)

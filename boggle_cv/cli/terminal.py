@@ -18,7 +18,7 @@ from typing import TextIO
 
 import typer
 
-#: Columns of text written to a file or a pipe (and the narrowest wrap on a terminal: NARROWEST).
+#: Columns of text written to a file or a pipe, or to a terminal that does not say its size.
 WIDTH = 80
 #: The narrowest a wrap goes, whatever the terminal says.
 NARROWEST = 20
@@ -49,6 +49,10 @@ def columns(stream: TextIO | None = None) -> int:
 #: An option and its value, which a wrap keeps on one line (`--seed 4333943822600587279`,
 #: `--fix r2c3=W`, `--bonus rRcC`): a value with a digit, =, / or a capital letter.
 OPTION_VALUE = re.compile(r"(?<!\S)(--[a-z][a-z-]*) (?=\S*[0-9=/A-Z])")
+#: An install command, which a wrap keeps whole (copied as it is: `pip install 'boggle-cv[web]'`).
+INSTALL = re.compile(r"\b(?:pip|apt-get) install \S+")
+#: A lone symbol (`*`, `=`, `-`), which a wrap keeps with the word after it (`* = common`).
+LONE_SYMBOL = re.compile(r"(?<!\S)([^\w\s]+) (?=\S)")
 #: Joins what must not be broken while wrapping (textwrap breaks only at ASCII
 #: whitespace); a private-use character, in no text the command prints.
 KEEP = "\ue000"
@@ -56,7 +60,8 @@ KEEP = "\ue000"
 
 def wrap(text: str, width: int) -> str:
     """`text` with every line wider than `width` broken at spaces: each continuation
-    indented as its line, plus CONTINUED columns; an option stays with its value.
+    indented as its line, plus CONTINUED columns; an option stays with its value,
+    a lone symbol with the word after it, an install command whole.
     Lines within `width` are kept as they are (a board's rows, a table's columns)."""
     out: list[str] = []
     for line in text.split("\n"):
@@ -64,7 +69,8 @@ def wrap(text: str, width: int) -> str:
             out.append(line)
             continue
         indent = " " * (len(line) - len(line.lstrip(" ")))
-        kept = OPTION_VALUE.sub(lambda m: m.group(1) + KEEP, line)
+        kept = OPTION_VALUE.sub(lambda m: m.group(1) + KEEP, INSTALL.sub(lambda m: m.group(0).replace(" ", KEEP), line))
+        kept = LONE_SYMBOL.sub(lambda m: m.group(1) + KEEP, kept)
         out += [part.replace(KEEP, " ") for part in textwrap.wrap(
             kept, width, subsequent_indent=indent + " " * CONTINUED, break_long_words=False,
             break_on_hyphens=False)] or [line]
