@@ -241,3 +241,15 @@ def test_wrap_breaks_only_at_spaces_and_keeps_short_lines():
     assert " ".join(" ".join(out).split()) == " ".join(text.split())  # no word cut or lost
     assert all(line.startswith("    ") for line in out[out.index("T   Y   U") + 2:])  # indent + 2
     assert wrap("/a/very/long/path/with/no/space/at/all/" * 3, 20) == "/a/very/long/path/with/no/space/at/all/" * 3
+
+
+@pytest.mark.parametrize("width", range(20, 61))
+def test_wrap_keeps_an_option_with_its_value_a_symbol_with_its_word_and_an_install_command_whole(width):
+    from boggle_cv.cli.terminal import wrap
+    text = ("Board UHKX/QIHE/BTHE/DSTE (seed 4333943822600587279: --seed 4333943822600587279 shakes it again; "
+            "--fix r2c3=W; * = common; install it: pip install 'boggle-cv[web]')")
+    out = wrap(text, width)
+    joined = " ".join(out.split("\n"))
+    for kept in ("--seed 4333943822600587279", "--fix r2c3=W", "* = common", "pip install 'boggle-cv[web]'"):
+        assert any(kept in line for line in out.split("\n")), (kept, out)
+    assert " ".join(joined.split()) == text
