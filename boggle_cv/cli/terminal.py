@@ -71,9 +71,11 @@ def wrap(text: str, width: int) -> str:
         indent = " " * (len(line) - len(line.lstrip(" ")))
         kept = OPTION_VALUE.sub(lambda m: m.group(1) + KEEP, INSTALL.sub(lambda m: m.group(0).replace(" ", KEEP), line))
         kept = LONE_SYMBOL.sub(lambda m: m.group(1) + KEEP, kept)
-        out += [part.replace(KEEP, " ") for part in textwrap.wrap(
+        parts = [part.replace(KEEP, " ") for part in textwrap.wrap(
             kept, width, subsequent_indent=indent + " " * CONTINUED, break_long_words=False,
             break_on_hyphens=False)] or [line]
+        parts[-1] += line[len(line.rstrip(" ")):]  # a prompt keeps its space before the answer
+        out += parts
     return "\n".join(out)
 
 
