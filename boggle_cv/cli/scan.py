@@ -223,8 +223,8 @@ def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: 
     if job.as_json and job.several and not job.jsonl:
         typer.echo(json.dumps(tally.documents))
     if job.several:
-        echo(f"{len(photos)} photos: {len(photos) - len(failures)} read, {len(failures)} failed"
-             + "".join(f"\n  {p}: exit {e.exit_code}" for p, e in failures), err=True)
+        typer.echo(f"{len(photos)} photos: {len(photos) - len(failures)} read, {len(failures)} failed"
+                   + "".join(f"\n  {p}: exit {e.exit_code}" for p, e in failures), err=True)  # paths: never broken
         if failures:
             raise typer.Exit(worst_exit_code(e.exit_code for _, e in failures))
 
