@@ -41,11 +41,24 @@ def run(cmd: list[str], cwd: Path, timeout: float = 600, check: bool = True) -> 
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The wheel, and what building it printed."""
     dist = tmp_path_factory.mktemp("dist")
-    run([sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(REPO)], REPO)
+    out = run([sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(REPO)], REPO)
     (found,) = dist.glob("boggle_cv-*.whl")
-    return found
+    return found, out.stdout + out.stderr
+
+
+@pytest.fixture(scope="module")
+def wheel(built: tuple[Path, str]) -> Path:
+    return built[0]
+
+
+def test_every_package_is_declared(built: tuple[Path, str]):
+    """The folders of data files are declared packages: setuptools warns of none it
+    would leave out ("Package would be ignored")."""
+    log = built[1]
+    assert "would be ignored" not in log and "absent from the `packages` configuration" not in log, log[-3000:]
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +119,8 @@ def test_the_demo_runs_from_another_folder(venv: Path, away: Path):
     repository: the sample inside the wheel refereed, the same report as `scan`."""
     out = run([str(venv / "boggle-cv"), "demo"], away)
     lines = out.stdout.splitlines()
-    assert lines[0].startswith("Board read: 4x4, ") and "cube sets that fit: classic-4" in lines[0]
+    header = " ".join(" ".join(lines[:2]).split())  # wrapped within 80 columns in a pipe
+    assert lines[0].startswith("Board read: 4x4, ") and "cube sets that fit: classic-4" in header
     assert [line.split(":")[0] for line in lines if line.endswith(" points")] == ["alice", "bob", "carol"]
     command = out.stderr.strip()
     assert command.startswith("boggle-cv scan ") and "/site-packages/boggle_cv/samples/sample-4x4-a.jpg" in command

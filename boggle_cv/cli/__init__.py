@@ -18,13 +18,14 @@ import typer
 
 from ..errors import BoggleError
 from .help_format import HELP_OPTIONS, HelpCommand, HelpGroup
+from .terminal import echo_error
 
 app = typer.Typer(
     name="boggle-cv",
     help="A computer-vision referee for Boggle: photo of the tray in, scores out.\n\n"
          "Example: boggle-cv scan tray.jpg --player ann=ann.txt --player bob=bob.txt",
     add_completion=False,
-    no_args_is_help=True,
+    no_args_is_help=False,  # alone, it lists the commands (HelpGroup.parse_args)
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     cls=HelpGroup,
@@ -92,9 +93,7 @@ def main() -> None:
     """Entry point of the console script: no traceback for user errors. With --debug
     (anywhere on the command line) or BOGGLE_CV_DEBUG=1 an error's traceback is
     printed first; its one line and its exit code stay the same."""
-    debug = "--debug" in sys.argv or os.environ.get("BOGGLE_CV_DEBUG") == "1"
-    while "--debug" in sys.argv:
-        sys.argv.remove("--debug")
+    debug = _debug_asked()
     try:
         rc = app(standalone_mode=False, prog_name="boggle-cv")
         if rc == 130:  # typer turns Ctrl-C into Exit(130), returned silently here
@@ -102,24 +101,41 @@ def main() -> None:
         sys.exit(rc if isinstance(rc, int) else 0)
     except BoggleError as err:
         _traceback(debug)
-        typer.echo(f"boggle-cv: error: {err.one_line()}", err=True)
+        echo_error(f"boggle-cv: error: {err.one_line()}")
         sys.exit(err.exit_code)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, typer.Abort):
         typer.echo("boggle-cv: interrupted", err=True)
         sys.exit(130)
     except typer.Exit as e:
         sys.exit(e.exit_code)
-    except typer.Abort:
-        typer.echo("boggle-cv: aborted", err=True)
-        sys.exit(130)
     except Exception as e:  # the command line's usage errors and anything unexpected
-        code = _usage_error(e)
-        if code is not None:
-            sys.exit(code)
-        _traceback(debug)
-        hint = "a bug: please report it with this traceback" if debug else "rerun with --debug for details"
-        typer.echo(f"boggle-cv: internal error: {type(e).__name__}: {e} ({hint})", err=True)
-        sys.exit(1)
+        sys.exit(_unexpected(e, debug))
+
+
+def _debug_asked() -> bool:
+    """--debug (taken off the command line, wherever it is) or BOGGLE_CV_DEBUG=1; the
+    variable is then set for the processes the command starts (scan --jobs' workers
+    keep their stderr)."""
+    debug = "--debug" in sys.argv or os.environ.get("BOGGLE_CV_DEBUG") == "1"
+    while "--debug" in sys.argv:
+        sys.argv.remove("--debug")
+    if debug:
+        os.environ["BOGGLE_CV_DEBUG"] = "1"
+    return debug
+
+
+def _unexpected(e: Exception, debug: bool) -> int:
+    """A usage error of the command line (one line, exit 2), or a bug: its line
+    (after its traceback with --debug), exit 1."""
+    from .usage import usage_line
+    usage = usage_line(e)
+    if usage is not None:
+        echo_error(f"boggle-cv: error: {usage[0]}")
+        return usage[1]
+    _traceback(debug)
+    hint = "a bug: please report it with this traceback" if debug else "rerun with --debug for details"
+    echo_error(f"boggle-cv: internal error: {type(e).__name__}: {e} ({hint})")
+    return 1
 
 
 def _traceback(debug: bool) -> None:
@@ -128,31 +144,3 @@ def _traceback(debug: bool) -> None:
         import traceback
         traceback.print_exc()
         sys.stderr.flush()
-
-
-def _click_exceptions() -> tuple[type[Exception], type[Exception]]:
-    """(UsageError, ClickException) of the click that this Typer raises: the click
-    package up to Typer 0.25, Typer's own copy of it from 0.26 on, where click need not
-    be installed at all. Both are bases of typer.BadParameter in every version."""
-    bases = typer.BadParameter.__mro__
-    usage = next(c for c in bases if c.__name__ == "UsageError")
-    click_exception = next(c for c in bases if c.__name__ == "ClickException")
-    return usage, click_exception
-
-
-def _usage_error(e: Exception) -> int | None:
-    """Print a command-line error (bad option, unknown command, missing argument, bad
-    choice, out of range) as one line on stderr and return its exit code (2 for
-    usage); None for any other exception."""
-    usage, click_exception = _click_exceptions()
-    if not isinstance(e, click_exception):
-        return None
-    message = e.format_message()  # type: ignore[attr-defined]
-    if isinstance(e, usage):
-        if message:  # no message: `boggle-cv` alone, whose help is already printed
-            ctx = getattr(e, "ctx", None)
-            where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-            typer.echo(f"boggle-cv: error: {message}{where}", err=True)
-        return 2
-    typer.echo(f"boggle-cv: error: {message}", err=True)
-    return int(e.exit_code)  # type: ignore[attr-defined]

@@ -30,4 +30,20 @@ def register(app: typer.Typer) -> None:
         from ..store.copy import copy
         from ..store.sql import parse_location
         copied = copy(parse_location(src, "SRC"), parse_location(dest, "DEST"))
-        typer.echo(f"copied {copied.summary()} into {parse_location(dest, 'DEST')}", err=True)
+        typer.echo(f"copied {counted(copied.rows)} into {parse_location(dest, 'DEST')}", err=True)
+
+
+#: What a row of each table is, one and many.
+ROW_NAMES = {"games": ("game", "games"), "rounds": ("round", "rounds"),
+             "round_players": ("player's score", "players' scores"), "rooms": ("room", "rooms"),
+             "room_photos": ("room photo", "room photos"), "room_word_images": ("word image", "word images"),
+             "practice_rounds": ("practice round", "practice rounds")}
+
+
+def counted(rows: dict[str, int]) -> str:
+    """{"games": 1, "rounds": 2} -> "1 game, 2 rounds" (a table not named above: "3 rows of TABLE")."""
+    def one(table: str, n: int) -> str:
+        if table not in ROW_NAMES:
+            return f"{n} row{'s' if n != 1 else ''} of {table}"
+        return f"{n} {ROW_NAMES[table][0 if n == 1 else 1]}"
+    return ", ".join(one(table, n) for table, n in rows.items())

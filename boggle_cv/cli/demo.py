@@ -14,6 +14,7 @@ import typer
 
 from boggle_cv.cli.options import JsonOption
 from boggle_cv.errors import EngineMissingError
+from .terminal import echo
 
 SAMPLE = "sample-4x4-a.jpg"
 PLAYERS = ("alice", "bob", "carol")
@@ -51,4 +52,4 @@ def register(app: typer.Typer) -> None:
         typer.echo("boggle-cv scan " + " ".join([photo, *(f"--player {p}" for p in players)]), err=True)
         scan, _ = Scanner("classifier").scan_file(photo)
         result = referee_round(RoundRequest(scan, players=read_player_lists(players), photo=photo), load_default())
-        typer.echo(json.dumps(result.to_dict()) if as_json else round_text(result))
+        echo(json.dumps(result.to_dict()) if as_json else round_text(result))

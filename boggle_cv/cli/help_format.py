@@ -71,10 +71,62 @@ class HelpCommand(TyperCommand):
         write_rows(formatter, "Options", [*opts, DEBUG_ROW])
 
 
+def command_rows(group: Any, ctx: Any) -> list[tuple[str, str]]:
+    """(name, the first paragraph of its help: one sentence) of each command, in order."""
+    rows = []
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        if command is not None and not command.hidden:
+            rows.append((name, (command.help or "").split("\n\n")[0]))
+    return rows
+
+
+def write_commands(formatter: Any, rows: list[tuple[str, str]]) -> None:
+    """The commands, each name followed by its sentence, wrapped under itself."""
+    from textwrap import wrap
+    with formatter.section("Commands"):
+        indent = formatter.current_indent
+        name_width = max(len(name) for name, _ in rows) + 2
+        width = max(formatter.width - indent - name_width, 30)
+        for name, text in rows:
+            lines = wrap(text, width) or [""]
+            formatter.write(f"{'':>{indent}}{name:<{name_width}}{lines[0]}\n")
+            for line in lines[1:]:
+                formatter.write(f"{'':>{indent + name_width}}{line}\n")
+
+
+def command_list(group: Any, ctx: Any) -> str:
+    """What `boggle-cv` alone prints (as gh does): what it is, the usage, each
+    command's sentence, the example and where the options are."""
+    formatter = ctx.make_formatter()
+    doc = (group.help or "").split("\n\n")
+    formatter.write(f"{doc[0]}\n\nUsage: boggle-cv COMMAND [OPTIONS] [ARGUMENTS]\n")
+    write_commands(formatter, command_rows(group, ctx))
+    formatter.write("\n" + "\n\n".join(doc[1:]) + "\n")
+    formatter.write("\n'boggle-cv COMMAND -h' shows a command's options and an example.\n")
+    return str(formatter.getvalue())
+
+
 class HelpGroup(TyperGroup):
-    """The program's --help: its options as a command's, then the commands."""
+    """The program's --help: its options as a command's, then the commands. Alone
+    (no command, no option) it prints the list of commands and exits 0; a command it
+    does not have is a usage error with a "did you mean" when one is close."""
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
         _, opts = _rows(self, ctx)
         write_rows(formatter, "Options", [*opts, DEBUG_ROW])
-        self.format_commands(ctx, formatter)
+        write_commands(formatter, command_rows(self, ctx))
+
+    def parse_args(self, ctx: Any, args: list[str]) -> Any:
+        if not args and not ctx.resilient_parsing:
+            import typer
+            typer.echo(command_list(self, ctx), nl=False)
+            raise typer.Exit(0)
+        return super().parse_args(ctx, args)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        if args and not args[0].startswith("-") and args[0] not in self.commands:
+            from ..errors import UsageError
+            from .usage import no_such_command
+            raise UsageError(no_such_command(args[0], list(self.commands)))
+        return super().resolve_command(ctx, args)

@@ -6,9 +6,6 @@ into the library's values (cells, corrections, word lists, the dictionary).
 """
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -18,8 +15,9 @@ import typer
 from .help_format import HelpCommand
 from ..game.board import Cell, cell_label, describe_text, normalise_face, parse_cell
 from ..game.dictionary import Dictionary
-from ..errors import UsageError
+from ..errors import ImageReadError, UsageError
 from ..game.scoring import MIN_LENGTH_RANGE, LongWords
+from .terminal import echo_error
 
 
 class SizeChoice(str, Enum):
@@ -164,7 +162,7 @@ def read_player_lists(options: list[str], lang: str = "en") -> dict[str, list[st
     notes: list[str] = []
     lists = read_lists(specs, notes=notes, lang=lang)
     for note in notes:
-        typer.echo(f"boggle-cv: warning: {note}", err=True)
+        echo_error(f"boggle-cv: warning: {note}")
     return lists
 
 
@@ -177,28 +175,16 @@ def load_dictionary(path: Optional[Path], lang: str = "en") -> Dictionary:
         return load_default(lang)
     d = load_word_list(path, common_from=load_default() if lang == "en" else None, lang=lang)
     if d.skipped:
-        typer.echo(f"boggle-cv: {d.skipped} line(s) of {path} are not words and were skipped", err=True)
+        echo_error(f"boggle-cv: {d.skipped} line(s) of {path} are not words and were skipped")
     return d
 
 
-@contextmanager
-def stderr_progress(what: str, total: int) -> Iterator[Callable[[int, int], None]]:
-    """A progress callback (done, total) drawing a rich progress bar on stderr when
-    stderr is a terminal and `total` > 0 (nothing otherwise: logs and pipes stay
-    clean, and a run that may ask a question has no bar to hide it). The bar is
-    cleared when the block ends."""
-    try:
-        tty = sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        tty = False
-    if not tty or total <= 0:
-        yield lambda done, total: None
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(what, total=total)
+def existing_photo(path: Path, hint: str | None = None) -> Path:
+    """`path` when it is a file; else ImageReadError (exit 4) saying only that it is not
+    there, or is a directory (a typo needs no list of image formats)."""
+    if path.is_file():
+        return path
+    if path.is_dir():
+        raise ImageReadError(f"cannot read image {path}: it is a directory", hint or "give a photo's file name")
+    raise ImageReadError(f"cannot read image {path}: no such file", hint)
 
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-        yield update

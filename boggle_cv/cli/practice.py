@@ -21,6 +21,7 @@ from ..errors import UsageError
 from ..store.sql import DbLocation, optional_location
 from .options import JsonOption, Lang, LangOption, SizeChoice, parse_fixes
 from .practice_play import PracticeArgs, Terminal
+from .terminal import echo
 
 if TYPE_CHECKING:
     import numpy as np
@@ -222,7 +223,7 @@ def _finish(args: PracticeArgs, summary: Summary) -> None:
     if args.as_json:
         typer.echo(json.dumps(summary.to_dict()))
     else:
-        typer.echo(summary_text(summary))
+        echo(summary_text(summary))
     if summary.error is not None:
         raise summary.error
 
@@ -234,4 +235,4 @@ def _history(args: PracticeArgs, one: bool) -> None:
     if args.as_json:
         typer.echo(json.dumps({"schema_version": 1, "records": [r.to_dict() for r in records]}))
     else:
-        typer.echo(history_text(records))
+        echo(history_text(records))

@@ -19,6 +19,7 @@ from ..errors import BoggleError, UsageError
 from ..practice.clock import Clock, LineSource, Typed, clock_text, line_source, type_against_clock
 from ..game.report import board_text
 from ..store.sql import DbLocation
+from .terminal import echo, echo_error
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,7 +60,7 @@ class Terminal:
         self.lines: LineSource = line_source(stdin)
 
     def say(self, text: str = "", nl: bool = True) -> None:
-        typer.echo(text, err=True, nl=nl)
+        echo(text, err=True, nl=nl)
 
     def ask(self, prompt: str) -> str | None:
         """One answer (stripped), None at the end of the input."""
@@ -109,8 +110,7 @@ def typed_words(lines: list[str], lang: str) -> list[str]:
     except WordListError:
         return []
     if len(words) > MAX_TYPED_WORDS:
-        typer.echo(f"boggle-cv: warning: {len(words):,} words were typed; the first {MAX_TYPED_WORDS:,} count",
-                   err=True)
+        echo_error(f"boggle-cv: warning: {len(words):,} words were typed; the first {MAX_TYPED_WORDS:,} count")
         words = words[:MAX_TYPED_WORDS]
     return words
 
@@ -168,8 +168,9 @@ def read_tray(term: Terminal, args: PracticeArgs, lang: str) -> tuple[ScanResult
             except UsageError:
                 pass
         try:
+            from .options import existing_photo
             scanner = scanner or Scanner("classifier", decode_config=DecodeConfig(edition=lang))
-            scan, image = scanner.scan_file(Path(answer), args.size)
+            scan, image = scanner.scan_file(existing_photo(Path(answer)), args.size)
             return scan, image, None, answer
         except BoggleError as err:
             if not term.interactive:
@@ -209,7 +210,7 @@ def file_list(path: Path, lang: str, stdin: TextIO) -> list[str]:
     notes: list[str] = []
     words = read_word_list(str(path), getattr(stdin, "buffer", sys.stdin.buffer), notes, lang=lang)
     for note in notes:
-        typer.echo(f"boggle-cv: warning: {note}", err=True)
+        echo_error(f"boggle-cv: warning: {note}")
     return words
 
 

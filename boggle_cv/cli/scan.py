@@ -6,11 +6,13 @@ This module only parses, calls, formats and picks the exit code.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
@@ -23,8 +25,10 @@ from ..game.scoring import LongWords, Variant
 from ..vision.engines import Engine
 from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, Lang, LangOption, LongWordsOption,
                       MinLengthOption, OrderedCommand, SizeChoice, given_order, load_dictionary, parse_cells,
-                      parse_fixes, parse_one_cell, read_player_lists, stderr_progress)
-from .scan_round import EarlyLoad, Outcome, ScanJob, referee_photo
+                      parse_fixes, parse_one_cell, read_player_lists)
+from .progress import progress_bar
+from .scan_round import EarlyLoad, Outcome, ScanJob, Sheets, referee_photo
+from .terminal import echo, echo_error
 
 if TYPE_CHECKING:
     from ..store.sql import DbLocation
@@ -88,8 +92,7 @@ def register(app: typer.Typer) -> None:
         Example: boggle-cv scan tray.jpg --player ann=ann.txt --player bob=bob.txt
         """
         start = time.perf_counter()
-        if replace and game is None:
-            raise UsageError("--replace applies to --game", "name the game the round replaces one of")
+        _refuse_together(as_json, jsonl, replace, game)
         corrections = _corrections(photos, size, board_text_opt, fix or [], annotate)
         options = RulesOptions(variant.value if variant else None, min_length, long_words.value,
                                frozenset(parse_cells(bonus, "--bonus")), parse_one_cell(challenge_cell, "--challenge-cell"),
@@ -114,6 +117,16 @@ def register(app: typer.Typer) -> None:
         finally:
             if early is not None:  # an error (a missing model) must not be printed while the
                 early.settle()     # decoder has stderr silenced, nor the process end inside it
+
+
+def _refuse_together(as_json: bool, jsonl: bool, replace: bool, game: str | None) -> None:
+    """UsageError for options that do not go together: --json and --jsonl (one
+    document, or a line a photo: one of them), --replace without --game."""
+    if as_json and jsonl:
+        raise UsageError("--json and --jsonl cannot be used together",
+                         "--json writes one document, a list for several photos; --jsonl a line a photo: choose one")
+    if replace and game is None:
+        raise UsageError("--replace applies to --game", "name the game the round replaces one of")
 
 
 def _corrections(photos: list[Path], size: SizeChoice, board_text: str | None, fix: list[str],
@@ -205,56 +218,88 @@ def _scan_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: 
         from .sheets import sheet_annotation_path
         drawn += [sheet_annotation_path(job.annotate, name) for name, _ in job.sheets]
     with undone_on_interrupt(job.debug_dir, [p.stem for p in photos], drawn):
-        failures, documents = _report_all(photos, scanner, job, setup, jobs, early)
+        tally = _report_all(photos, scanner, job, setup, jobs, early)
+    failures = tally.failures
     if job.as_json and job.several and not job.jsonl:
-        typer.echo(json.dumps(documents))
+        typer.echo(json.dumps(tally.documents))
     if job.several:
         typer.echo(f"{len(photos)} photos: {len(photos) - len(failures)} read, {len(failures)} failed"
-                   + "".join(f"\n  {p}: exit {e.exit_code}" for p, e in failures), err=True)
+                   + "".join(f"\n  {p}: exit {e.exit_code}" for p, e in failures), err=True)  # paths: never broken
         if failures:
             raise typer.Exit(worst_exit_code(e.exit_code for _, e in failures))
 
 
+@dataclasses.dataclass
+class Tally:
+    """What several photos leave for the end of the run: the photos that failed
+    (with their errors) and the documents of --json's list."""
+
+    failures: list[tuple[Path, BoggleError]] = dataclasses.field(default_factory=list)
+    documents: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+
 def _report_all(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: dict[str, float],
-                jobs: int, early: EarlyLoad | None) -> tuple[list[tuple[Path, BoggleError]], list[dict[str, Any]]]:
-    """Read, referee and report each photo (_scan_all); the photos that failed, and
-    the documents to write (--json with several photos)."""
-    from .scan_documents import emit, error_record
-    failures: list[tuple[Path, BoggleError]] = []
-    documents: list[dict[str, Any]] = []
+                jobs: int, early: EarlyLoad | None) -> Tally:
+    """Read, referee and report each photo (_scan_all), a progress bar on a terminal
+    with PROGRESS_MIN_PHOTOS or more (progress.progress_bar: no line of the reports
+    meets it); the photos that failed, and the documents to write (--json with
+    several photos)."""
+    tally = Tally()
     shown = len(photos) if len(photos) >= PROGRESS_MIN_PHOTOS else 0
-    if jobs > 1 and len(photos) > 1:
-        from .scan_jobs import read_in_workers
-        outcomes = read_in_workers(photos, job, setup, jobs)
-    else:
-        outcomes = ((photo, _outcome(photo, scanner, job, setup, early)) for photo in photos)
-    with stderr_progress("scanning", shown) as progress:
-        for i, (photo, outcome) in enumerate(outcomes, start=1):
-            doc: dict[str, Any] | None = None
-            try:
-                if isinstance(outcome, BoggleError):
-                    raise outcome
-                result, doc = _report(photo, *outcome, job)
-                refusal = _strict_refusal(photo, result, job)
-                if refusal is not None:
-                    raise refusal
-            except BoggleError as err:
-                if not job.several:
-                    raise
-                typer.echo(f"boggle-cv: error: {photo}: {err.one_line()}", err=True)
-                failures.append((photo, err))
-                doc = error_record(photo, err, doc) if job.as_json else None
-            finally:
-                if doc is not None:  # a --strict refusal of one photo prints its document first
-                    emit(doc, job, documents)
-            if shown:
-                progress(i, shown)
-    return failures, documents
+    with progress_bar("scanning", shown) as progress, _outcomes(photos, scanner, job, setup, jobs, early) as outcomes:
+        for done, (photo, outcome) in enumerate(outcomes, start=1):
+            _report_one(photo, outcome, job, tally)
+            progress(done, len(photos))
+    return tally
+
+
+@contextlib.contextmanager
+def _outcomes(photos: list[Path], scanner: Scanner | None, job: ScanJob, setup: dict[str, float], jobs: int,
+              early: EarlyLoad | None) -> Iterator[Iterator[tuple[Path, Outcome | BoggleError]]]:
+    """Each photo with its outcome, in the order given: read here one after another,
+    or by `jobs` worker processes (scan_jobs; their stage images written here as each
+    photo comes back). Leaving the block early stops the workers at once."""
+    if jobs <= 1 or len(photos) <= 1:
+        yield ((photo, _outcome(photo, scanner, job, setup, early)) for photo in photos)
+        return
+    from .scan_jobs import read_in_workers
+    from .scan_round import write_debug
+    with read_in_workers(photos, job, setup, jobs) as read:
+        def written() -> Iterator[tuple[Path, Outcome | BoggleError]]:
+            for photo, outcome, images in read:
+                if job.debug_dir is not None and images:
+                    write_debug(job.debug_dir, photo, images)
+                yield photo, outcome
+        yield written()
+
+
+def _report_one(photo: Path, outcome: Outcome | BoggleError, job: ScanJob, tally: Tally) -> None:
+    """Report one photo: draw, store, print (_report), or its error. With several
+    photos an error is one line and the run goes on (raised with one photo), and
+    --json keeps each photo's document or error record."""
+    from .scan_documents import emit, error_record
+    doc: dict[str, Any] | None = None
+    try:
+        if isinstance(outcome, BoggleError):
+            raise outcome
+        result, doc = _report(photo, *outcome, job)
+        refusal = _sheet_refusal(outcome[3], job) or _strict_refusal(photo, result, job)
+        if refusal is not None:
+            raise refusal
+    except BoggleError as err:
+        if not job.several:
+            raise
+        echo_error(f"boggle-cv: error: {photo}: {err.one_line()}")
+        tally.failures.append((photo, err))
+        doc = error_record(photo, err, doc) if job.as_json else None
+    finally:
+        if doc is not None:  # a --strict refusal of one photo prints its document first
+            emit(doc, job, tally.documents)
 
 
 def _outcome(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str, float],
              early: EarlyLoad | None = None) -> Outcome | BoggleError:
-    """A photo's refereed round (or the error that stopped it), for _report."""
+    """A photo's refereed round (or, with several photos, the error that stopped it)."""
     if job.several:
         try:
             return referee_photo(photo, scanner, job, setup, early)
@@ -264,31 +309,50 @@ def _outcome(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str
 
 
 def _report(photo: Path, result: RoundResult, scan: ScanResult | None, image: np.ndarray | None,
-            sheets: dict[str, SheetReading], job: ScanJob) -> tuple[RoundResult, dict[str, Any] | None]:
-    """Draw (--annotate), store (--game), print the text report: the round as stored,
-    and its JSON document with --json/--jsonl (for _scan_all to write)."""
+            sheets: Sheets, job: ScanJob) -> tuple[RoundResult, dict[str, Any] | None]:
+    """Draw (--annotate), store (--game; not while a sheet could not be read), print
+    the text report: the round as stored, and its JSON document with --json/--jsonl
+    (for _scan_all to write)."""
     stages = dict(result.timings)
+    game = job.game if not sheets.failed else None
     fingerprint = None
-    if job.game is not None:  # a repeat is refused before anything is drawn
+    if game is not None:  # a repeat is refused before anything is drawn
         from .scan_game import refuse_repeat
-        fingerprint = refuse_repeat(photo, result, job.game, job.db, job.replace)
+        fingerprint = refuse_repeat(photo, result, game, job.db, job.replace)
     if job.annotate is not None:
-        stages["annotate"] = _annotate(job.annotate, photo, scan, image, result, sheets, job.sheets,
+        stages["annotate"] = _annotate(job.annotate, photo, scan, image, result, sheets.readings, job.sheets,
                                        job.annotate_full)
-    if job.game is not None:
+    if game is not None:
         from ..game.referee import store_round
-        result = store_round(job.db, job.game, dataclasses.replace(result, timings=stages), fingerprint, job.replace)
+        result = store_round(job.db, game, dataclasses.replace(result, timings=stages), fingerprint, job.replace)
     result = dataclasses.replace(result, timings={**stages, "total": time.perf_counter() - job.start})
     doc = None
     if job.as_json:
         from .scan_documents import scan_document
-        doc = scan_document(result, {name: (path, sheets[name]) for name, path in job.sheets if name in sheets})
+        doc = scan_document(result, {name: (path, sheets.readings[name]) for name, path in job.sheets
+                                     if name in sheets.readings})
     else:
         from ..game.report import round_text
-        typer.echo(round_text(result, f"== {photo}" if job.several else None))
+        if job.several:
+            typer.echo(f"== {photo}")  # a path: not prose, never broken
+        echo(round_text(result))
     if job.timings:
         typer.echo("timings (ms): " + ", ".join(f"{k} {v * 1000:.0f}" for k, v in result.timings.items()), err=True)
     return result, doc
+
+
+def _sheet_refusal(sheets: Sheets, job: ScanJob) -> BoggleError | None:
+    """The error that follows a report scored without the list of a player whose
+    sheet could not be read (None when every sheet was): the worst of those errors'
+    kind, naming each sheet, and that the round was not stored."""
+    if not sheets.failed:
+        return None
+    said = "; ".join(err.message for err in sheets.failed.values())
+    names = " and ".join(f"{name}'s" for name in sheets.failed)
+    stored = f", and not stored in game {job.game!r}" if job.game is not None else ""
+    first = next(iter(sheets.failed.values()))
+    return type(first)(f"{said}: the round above is scored without {names} list{stored}",
+                       f"{first.hint}, then scan again" if first.hint else "scan again with a photo of the sheet")
 
 
 def _strict_refusal(photo: Path, result: RoundResult, job: ScanJob) -> LowConfidenceError | None:

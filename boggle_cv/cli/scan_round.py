@@ -6,11 +6,12 @@ after another and by its worker processes (scan_jobs) alike.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 
 from ..game.board import Board
@@ -71,40 +72,63 @@ def ask_marks(scan: ScanResult, options: RulesOptions) -> dict[tuple[int, int], 
     return answers
 
 
-Outcome = tuple["RoundResult", "ScanResult | None", "np.ndarray | None", "dict[str, SheetReading]"]
+@dataclass(frozen=True)
+class Sheets:
+    """The --sheet photos read against the board: each player's reading, the entries
+    each adds to that player's list, their doubts, and the sheets that could not be
+    read (a photo with no writing, or none at all): that player's list is left out of
+    the round, which the command says after the report (one bad photo of a sheet does
+    not stop the round for the others)."""
+
+    readings: dict[str, SheetReading] = field(default_factory=dict)
+    lists: dict[str, list[str]] = field(default_factory=dict)
+    doubts: tuple[WordDoubt, ...] = ()
+    failed: dict[str, BoggleError] = field(default_factory=dict)
+
+
+Outcome = tuple["RoundResult", "ScanResult | None", "np.ndarray | None", Sheets]
+#: Where a photo's stage images go (--debug-dir): (photo, stage name -> BGR image).
+DebugOut = Callable[[Path, "dict[str, ImageU8]"], None]
 
 
 def referee_photo(photo: Path, scanner: Scanner | None, job: ScanJob, setup: dict[str, float],
-                  early: EarlyLoad | None = None) -> Outcome:
+                  early: EarlyLoad | None = None, debug_out: DebugOut | None = None) -> Outcome:
     """Read one photo (unless --board replaces it), ask about doubtful cells on a
-    terminal, referee the round: (result, scan, image). Runs in a worker with --jobs."""
-    scan, image, stages = _read(photo, scanner, job, early)
+    terminal, referee the round: (result, scan, image, sheets). Runs in a worker with
+    --jobs. Each stage's image (--debug-dir) goes to `debug_out` as soon as the photo
+    is read, also when it holds no board (default: written into the folder)."""
+    if debug_out is None and job.debug_dir is not None:
+        debug_out = functools.partial(write_debug, job.debug_dir)
+    scan, image, stages = _read(photo, scanner, job, early, debug_out)
     corrections = job.corrections
     if job.ask and scan is not None and corrections.board is None and job.marks is MarksPolicy.use:
         corrections = dataclasses.replace(corrections, marks=ask_marks(scan, job.options))
-    lists: dict[str, list[str]] = job.lists
-    sheets: dict[str, SheetReading] = {}
-    doubts: tuple[WordDoubt, ...] = ()
+    sheets = Sheets()
     if job.sheets:
         t0 = time.perf_counter()
-        if corrections.board is not None:
-            board = corrections.board
-        elif scan is not None:
-            board = _fixed(scan.board, corrections) if corrections.cells else scan.board
-        else:  # not reached: without --board a photo with no board is refused
-            raise ImageReadError(f"cannot read the sheets of {photo}: no board", "give the board with --board")
-        sheets, read_lists, doubts = read_sheets(job, board)
-        lists = in_order({**job.lists, **read_lists}, job.order)
+        sheets = read_sheets(job, _sheets_board(photo, scan, corrections))
         stages["sheets"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    request = RoundRequest(scan, corrections, job.marks, job.options, lists, str(photo), doubts=doubts)
+    lists = in_order({**job.lists, **sheets.lists}, job.order)
+    request = RoundRequest(scan, corrections, job.marks, job.options, lists, str(photo), doubts=sheets.doubts)
     if job.ask:
         from .asking import ask_round
-        result = ask_round(request, job.dictionary, scan, {n: (sheets[n], p) for n, p in job.sheets}, image)
+        read = {n: (sheets.readings[n], p) for n, p in job.sheets if n in sheets.readings}
+        result = ask_round(request, job.dictionary, scan, read, image)
     else:
         result = referee_round(request, job.dictionary)
     stages = {**setup, **stages, "solve+score": time.perf_counter() - t0}
     return dataclasses.replace(result, timings=stages), scan, image, sheets
+
+
+def _sheets_board(photo: Path, scan: ScanResult | None, corrections: Corrections) -> Board:
+    """The board the sheets are read against: --board, else the photo's reading with
+    its fixes."""
+    if corrections.board is not None:
+        return corrections.board
+    if scan is None:  # not reached: without --board a photo with no board is refused
+        raise ImageReadError(f"cannot read the sheets of {photo}: no board", "give the board with --board")
+    return _fixed(scan.board, corrections) if corrections.cells else scan.board
 
 
 def in_order(lists: dict[str, list[str]], order: tuple[str, ...]) -> dict[str, list[str]]:
@@ -113,23 +137,27 @@ def in_order(lists: dict[str, list[str]], order: tuple[str, ...]) -> dict[str, l
     return {**ordered, **lists}
 
 
-def read_sheets(job: ScanJob, board: Board) -> tuple[dict[str, SheetReading], dict[str, list[str]],
-                                                   tuple[WordDoubt, ...]]:
-    """Each --sheet photo read against the board's lexicon: (name -> reading, name ->
-    its entries, the doubts of those entries: questions.sheet_entries). The sheet
-    reader and its model load here, only when a sheet is given."""
+def read_sheets(job: ScanJob, board: Board) -> Sheets:
+    """Each --sheet photo read against the board's lexicon (Sheets). The sheet reader
+    and its model load here, only when a sheet is given. A photo that cannot be read
+    or shows no writing leaves its player with no list (Sheets.failed)."""
+    from ..errors import NoWritingError
     from ..game.sheet_doubts import sheet_entries
     from .sheets import read_one_sheet, sheet_lexicon
     lexicon = sheet_lexicon(board, job.dictionary, job.options.lang)
-    readings: dict[str, SheetReading] = {}
-    lists: dict[str, list[str]] = {}
+    sheets = Sheets()
     doubts: list[WordDoubt] = []
     for name, path in job.sheets:
-        reading = read_one_sheet(path, lexicon, job.options.lang)
-        readings[name] = reading
-        lists[name], mine = sheet_entries(name, reading.words)
+        try:
+            reading = read_one_sheet(path, lexicon, job.options.lang)
+        except (ImageReadError, NoWritingError) as err:
+            sheets.failed[name] = err
+            sheets.lists[name] = []
+            continue
+        sheets.readings[name] = reading
+        sheets.lists[name], mine = sheet_entries(name, reading.words)
         doubts += mine
-    return readings, lists, tuple(doubts)
+    return dataclasses.replace(sheets, doubts=tuple(doubts))
 
 
 def _fixed(board: Board, corrections: Corrections) -> Board:
@@ -174,18 +202,18 @@ class EarlyLoad:
         return self._result
 
 
-def _read(photo: Path, scanner: Scanner | None, job: ScanJob,
-          early: EarlyLoad | None = None) -> tuple[ScanResult | None, np.ndarray | None, dict[str, float]]:
+def _read(photo: Path, scanner: Scanner | None, job: ScanJob, early: EarlyLoad | None,
+          debug_out: DebugOut | None) -> tuple[ScanResult | None, np.ndarray | None, dict[str, float]]:
     """(scan, image, stage timings) of a photo (already being decoded by `early` when
     given); with --board a photo that holds no board is fine (scan None), and without
-    a scanner the photo need only exist."""
+    a scanner the photo need only exist. ImageReadError naming only that for a photo
+    that is not there."""
+    from .options import existing_photo
+    existing_photo(photo, "give the photo of the round's tray" if photo.is_dir() else None)
     if scanner is None:  # --board alone does not decode the photo
-        if not photo.is_file():
-            raise ImageReadError(f"cannot read image {photo}: " + ("it is a directory" if photo.is_dir() else "no such file"),
-                                 "give the photo of this round (or use `boggle-cv score` with the board text)")
         return None, None, {}
     from ..vision.stages import DebugImages
-    debug = DebugImages() if job.debug_dir is not None else None
+    debug = DebugImages() if debug_out is not None else None
     try:
         if early is not None and early.photo == photo:
             image, load_s = early.take()
@@ -193,17 +221,17 @@ def _read(photo: Path, scanner: Scanner | None, job: ScanJob,
         else:
             scan, image = scanner.scan_file(photo, job.size, debug=debug)
     except BoggleError:
-        if job.debug_dir is not None and debug:
-            _write_debug(job.debug_dir, photo, debug.images)  # show the stages that led to a refusal
+        if debug_out is not None and debug:
+            debug_out(photo, debug.images)  # show the stages that led to a refusal
         if job.corrections.board is None:
             raise
         return None, None, {}
-    if job.debug_dir is not None and debug:
-        _write_debug(job.debug_dir, photo, debug.images)
+    if debug_out is not None and debug:
+        debug_out(photo, debug.images)
     return scan, image, dict(scan.timings)
 
 
-def _write_debug(folder: Path, photo: Path, images: dict[str, ImageU8]) -> None:
-    """Write each stage's image (name -> BGR array) as PHOTO-STEM_NAME.png in folder."""
+def write_debug(folder: Path, photo: Path, images: dict[str, ImageU8]) -> None:
+    """Write each stage's image (name -> BGR array) as PHOTO-STEM_NAME.png in `folder`."""
     from ..files.outputs import write_images_into
     write_images_into(folder, {f"{photo.stem}_{name}.png": img for name, img in sorted(images.items())})

@@ -12,6 +12,7 @@ from ..game.referee import Corrections, RoundRequest, RulesOptions, referee_roun
 from ..game.scoring import LongWords, Variant
 from .options import (BonusOption, ChallengeCellOption, DictOption, JsonOption, Lang, LangOption, LongWordsOption,
                       MinLengthOption, load_dictionary, parse_cells, parse_one_cell, read_player_lists)
+from .terminal import echo
 
 
 def register(app: typer.Typer) -> None:
@@ -48,4 +49,4 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps(result.to_dict()))
         else:
-            typer.echo(sheet_text(result.sheet))
+            echo(sheet_text(result.sheet))

@@ -17,7 +17,6 @@ from ..errors import EngineMissingError
 from ..vision.engines import Engine
 from .options import Lang, LangOption
 
-EXTRA_HINT = "install the web extra: pip install 'boggle-cv[web]'"
 
 
 def check_web_extra() -> None:
@@ -29,7 +28,10 @@ def check_web_extra() -> None:
         except ImportError:
             missing.append(package)
     if missing:
-        raise EngineMissingError(f"`serve` needs {', '.join(missing)}, which is not installed", EXTRA_HINT)
+        names = ", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else missing[0]
+        which, them = ("which are", "them") if len(missing) > 1 else ("which is", "it")
+        raise EngineMissingError(f"`serve` needs {names}, {which} not installed",
+                                 f"install {them} with the web extra: pip install 'boggle-cv[web]'")
 
 
 def _say(line: str) -> None:

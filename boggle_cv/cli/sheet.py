@@ -10,6 +10,7 @@ import typer
 
 from ..errors import UsageError
 from .options import DictOption, JsonOption, Lang, LangOption
+from .terminal import echo
 
 if TYPE_CHECKING:
     from ..game.board import Board
@@ -64,7 +65,8 @@ def _board(board_text: str | None, tray: Path | None, lang: str) -> Board | None
         return Board.parse(board_text)
     if tray is not None:
         from ..vision.pipeline import read_board
-        return read_board(tray, lang=lang).board
+        from .options import existing_photo
+        return read_board(existing_photo(tray), lang=lang).board
     return None
 
 
@@ -90,4 +92,4 @@ def _show(photo: Path, board: Board | None, reading: SheetReading, as_json: bool
             doc.update(decision.to_dict())
         typer.echo(json.dumps(doc))
     else:
-        typer.echo(sheet_text(reading, terminal_ink(photo, reading), decision))
+        echo(sheet_text(reading, terminal_ink(photo, reading), decision))

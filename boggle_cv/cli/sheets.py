@@ -82,6 +82,8 @@ def read_one_sheet(photo: Path, lexicon: SheetLexicon | None, lang: str = "en",
     "de" also matches the lexicon's words as written with ä, ö, ü, ß; with no lexicon,
     the words are read against `dictionary` when given, else freely."""
     from ..vision.sheet import read_sheet
+    from .options import existing_photo
+    existing_photo(photo)
     if lexicon is None:
         return read_sheet(photo, None, lang=lang, dictionary=dictionary)
     return read_sheet(photo, list(lexicon.words), lang=lang, dictionary=dictionary, board_words=lexicon.board_words)
@@ -124,9 +126,11 @@ def question_lines(name: str, i: int, reading: SheetReading, width: int = 80) ->
     (`type it, or Enter keeps it (- drops it) [seat] `)."""
     import textwrap
     w = reading.words[i]
-    options = ", ".join(f'"{a}" ({p:.0%})' for a, p in w.alternatives[:MAX_ALTERNATIVES]) or f'"{w.word or w.free}"'
-    lines = textwrap.wrap(f"{name}, word {i + 1} of {len(reading.words)}: {options}", width,
-                          subsequent_indent="    ", break_long_words=True)
+    keep = "\u00a0"  # a word stays on one line with its share: "lest" (8%), never "lest" | (8%)
+    options = ", ".join(f'"{a}"{keep}({p:.0%})' for a, p in w.alternatives[:MAX_ALTERNATIVES]) or f'"{w.word or w.free}"'
+    lines = [line.replace(keep, " ") for line in textwrap.wrap(
+        f"{name}, word {i + 1} of {len(reading.words)}: {options}", width, subsequent_indent="    ",
+        break_long_words=True)]
     default = w.word or w.free
     prompt = f"type it, Enter keeps it, - drops it [{default}] "
     if len(prompt) > width:

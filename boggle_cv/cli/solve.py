@@ -8,6 +8,7 @@ import typer
 
 from ..game.board import Board
 from .options import DictOption, JsonOption, Lang, LangOption, MinLengthOption, load_dictionary
+from .terminal import echo
 
 
 def register(app: typer.Typer) -> None:
@@ -35,4 +36,4 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps(solve_dict(b, words, rules, d.source)))
         else:
-            typer.echo(solve_text(b, words))
+            echo(solve_text(b, words))

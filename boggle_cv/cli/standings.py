@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..store import database as store
+from .terminal import echo
 
 
 def register(app: typer.Typer) -> None:
@@ -42,7 +43,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps({"schema_version": 1, **s.to_dict()}, indent=2))
         else:
-            typer.echo(standings_text(s, target))
+            echo(standings_text(s, target))
 
 
 def _remove(path: store.DbLocation, game: str | None, number: int) -> None:
@@ -52,7 +53,7 @@ def _remove(path: store.DbLocation, game: str | None, number: int) -> None:
     if game is None:
         raise UsageError("--remove needs the game's name", "e.g. boggle-cv standings friday --remove 2")
     left = remove_round(path, game, number)
-    typer.echo(f"removed round {number} of game {game!r} ({left} round{'s' if left != 1 else ''} left)", err=True)
+    echo(f"removed round {number} of game {game!r} ({left} round{'s' if left != 1 else ''} left)", err=True)
 
 
 def standings_text(s: store.Standings, target: int | None) -> str:

@@ -8,7 +8,8 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import UsageError
-from .options import stderr_progress
+from .progress import progress_bar
+from .terminal import echo
 
 
 class SynthSize(str, Enum):
@@ -51,9 +52,9 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"unknown cube set {set_name!r}", "choose one of " + ", ".join(set_names()))
         if kind is not None and kind not in KINDS:
             raise UsageError(f"unknown --kind {kind!r}", "choose one of " + ", ".join(KINDS))
-        with stderr_progress("rendering", count) as progress:
+        with progress_bar("rendering", count) as progress:
             doc = write_dataset(out_dir, count, seed, size=size.size, set_name=set_name,
                                 long_side=long_side, sheet=sheet, progress=progress, kind=kind,
                                 players=players, lone_q=lone_q)
-        typer.echo(f"wrote {len(doc['photos'])} photos and truth.json to {out_dir}"
+        echo(f"wrote {len(doc['photos'])} photos and truth.json to {out_dir}"
                    + (" (and sheet.jpg)" if sheet else ""))

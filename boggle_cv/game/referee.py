@@ -357,8 +357,7 @@ def referee_round(request: RoundRequest, dictionary: Dictionary | None = None) -
     for kind, cell in doubted:
         what = "a red bonus ring" if kind == "bonus" else "the red challenge cube"
         notes.append(f"{what} seen too faintly at {cell_label(cell)}: not counted unless confirmed")
-    dropped = {(w.player, w.index) for w in request.doubts}
-    players = {n: [w for i, w in enumerate(ws) if w or (n, i) not in dropped] for n, ws in players.items()}
+    players = {n: [w for w in ws if w] for n, ws in players.items()}  # "": a word dropped, struck or still open
     sheet = score_round(board, players, dictionary, rules)
     return RoundResult(board=board, read_board=read_board, sheet=sheet, rules_why=why, corrected=corrected,
                        unresolved=unresolved, notes=tuple(notes), doubtful_marks=doubted,

@@ -10,10 +10,11 @@ JSON (schema_version = boggle_cv.game.scoring.SCHEMA_VERSION):
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from .board import Board, cell_label
+from .board import Board, Cell, cell_label
 from .scoring import SCHEMA_VERSION, Rules, ScoredWord, ScoreSheet
 
 if TYPE_CHECKING:
@@ -150,35 +151,49 @@ def round_header(result: RoundResult) -> str:
 
 
 def round_board_lines(result: RoundResult) -> str:
-    """The board as scored, doubtful cells marked '?' (runner-up listed below) and
-    corrected ones '!'; a given board is printed plain."""
+    """The board as scored, doubtful cells still open marked '?' (runner-up listed
+    below), corrected ones '!', confirmed ones plain (both listed below); a given board
+    is printed plain."""
     if result.scan is None:
         return board_text(result.board)
-    return reading_lines(result.scan, result.board)
+    flagged = {(c.row, c.col) for row in result.scan.reading.cells for c in row if c.flagged}
+    return reading_lines(result.scan, result.board, settled=flagged - set(result.unresolved))
 
 
-def reading_lines(scan: PhotoReading, board: Board, notes: bool = True) -> str:
+def reading_lines(scan: PhotoReading, board: Board, notes: bool = True, settled: Collection[Cell] = ()) -> str:
     """The grid of a photo's reading with `board`'s faces: doubtful cells marked '?',
-    corrected ones '!'; with `notes`, the lines that say each marked cell's reading."""
-    lines, said = [], []
+    corrected ones '!'; `settled`: the cells a player answered or fixed (a doubtful
+    cell confirmed as read is no longer marked). With `notes`, the lines that say each
+    open cell's reading ("Check these cells"), then each settled one's ("Corrected",
+    "Confirmed")."""
+    lines, check, fixed = [], [], []
     for row in scan.reading.cells:
         parts = []
         for c in row:
             face = board.faces[c.row][c.col]
-            fixed = face != c.face
-            mark = "!" if fixed else ("?" if c.flagged else " ")
-            parts.append(f"{face:<2}{mark}")
             where = cell_label((c.row, c.col))
-            if fixed:
-                said.append(f"  {where}: {face} (corrected; read {c.face} {c.confidence:.0%})")
+            if face != c.face:
+                mark = "!"
+                fixed.append(f"  {where}: {face} (corrected; read {c.face} {c.confidence:.0%})")
+            elif (c.row, c.col) in settled:
+                mark = " "
+                fixed.append(f"  {where}: {face} (confirmed; read {c.face} {c.confidence:.0%})")
             elif c.flagged:
+                mark = "?"
                 cut = " (partly outside the photo)" if c.outside_photo > 0.1 else ""
-                said.append(f"  {where}: {c.face} {c.confidence:.0%}, "
-                            f"or {c.runner_up} {c.runner_up_confidence:.0%}{cut}")
+                check.append(f"  {where}: {c.face} {c.confidence:.0%}, "
+                             f"or {c.runner_up} {c.runner_up_confidence:.0%}{cut}")
+            else:
+                mark = " "
+            parts.append(f"{face:<2}{mark}")
         lines.append(" ".join(parts).rstrip())
-    if said and notes:
+    if notes and check:
         lines.append("Check these cells (fix with --fix rRcC=FACE):")
-        lines.extend(said)
+        lines.extend(check)
+    if notes and fixed:
+        kinds = {"corrected" if "(corrected;" in line else "confirmed" for line in fixed}
+        lines.append(" and ".join(sorted(kinds, reverse=True)).capitalize() + ":")
+        lines.extend(fixed)
     return "\n".join(lines)
 
 

@@ -36,7 +36,7 @@ def test_help_and_a_typo_still_see_every_command():
     out = subprocess.run([sys.executable, "-m", "boggle_cv", "--help"], capture_output=True, text=True, timeout=60)
     assert all(name in out.stdout for name in ("scan", "sheet", "solve", "score", "standings", "practice", "serve"))
     typo = subprocess.run([sys.executable, "-m", "boggle_cv", "scna"], capture_output=True, text=True, timeout=60)
-    assert typo.returncode == 2 and "No such command 'scna'" in typo.stderr
+    assert typo.returncode == 2 and "boggle-cv has no command 'scna': did you mean scan?" in typo.stderr
 
 
 def test_the_whiteness_map_is_numpy_s_channel_min_and_computed_once(monkeypatch):

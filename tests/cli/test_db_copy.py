@@ -57,8 +57,8 @@ def test_sqlite_to_postgresql_and_back_keeps_every_row(tmp_path, pg_db):
     before = _contents(src, code)
     out = _run("db", "copy", src, pg_db.url)
     assert out.returncode == 0, out.stderr
-    assert "copied 1 games, 2 rounds, 4 round_players, 1 rooms, 1 room_photos, 1 room_word_images, " \
-           "2 practice_rounds into postgresql://" in out.stderr
+    assert "copied 1 game, 2 rounds, 4 players' scores, 1 room, 1 room photo, 1 word image, " \
+           "2 practice rounds into postgresql://" in out.stderr
     assert _contents(pg_db, code) == before
     back = tmp_path / "back.sqlite3"
     out = _run("db", "copy", pg_db.url, back)

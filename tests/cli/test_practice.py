@@ -211,7 +211,7 @@ def test_a_tray_round_on_a_terminal_asks_for_the_photo_and_the_list(tmp_path):
     db = tmp_path / "g.db"
     alice = SAMPLES / "sample-4x4-a.alice.txt"
     rc, screen = pty_session(db, ["--tray", "--name", "alice", "--no-ask"],
-                             [("press Enter to start the clock (3:00)", ""),
+                             [("(3:00). ", ""),
                               ("Photo of the tray", str(TRAY)),
                               ("Your list", str(alice))], speed="300")
     if "reader model" in screen or "not installed" in screen:

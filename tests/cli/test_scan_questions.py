@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -76,14 +77,30 @@ def test_the_question_is_on_the_screen_before_the_answer_is_read(smudged):
     assert all(len(line) <= 80 for line in before)  # the board as read and the question
 
 
-def test_enter_keeps_the_reading(smudged):
+def test_enter_keeps_the_reading_and_the_cell_is_no_longer_doubtful(smudged):
+    """Enter keeps E: the report's board shows E without its '?', the cell is listed as
+    confirmed and not under "Check these cells" (the question's grid, before the
+    answer, still marks it)."""
     child = spawn("scan", str(smudged), *players())
     child.expect(r"\? \[E\] ")
     child.sendline("")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    assert re.search(r"r2c3: E \d+%, or S", ANSI.sub("", child.before))  # still doubtful, as read
+    report = screen_lines(child.before)
+    header = next(i for i, line in enumerate(report) if line.startswith("Board read: 4x4"))
+    row2 = next(line for line in report[header:] if line.startswith("D "))
+    assert row2.split() == ["D", "H", "E", "X"], report  # no "?" after E
+    text = "\n".join(report)
+    assert "Check these cells" not in text and re.search(r"Confirmed:\n  r2c3: E \(confirmed; read E \d+%\)", text)
+
+
+def test_a_fix_that_keeps_the_reading_confirms_the_cell(smudged):
+    out = subprocess.run([sys.executable, "-m", "boggle_cv", "scan", str(smudged), "--fix", "r2c3=E", *players()],
+                         capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "E ?" not in out.stdout and "Check these cells" not in out.stdout
+    assert re.search(r"r2c3: E \(confirmed; read E \d+%\)", out.stdout)
 
 
 @pytest.mark.skipif(not (REAL / "nsinghvi-5x5-clear-c.jpg").is_file(), reason="../shared/real-photos is absent")
@@ -126,6 +143,21 @@ def test_a_sheet_question_fits_in_80_columns():
     assert all(f'"{w}"' in " ".join(lines) for w in long)
 
 
+def test_a_sheet_question_keeps_each_word_with_its_share():
+    """However the names and words fall, a line never ends with a word whose share
+    ("lest" (8%)) went to the next line."""
+    from boggle_cv.cli.sheets import question_lines
+    from boggle_cv.vision.sheet.types import SheetReading, SheetWord
+    box = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    alternatives = (("lest", 0.08), ("least", 0.5), ("lease", 0.2), ("leaste", 0.1), ("les", 0.05))
+    for name in ("a" * n for n in range(1, 40)):
+        word = SheetWord("least", 0.5, alternatives, True, "least", box, False)
+        lines = question_lines(name, 0, SheetReading((word,) * 3, box))
+        assert all(len(line) <= 80 for line in lines)
+        assert not any(re.search(r'"\w+"$', line) for line in lines), lines
+        assert '"lest" (8%)' in " ".join(lines)
+
+
 def test_sheet_questions_come_after_the_board_whole_and_within_80_columns():
     """`scan --sheet`: the board as read, then each doubtful word of the sheet, its
     handwriting drawn above its question and the default in brackets, on lines of
@@ -153,3 +185,4 @@ def test_sheet_questions_come_after_the_board_whole_and_within_80_columns():
     block = report[start + 1:report.index("", start)]
     words = [line.split()[0] for line in block]
     assert "HEX" in words and "HOE" not in words  # Enter kept "hex"; "-" dropped "hoe" from ann's list
+    assert all(re.match(r"  [A-Z]+ +\d+", line) for line in block), block  # no blank row where "hoe" was

@@ -88,8 +88,8 @@ def test_scan_with_a_sheet_and_a_typed_list():
 
 
 def test_scan_sheet_bad_inputs():
-    out = run("scan", TRAY, "--sheet", f"ann={TRAY}")
-    assert out.returncode == 5 and "no writing found" in out.stderr
+    out = run("scan", TRAY, "--sheet", f"ann={SAMPLES / 'nope.jpg'}")
+    assert out.returncode == 4 and "cannot read image" in out.stderr and "no such file" in out.stderr
     out = run("scan", TRAY, "--sheet", f"ann={SHEET}", "--player", f"ann={SAMPLES / 'sample-4x4-a.bob.txt'}")
     assert out.returncode == 2 and "both --player and --sheet" in out.stderr
 
@@ -214,3 +214,23 @@ def test_a_real_tray_photo_whose_letters_pass_for_writing_is_exit_5():
     out = run("sheet", tray, "--board", "ABCDE/FGHIJ/KLMNO/PQRST/UVWXY")
     assert out.returncode == 5 and out.stderr.count("\n") == 1 and "shows a Boggle tray" in out.stderr
     assert not out.stdout
+
+
+def test_a_sheet_photo_with_no_writing_leaves_its_player_out_and_says_so(tmp_path):
+    """`scan --sheet ann=<the tray's photo>` with bob's list: the round is scored and
+    reported for bob (one bad photo of a sheet does not stop the table's round), then
+    one line says ann's list was left out (no writing found) and the round was not
+    stored; exit 5. The same with --json: the document, then the line."""
+    db = tmp_path / "g.db"
+    out = run("scan", TRAY, "--sheet", f"ann={TRAY}", "--player", f"bob={SAMPLES / 'sample-4x4-a.bob.txt'}",
+              "--game", "friday", "--db", db)
+    assert out.returncode == 5, out.stderr
+    assert "bob: " in out.stdout and "Winner: bob" in out.stdout
+    assert out.stderr.count("\n") == 1 and "no writing found" in out.stderr
+    assert "scored without ann's list, and not stored in game 'friday'" in out.stderr
+    assert not db.exists()  # nothing stored
+    out = run("scan", TRAY, "--sheet", f"ann={TRAY}", "--player", f"bob={SAMPLES / 'sample-4x4-a.bob.txt'}", "--json")
+    assert out.returncode == 5 and out.stderr.count("\n") == 1
+    doc = json.loads(out.stdout)
+    assert [p["name"] for p in doc["players"]] == ["ann", "bob"] and doc["players"][0]["words"] == []
+

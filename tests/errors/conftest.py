@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from child_sigint import RESTORED
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "samples"
@@ -24,7 +25,7 @@ def run(*args, stdin: str | bytes = "", env: dict | None = None, cwd=None, timeo
     e.update(env or {})
     text = isinstance(stdin, str)
     return subprocess.run([sys.executable, "-m", "boggle_cv", *map(str, args)], capture_output=True,
-                          text=text, input=stdin, env=e, cwd=cwd, timeout=timeout)
+                          text=text, input=stdin, env=e, cwd=cwd, timeout=timeout, **RESTORED)
 
 
 def one_error_line(proc, code: int, *fragments: str) -> str:

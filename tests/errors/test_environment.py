@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from child_sigint import RESTORED
 
 from boggle_cv.files import outputs
 from boggle_cv.store import database as store
@@ -251,7 +252,7 @@ def test_ctrl_c_while_loading_a_big_dictionary(tmp_path, small_photo):
     proc = subprocess.Popen([sys.executable, "-m", "boggle_cv", "scan", str(small_photo[".jpg"]), "--board", BOARD,
                              "--dict", str(tmp_path / "big-dict.txt"), "--game", "g",
                              "--db", str(tmp_path / "games.sqlite3"), "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **RESTORED)
     _interrupt_when(proc, lambda: _rss_mb(proc.pid) > 150)  # imports done, building the graph
     _check_interrupted(proc, tmp_path, before)
 
@@ -265,7 +266,7 @@ def test_ctrl_c_while_reading_cubes(tmp_path, small_photo, tray_ready):
     proc = subprocess.Popen([sys.executable, "-m", "boggle_cv", "scan", str(small_photo[".jpg"]),
                              "--engine", "tesseract", "--annotate", str(tmp_path / "out.png"), "--game", "g",
                              "--db", str(tmp_path / "games.sqlite3")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **RESTORED)
 
     def tesseract_running() -> bool:
         kids = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from child_sigint import RESTORED
 
 from boggle_cv.practice import record
 from boggle_cv.practice.record import PracticeRound
@@ -277,7 +278,7 @@ def test_ctrl_c_in_a_round_records_nothing(tmp_path):
     seed_rounds(db, [3])
     p = subprocess.Popen([sys.executable, "-m", "boggle_cv", "practice", "--seed", "2", "--name", "ann"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env=env_for(db))
+                         env=env_for(db), **RESTORED)
     p.stdin.write("pert\n")
     p.stdin.flush()
     deadline = time.monotonic() + 120

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from child_sigint import RESTORED
+
 from .conftest import BOARD
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="POSIX signals")
@@ -32,7 +34,7 @@ _WRAPPER_WINDOW = (
 
 def test_ctrl_c_between_import_and_main_is_one_line():
     p = subprocess.run([sys.executable, "-c", _WRAPPER_WINDOW, "solve", BOARD], capture_output=True, text=True,
-                       timeout=60)
+                       timeout=60, **RESTORED)
     assert p.returncode == 130, p.stderr
     assert p.stderr == "boggle-cv: interrupted\n" and p.stdout == ""
 
@@ -43,7 +45,7 @@ def test_guard_hands_over_to_python_handler_in_main():
             "assert signal.getsignal(signal.SIGINT) is e._interrupted_while_starting\n"
             "import boggle_cv.cli as c\nc.main = lambda: print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n"
             "e.main()\n")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, **RESTORED)
     assert p.returncode == 0 and p.stdout.strip() == "True", p.stderr
 
 
@@ -118,7 +120,7 @@ def _run_traced(tmp_path, mode: str, arg: str) -> subprocess.CompletedProcess:
            "BOGGLE_CV_TEST_SIGINT": f"{mode}:{arg}", "BOGGLE_CV_TEST_PKG": str(Path(boggle_cv.__file__).parent)}
     env.pop("BOGGLE_CV_DEBUG", None)
     return subprocess.run([sys.executable, "-m", "boggle_cv", "solve", BOARD], capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=120)
+                          env=env, cwd=tmp_path, timeout=120, **RESTORED)
 
 
 def _start_up_lines(tmp_path) -> list[tuple[str, int, str, bool]]:
@@ -202,7 +204,7 @@ def test_the_package_guards_only_the_command_start(monkeypatch, argv, orig, star
 
 def test_importing_the_library_leaves_sigint_alone():
     code = "import signal, boggle_cv.game.scoring\nprint(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n"
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, **RESTORED)
     assert p.returncode == 0 and p.stdout.strip() == "True", p.stderr
 
 
@@ -218,7 +220,7 @@ def test_ctrl_c_after_the_debug_images_leaves_none_of_them(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "boggle_cv", "scan", str(samples / "sample-4x4-a.jpg"),
                              "--sheet", f"ann={samples / 'sheets' / 'sheet-4x4-a.jpg'}", "--debug-dir", str(debug),
                              "--annotate", str(drawn)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path, **RESTORED)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (debug / "sample-4x4-a_7_cells.png").exists():
         time.sleep(0.01)  # the last of the tray's stage images: all of them written

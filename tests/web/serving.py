@@ -17,15 +17,19 @@ import subprocess
 import sys
 import time
 
+from child_sigint import RESTORED
+
 from .conftest import REPO
 
 
 def serve(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
     """`python -m boggle_cv serve ARGS` in its own session (its own process group, as
-    a terminal's Ctrl-C reaches a foreground job), stdout and stderr piped as text."""
+    a terminal's Ctrl-C reaches a foreground job), SIGINT's default restored (however
+    the tests were started: child_sigint), stdout and stderr piped as text."""
     e = {**os.environ, **(env or {})}
     return subprocess.Popen([sys.executable, "-m", "boggle_cv", "serve", *args], cwd=REPO, env=e,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            **RESTORED)
 
 
 def free_port() -> int:

@@ -163,7 +163,7 @@ def board_from_lattice(lat: Lattice, blobs: Blobs, white: GreyU8, size: int | No
         heat_min = max(cfg.heat_cube, cfg.heat_rel * float(median(blobs.quality[member_idx])))
     best: _Window | None = None
     best_reason: tuple[int, str] | None = None
-    reason = (f"the cube tops form a {rmax - rmin + 1}x{cmax - cmin + 1} grid, not a full "
+    reason = (f"the largest grid of square shapes found is {rmax - rmin + 1}x{cmax - cmin + 1}, not a full "
               + " or ".join(", ".join(f"{k}x{k}" for k in sizes).rsplit(", ", 1)) + " board")
     weak: set[Cell] = set()
     unsure: set[Cell] = set()
