@@ -37,7 +37,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
-from .phones import CHROMIUM, WIDTH, browser_site, make_app, phones_on, scroll_width, shot, wait_until  # noqa: E402
+from .phones import CHROMIUM, PHONE, WIDTH, browser_site, make_app, phones_on, scroll_width, shot  # noqa: E402
 from .test_e2e_table import host_click, join, new_room, saved  # noqa: E402
 from .test_room_sheet_images import webp  # noqa: E402
 from .test_room_sheets import word  # noqa: E402
@@ -68,7 +68,7 @@ class Readers:
         self.reread: list[str] = []
 
     def sheet(self, data: bytes, lexicon: Any, lang: str = "en") -> dict[str, Any]:
-        words = self.sheets.pop(0)
+        words = self.sheets.pop(0) if self.sheets else GRANDPA
         return {"corners": [], "turn": 0, "words": words, "images": [self.images[w["word"]] for w in words]}
 
     def words(self, images: list[np.ndarray], lexicon: list[str], lang: str = "en") -> list[Any]:
@@ -129,6 +129,7 @@ def type_in(page: Any, form: str, text: str) -> None:
 
 def test_anything_a_sheet_read_can_be_typed(site, phones, tmp_path):
     _, _, readers = site
+    readers.sheets, readers.reread = [ANN, GRANDPA], []
     host, link, code = new_room(phones)
     host.add_init_script(COUNT_TAPS)
     ann = join(phones, "Ann", link, "ann")
@@ -254,3 +255,45 @@ def print_taps(steps: dict[str, tuple[int, int]]) -> None:
         last = (h_total, a_total)
     out["round"] = {"host": last[0], "ann": last[1]}
     print("\ntaps: " + json.dumps(out))
+
+
+#: The row of a player without a phone and its sheet's words, as a host's phone in each language says them.
+IN_WORDS = {
+    "fr": ("Mots de Grandpa", "sans téléphone\u00a0: sur cet appareil", "ou tapez-le", "Photo de la feuille de Grandpa"),
+    "de": ("Wörter von Grandpa", "ohne Handy: auf diesem Gerät", "oder tippe es", "Foto von Grandpas Zettel"),
+    "es": ("Palabras de Grandpa", "sin móvil: en este dispositivo", "o escríbela", "Foto de la hoja de Grandpa"),
+    "it": ("Parole di Grandpa", "senza telefono: su questo dispositivo", "o scrivila", "Foto del foglio di Grandpa"),
+    "nl": ("Woorden van Grandpa", "geen telefoon: op dit apparaat", "of typ het", "Foto van het blad van Grandpa"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(IN_WORDS))
+def test_the_row_of_a_player_without_a_phone_in_each_language(site, phones, lang):
+    """A host's phone in `lang` adds Grandpa, photographs his sheet once the lists are
+    locked and types one of its words over: every line of his row in that language."""
+    site[2].sheets = []  # the sheet reader reads GRANDPA
+    label, tag, placeholder, photo_button = IN_WORDS[lang]
+    host = phones.open("host", device={**PHONE, "locale": lang})
+    host.goto(phones.base_url + "/")
+    host.wait_for_selector("body[data-ready]")
+    host.click("#create")
+    host.wait_for_selector("#join-link[href*='?room=']")
+    assert host.evaluate("() => document.documentElement.lang") == lang
+    host.fill("#hosted-name", "Grandpa")
+    host.click("#hosted-form button[type=submit]")
+    gp = "#players li.hosted"
+    host.wait_for_selector(f"{gp} .wordbox")
+    assert host.inner_text(f"{gp} .words-label") == label and host.inner_text(f"{gp} .hosted-head .tag") == tag
+    assert host.inner_text(f"{gp} .sheet-button").strip() == f"📷 {photo_button}"
+    host_click(host, "#start", "playing")
+    host_click(host, "#lock", "locked")
+    photo(host, f"{gp} .sheet-input")
+    host.wait_for_selector(f"{gp} .doubtful-words li[data-word='set']")
+    assert host.get_attribute(f"{gp} .doubtful-words li[data-word='set'] input.typed", "placeholder") == placeholder
+    row = open_word(host, gp, "rid")
+    type_in(host, f"{row} form.typed-form", "rind")
+    host.wait_for_selector(f"{gp} .sheet-word-list li[data-word='rind'] .checked")
+    text = host.inner_text(gp)
+    for english in ("words", "to confirm", "sheet", "tap", "not a word", "replaced"):
+        assert english not in text, (english, text)
+    assert scroll_width(host) <= WIDTH
