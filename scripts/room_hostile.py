@@ -453,7 +453,7 @@ def entry_races(c: Client, sheet: bytes, tabs: int = 16, flood: int = 120) -> Re
         boarder.join(30)
     time.sleep(3.0)  # the last re-read ends
     view = (c("GET", f"/api/rooms/{code}", token=atok)[1] or {}).get("room") or {}
-    me = next((p for p in view.get("players", []) if p.get("id") == ann), {})
+    me: dict[str, Any] = next((p for p in view.get("players", []) if p.get("id") == ann), {})
     final = me.get("words") or []
     kept = all(at < len(final) and final[at] == w for at, w in set_by_people.items())
     reread = sum(1 for f in (me.get("sheet_words") or {}).values() if f.get("was"))  # words a re-read changed
