@@ -12,8 +12,8 @@ word's WebP), added to an empty list (room.sheets.add_sheet), then every word of
 (nobody has confirmed or typed one) read again from its WebP against the "board's"
 lexicon (web.state.read_word_readings) and applied (room.sheets.reread). A composed sheet has no board: its lexicon is the
 sheet's true words, their dictionary neighbours one edit away and random words of
-WORDS up to 1000 (as scripts/eval_sheets.py composed). The same photo read with that
-lexicon from the start is the reference. Prints, by set (DHSD's German place names are
+WORDS up to 1000 (as scripts/eval_sheets.py composed), none weighed up as a board's
+word. The same photo read with that lexicon from the start is the reference. Prints, by set (DHSD's German place names are
 in no dictionary: read before the board they cannot be right), the words right in the list (counted
 against the sheet's truth, each true word once), the doubtful words right and with
 the true word among their alternatives (what the player taps), before and after the
@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from boggle_cv.game.sheet_lexicon import SheetLexicon  # noqa: E402
 from boggle_cv.room import sheets  # noqa: E402
 from boggle_cv.web.state import read_sheet_bytes, read_word_readings  # noqa: E402
 from eval_sheets import fold, lexicon_for  # noqa: E402
@@ -58,7 +59,8 @@ def main() -> None:
     for name, t in sorted(truth.items()):
         n = sets.setdefault(t["set"], Counter())
         words = [fold(w) for w in t["words"]]
-        lexicon = lexicon_for(words, pool, pool_set, rng)
+        # no board: none of its words is weighed up as a board's word (the lexicon alone)
+        lexicon = SheetLexicon(tuple(lexicon_for(words, pool, pool_set, rng)), frozenset())
         data = (a.folder / name).read_bytes()
         early = read_sheet_bytes(data, None, "en")
         listed, marks, done = sheets.add_sheet([], {}, early["words"])

@@ -26,7 +26,6 @@ Skips without chromium or Playwright.
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Iterator
 
 import cv2
@@ -122,9 +121,37 @@ def open_word(page: Any, scope: str, w: str) -> str:
 
 
 def type_in(page: Any, form: str, text: str) -> None:
-    """Type `text` in the field of `form` and tap its ✓."""
-    page.fill(f"{form} input.typed", text)
+    """Tap the field of `form`, type `text` in it and tap its ✓."""
+    write(page, f"{form} input.typed", text)
     page.click(f"{form} button.typed-send")
+
+
+def write(page: Any, field: str, text: str) -> None:
+    """Tap a text field (a tap a person makes, counted) and type `text` into it."""
+    page.click(field)
+    page.fill(field, text)
+
+
+class Taps:
+    """Each step's taps of each person: what the page counted since the last step, and
+    `photos` sent meanwhile at two taps each (the button, then the camera's shutter;
+    a file chooser in the test, no tap)."""
+
+    def __init__(self, **pages: Any) -> None:
+        self.pages, self.seen = pages, {who: 0 for who in pages}
+        self.steps: list[tuple[str, str, int]] = []
+
+    def step(self, who: str, what: str, photos: int = 0) -> None:
+        now = taps(self.pages[who])
+        self.steps.append((who, what, now - self.seen[who] + 2 * photos))
+        self.seen[who] = now
+
+    def print(self) -> None:
+        total: dict[str, int] = {}
+        for who, what, n in self.steps:
+            total[who] = total.get(who, 0) + n
+            print(f"  {who:<5} {what:<64} {n:>3}")
+        print("  taps in the round: " + ", ".join(f"{who} {n}" for who, n in total.items()))
 
 
 def test_anything_a_sheet_read_can_be_typed(site, phones, tmp_path):
@@ -139,39 +166,46 @@ def test_anything_a_sheet_read_can_be_typed(site, phones, tmp_path):
         page.wait_for_selector("#room:not([hidden])")
 
     # the host adds Grandpa, who has no phone: a row the host acts for; the page stays the host's
-    host.fill("#hosted-name", "Grandpa")
+    count = Taps(host=host, ann=ann)
+    write(host, "#hosted-name", "Grandpa")
     host.click("#hosted-form button[type=submit]")
     gp = "#players li.hosted"
     host.wait_for_selector(f"{gp} .wordbox label:has-text(\"Grandpa's words\")")
+    count.step("host", "add Grandpa, without a phone (once a game)")
     assert host.inner_text("#room-badge").endswith("· host")
     assert host.is_hidden("#words-section")
     gp_id = host.get_attribute(gp, "data-player")
     ann.wait_for_selector(f"#players li[data-player='{gp_id}']")
 
     host_click(host, "#start", "playing")
+    count.step("host", "start the clock")
     ann.wait_for_selector("#room[data-phase=playing] textarea.words-box:not([readonly])")
-    ann.fill("textarea.words-box", "zone")
+    write(ann, "textarea.words-box", "zone")
     saved(ann, "1 word")
-    host.fill(f"{gp} textarea.words-box", "slate")
+    count.step("ann", "type her words (a tap into the box)")
+    write(host, f"{gp} textarea.words-box", "slate")
     host.wait_for_selector(f"{gp} .save-state[data-state=saved]:has-text('· 1 word')")
+    count.step("host", "type Grandpa's words in his row (a tap into his box)")
 
     # the sheets: Ann's from her phone, Grandpa's from his row on the host's
     photo(ann, ".sheet-input")
     ann.wait_for_selector("[data-role=sheet-msg]:has-text('From the sheet')")
     assert box_value(ann) == ["zone", "lite", "rise", "pest", "tale"]
+    count.step("ann", "photo of her sheet", photos=1)
     photo(host, f"{gp} .sheet-input")
     host.wait_for_selector(f"{gp} [data-role=sheet-msg]:has-text('From the sheet')")
     assert box_value(host, gp) == ["slate", "rid", "cat", "set"]
+    count.step("host", "photo of Grandpa's sheet, in his row", photos=1)
     ann2 = phones.tab("ann, tab 2", of="ann")  # a second tab, opened now: it shows the sheet's words as they are
     behind = {"on": False}
     ann2.route(f"**/api/rooms/{code}", lambda route: route.abort() if behind["on"] and route.request.method == "GET"
                else route.continue_())
     ann2.goto(link)
     ann2.wait_for_selector("#wordboxes .sheet-words summary")
-    steps = {"words and sheets": (taps(host) + 2, taps(ann) + 2)}  # + a photo each (its button, the shutter)
 
     # locked: the boxes close; every word of the sheets can still be typed over, before Score
     host_click(host, "#lock", "locked")
+    count.step("host", "lock the lists (or the timer: none)")
     ann.wait_for_selector("#room[data-phase=locked] textarea.words-box[readonly]")
     ann2.wait_for_selector("#room[data-phase=locked]")
     behind["on"] = True  # tab 2 hears nothing more for now: it still shows "lite"
@@ -179,14 +213,17 @@ def test_anything_a_sheet_read_can_be_typed(site, phones, tmp_path):
     type_in(ann, f"{row} form.typed-form", "life")
     ann.wait_for_selector("[data-role=sheet-msg]:has-text('“lite” replaced with “life”')")
     ann.wait_for_selector("#wordboxes .sheet-word-list li[data-word='life'] .checked")
+    count.step("ann", "type one word over (unfold, tap it, tap its field, type, ✓)")
     # the question: the word as written is offered; Ann types another
     q = "#wordboxes .doubtful-words li[data-word='pest']"
     assert ann.get_attribute(f"{q} button.alt.other", "data-choice") == "pcst"
     type_in(ann, f"{q} form.typed-form", "pets")
     ann.wait_for_selector("[data-role=sheet-msg]:has-text('“pest” replaced with “pets”')")
+    count.step("ann", "answer a question with a typed word (tap its field, type, ✓)")
     row = open_word(ann, "#wordboxes", "rise")
     ann.click(f"{row} button.typed-send")  # kept as it is: checked by a person
     ann.wait_for_selector("[data-role=sheet-msg]:has-text('“rise” confirmed')")
+    count.step("ann", "confirm a word of the sheet (tap it, ✓)")
     assert box_value(ann) == ["zone", "life", "rise", "pets", "tale"]
     # the second tab still shows "lite": its word is refused, and what it typed stays in its field; once it
     # hears of the change, the field is beside "life", still holding "lift", and sends it
@@ -206,15 +243,16 @@ def test_anything_a_sheet_read_can_be_typed(site, phones, tmp_path):
     row = open_word(host, gp, "rid")
     type_in(host, f"{row} form.typed-form", "rind")
     host.wait_for_selector(f"{gp} [data-role=sheet-msg]:has-text('“rid” replaced with “rind”')")
+    count.step("host", "type one of Grandpa's words over")
     host.click(f"{gp} .doubtful-words li[data-word='set'] button.alt.other")
     host.wait_for_selector(f"{gp} [data-role=sheet-msg]:has-text('“set” replaced with “sef”')")
     assert box_value(host, gp) == ["slate", "rind", "cat", "sef"]
+    count.step("host", "answer Grandpa's question with the word as written")
     shot(host, tmp_path, "typed_host_row", top=gp)
-    steps["corrections after the lock"] = (taps(host), taps(ann))
 
     # the board: the words nobody checked are read again; the people's words are left alone
     host.click("#type-board summary")
-    host.fill("#board-input", BOARD)
+    write(host, "#board-input", BOARD)
     host.click("#board-form button[type=submit]")
     changes = "#wordboxes .reread-changes li[data-word='tile']"
     ann.wait_for_selector(changes, timeout=30_000)
@@ -224,13 +262,15 @@ def test_anything_a_sheet_read_can_be_typed(site, phones, tmp_path):
     host.wait_for_selector(f"{gp} .reread-changes li[data-word='cart']")
     assert box_value(host, gp) == ["slate", "rind", "cart", "sef"]
     assert scroll_width(ann) <= WIDTH and scroll_width(host) <= WIDTH
+    count.step("host", "type the board (or a photo of the tray: 2)")
     shot(ann, tmp_path, "typed_changes", top="#wordboxes")
     # the change message goes once it is no longer true: Ann puts "tale" back, the host keeps "cart"
     ann.click(f"{changes} button[data-choice='tale']")
     ann.wait_for_selector("#wordboxes .reread-changes", state="hidden")
+    count.step("ann", "put back a word the re-read changed")
     host.click(f"{gp} .reread-changes li[data-word='cart'] button.reading")
     host.wait_for_selector(f"{gp} .reread-changes", state="hidden")
-    steps["the changes of the re-read"] = (taps(host), taps(ann))
+    count.step("host", "keep a word the re-read changed in Grandpa's row")
 
     # Score: the report holds the words as the people set them; Grandpa is never "you"
     host.click("#score")
@@ -240,21 +280,8 @@ def test_anything_a_sheet_read_can_be_typed(site, phones, tmp_path):
     assert host.evaluate(words_of, "Ann") == sorted(["zone", "lift", "rise", "pets", "tale"])
     assert host.evaluate(words_of, "Grandpa") == sorted(["slate", "rind", "cart", "sef"])
     assert "Grandpa" not in host.inner_text("#room-badge")
-    steps["score"] = (taps(host), taps(ann))
-    print_taps(steps)
-
-
-def print_taps(steps: dict[str, tuple[int, int]]) -> None:
-    """Each step's taps (host, Ann), from the running totals at the end of each."""
-    last, out = (0, 0), {}
-    extra = (2, 2)  # the photos' taps, counted by hand (the button, the shutter)
-    for name, (h_total, a_total) in steps.items():
-        if name != "words and sheets":
-            h_total, a_total = h_total + extra[0], a_total + extra[1]
-        out[name] = {"host": h_total - last[0], "ann": a_total - last[1]}
-        last = (h_total, a_total)
-    out["round"] = {"host": last[0], "ann": last[1]}
-    print("\ntaps: " + json.dumps(out))
+    count.step("host", "score")
+    count.print()
 
 
 #: The row of a player without a phone and its sheet's words, as a host's phone in each language says them.
