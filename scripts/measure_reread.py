@@ -3,14 +3,16 @@
 before the board was known (the room's re-read: boggle_cv.web.reread; docs/web.md,
 "Paper lists").
 
-    python scripts/measure_reread.py FOLDER [--words WORDS.txt]
+    python scripts/measure_reread.py FOLDER [--words WORDS.txt] [--doubtful-only]
 
 FOLDER: sheets made by ../shared/tools/compose_sheets.py (sheet-NNN.jpg and
 truth.json). Each sheet goes through the room's steps: read by the server's reader
 with no board (web.state.read_sheet_bytes: against the whole dictionary, with each
 word's WebP), added to an empty list (room.sheets.add_sheet), then every word of it
 (nobody has confirmed or typed one) read again from its WebP against the "board's"
-lexicon (web.state.read_word_readings) and applied (room.sheets.reread). A composed sheet has no board: its lexicon is the
+lexicon (web.state.read_word_readings) and applied (room.sheets.reread);
+--doubtful-only reads only the doubtful words again (the room's rule before every word
+still the reader's was). A composed sheet has no board: its lexicon is the
 sheet's true words, their dictionary neighbours one edit away and random words of
 WORDS up to 1000 (as scripts/eval_sheets.py composed), none weighed up as a board's
 word. The same photo read with that lexicon from the start is the reference. Prints, by set (DHSD's German place names are
@@ -49,6 +51,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", type=Path)
     ap.add_argument("--words", type=Path, default=ROOT.parent / "shared" / "words" / "enable2k.txt")
+    ap.add_argument("--doubtful-only", action="store_true", help="read only the doubtful words again")
     a = ap.parse_args()
     truth = json.loads((a.folder / "truth.json").read_text())
     pool = [w.strip() for w in a.words.open() if 3 <= len(w.strip()) <= 10]
@@ -67,7 +70,7 @@ def main() -> None:
         images = {w: early["images"][at] for w, at in zip(done.added, done.sources) if early["images"][at]}
         table = sheets.SheetWords(dict(marks), {w: f"i{k}" for k, w in enumerate(images)},
                                   {w: "" for w in done.added}, sheets.added_entries(done))
-        asked = [w for w in done.added if w in images]
+        asked = [w for w in done.added if w in images and (w in marks or not a.doubtful_only)]
         t0 = time.perf_counter()
         readings = read_word_readings([images[w] for w in asked], lexicon, "en")
         if asked:
@@ -90,6 +93,7 @@ def main() -> None:
         n["d_among"] += sum(1 for alts in marks.values() if any(want[a] for a, _ in alts))
         n["d_among_after"] += sum(1 for alts in new_marks.values() if any(want[a] for a, _ in alts))
         n["doubtful"] += len(marks)
+        n["doubtful_after"] += len(new_marks)
         late = read_sheet_bytes(data, lexicon, "en")
         ref_list, _, _ = sheets.add_sheet([], {}, late["words"])
         n["sheets"] += 1
@@ -103,8 +107,8 @@ def main() -> None:
     for kind, n in sorted(sets.items()):
         print(f"{kind} ({n['sheets']} sheets): list words right: dictionary {n['before']}/{n['total']}, after the "
               f"re-read {n['after']}/{n['total']}, read with the lexicon from the start {n['reference']}/{n['total']}; "
-              f"doubtful words {n['doubtful']}: right {n['d_right']} -> {n['d_right_after']}, the true word among "
-              f"the alternatives {n['d_among']} -> {n['d_among_after']}, replaced {n['replaced']}, "
+              f"doubtful words {n['doubtful']} -> {n['doubtful_after']}: right {n['d_right']} -> {n['d_right_after']}, "
+              f"the true word among the alternatives {n['d_among']} -> {n['d_among_after']}, replaced {n['replaced']}, "
               f"right words the re-read undid {n['undone']}")
     all_ = sum(sets.values(), Counter())
     print(f"reread: {statistics.median(ms) if ms else 0:.1f} ms a word (median of the sheets), "

@@ -248,7 +248,7 @@ def test_anything_a_sheet_read_can_be_typed(site, phones, tmp_path):
     host.wait_for_selector(f"{gp} [data-role=sheet-msg]:has-text('“set” replaced with “sef”')")
     assert box_value(host, gp) == ["slate", "rind", "cat", "sef"]
     count.step("host", "answer Grandpa's question with the word as written")
-    shot(host, tmp_path, "typed_host_row", top=gp)
+    shot(host, tmp_path, "web_hosted_row", top=gp)
 
     # the board: the words nobody checked are read again; the people's words are left alone
     host.click("#type-board summary")
@@ -263,7 +263,7 @@ def test_anything_a_sheet_read_can_be_typed(site, phones, tmp_path):
     assert box_value(host, gp) == ["slate", "rind", "cart", "sef"]
     assert scroll_width(ann) <= WIDTH and scroll_width(host) <= WIDTH
     count.step("host", "type the board (or a photo of the tray: 2)")
-    shot(ann, tmp_path, "typed_changes", top="#wordboxes")
+    shot(ann, tmp_path, "web_reread_changes", top="#wordboxes")
     # the change message goes once it is no longer true: Ann puts "tale" back, the host keeps "cart"
     ann.click(f"{changes} button[data-choice='tale']")
     ann.wait_for_selector("#wordboxes .reread-changes", state="hidden")

@@ -128,7 +128,7 @@ export function panelState() {
 function typedField(word, id, state, onTyped, value = "") {
   const field = `${id}`;
   const input = h("input", { type: "text", class: "typed", autocapitalize: "none", autocomplete: "off",
-                             autocorrect: "off", spellcheck: "false", enterkeyhint: "done", maxlength: 64,
+                             autocorrect: "off", spellcheck: "false", enterkeyhint: "done", maxlength: 72,
                              placeholder: t("or type it"), dataset: { field },
                              "aria-label": t("Type the word written for “{word}”", { word }) });
   input.value = state.typing.has(field) ? state.typing.get(field) : value;
