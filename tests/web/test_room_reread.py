@@ -439,9 +439,11 @@ def test_the_sample_sheets_doubtful_words_read_again_for_real(dictionary):
     lexicon = sheet_lexicon(Board.parse(TRAY_BOARD), dictionary)
     pool = ReadingPool(1, "classifier")
     try:
-        got = anyio.run(pool.run, read_word_images, [images[w] for w in asked], lexicon, "en")
+        full = anyio.run(pool.run, read_word_readings, [images[w] for w in asked], lexicon, "en")
     finally:
         pool.close()
+    assert all(r is not None and isinstance(r["flagged"], bool) and isinstance(r["free"], str) for r in full)
+    got = [r["alternatives"] for r in full if r is not None]
     assert len(got) == len(asked) and all(alts and alts[0][0] in lexicon for alts in got)
     true = set(truth())
     assert sum(alts[0][0] in true for alts in got) >= sum(w in true for w in asked)
