@@ -34,7 +34,7 @@ ErrorCode = Literal[
     "board.missing", "board.none_to_correct", "board.cell_outside", "board.challenge_missing", "board.text",
     # lists and sheets
     "list.too_long", "list.stale", "sheet.round_moved", "sheet.round_scored", "sheet.no_writing",
-    "word.not_doubtful", "image.not_found", "image.hidden",
+    "word.not_doubtful", "word.not_on_sheet", "image.not_found", "image.hidden",
     # photos and bodies
     "photo.unreadable", "photo.too_many_pixels", "photo.no_board", "photo.none", "photo.not_image",
     "photo.heic", "photo.missing", "photo.too_large", "body.too_large", "body.timeout",
@@ -86,6 +86,7 @@ CODES: dict[ErrorCode, tuple[str, ...]] = {
     "sheet.round_scored": ("sent",),
     "sheet.no_writing": (),
     "word.not_doubtful": ("word",),
+    "word.not_on_sheet": ("word",),
     "image.not_found": (),
     "image.hidden": ("name",),
     "photo.unreadable": (),

@@ -181,6 +181,13 @@ class NotDoubtful(RoomError):
     status = 409
 
 
+class NotOnSheet(RoomError):
+    """A word to type over that is not (or no longer) a word a sheet added to that
+    player's list: typed by the player, or changed meanwhile on another phone (409)."""
+
+    status = 409
+
+
 class LimitReached(RoomError):
     """A room, player or list limit (429 for the server's rooms and guesses, else 409)."""
 

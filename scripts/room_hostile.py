@@ -9,7 +9,11 @@ that is not JSON); a save on a stale revision: 409 StaleList, nothing replaced; 
 slow /api/scan uploads (1 byte every 5 s) do not hold a player's tray photo; four
 senders of 1 MB word saves keep another room's saves p95 <= 0.6 s; a full room's
 sheet photos sent at once are all answered, no list loses a word, and
-another room's saves keep p95 <= 0.6 s; a flood of 3 x 64
+another room's saves keep p95 <= 0.6 s; a sheet's words typed over by the player or the
+host only, lock or no lock until Score, and a player without a phone added and typed
+for by the host only; corrections of one word sent at once store one (the others 409)
+and a flood of corrections while the board changes keeps every word a person set; a
+flood of 3 x 64
 dribbling connections leaves room for other addresses; 10 event streams reset at
 once leave the server answering; SIGTERM with streams open ends it within 2 s.
 
@@ -318,8 +322,152 @@ def sheets_at_once(c: Client, sheet: bytes, players: int = 12, seconds_cap: floa
             f"handwriting kept {read - len(inkless)}/{read}, other room's saves p95 {1000 * p95:.0f} ms over {len(lat)}")
 
 
+def _sheet_room(c: Client, sheet: bytes, names: list[str]) -> tuple[str, str, dict[str, tuple[str, str]], list[str]]:
+    """A playing room whose first player sent `sheet` (read by the server's real reader):
+    (code, host token, players, the words the sheet added)."""
+    code, host, players = _room(c, names)
+    pid, tok = players[names[0]]
+    st, doc, _ = c("POST", f"/api/rooms/{code}/players/{pid}/sheet?round=1", token=tok, raw=sheet,
+                   headers={"Content-Type": "image/jpeg"})
+    if st != 200 or not (doc or {}).get("sheet", {}).get("added"):
+        raise RuntimeError(f"the sheet answered {st}")
+    return code, host, players, list(doc["sheet"]["added"])
+
+
+def _score(c: Client, code: str, host: str) -> int:
+    """Score, the host keeping each doubtful word as read first (the questions Score asks):
+    the last status."""
+    st = 0
+    for _ in range(30):
+        st, doc, _ = c("POST", f"/api/rooms/{code}/rounds/current/score", {}, host)
+        if st != 409 or (doc or {}).get("code") != "round.questions_open":
+            return st
+        view = (c("GET", f"/api/rooms/{code}", token=host)[1] or {}).get("room") or {}
+        for p in view.get("players", []):
+            for w in p.get("doubtful") or {}:
+                c("POST", f"/api/rooms/{code}/players/{p['id']}/doubtful", {"word": w, "choice": w}, host)
+    return st
+
+
+def typed_entries(c: Client, sheet: bytes) -> Result:
+    """Who may type over a sheet's word, and when: the player and the host (200); another
+    player (403), no token or the table screen's pass (401); a typed word is no sheet's
+    word (409); locked, the box refuses a new word (409) and a sheet's word is still typed
+    over (200); scored, nothing (409). Bad bodies (a lone surrogate, two words, a number
+    for the image, "hosted": "yes") 400; a player without a phone added by the host only
+    (a player's token 403), never cross-site (403); the host types his words (200), not
+    another player's (403)."""
+    c = Client(c.port, "127.0.40.1", timeout=60)  # an address of its own: room creation is rate-limited
+    code, host, ps, added = _sheet_room(c, sheet, ["Ann", "Bob"])
+    (ann, atok), (_, btok) = ps["Ann"], ps["Bob"]
+    key = ((c("GET", f"/api/rooms/{code}", token=host)[1] or {}).get("room") or {}).get("you", {}).get("screen_key")
+    path = f"/api/rooms/{code}/players/{ann}/entry"
+    w0, w1 = added[0], added[1]
+    who = [c("POST", path, {"word": w0, "choice": "zz"}, btok)[0], c("POST", path, {"word": w0, "choice": "zz"})[0],
+           c("POST", path, {"word": w0, "choice": "zz"}, key)[0]]
+    bad = [c("POST", path, {"word": w0, "choice": "x\ud800"}, atok)[0], c("POST", path, {"word": w0, "choice": "a b"}, atok)[0],
+           c("POST", path, {"word": w0, "choice": "ab", "image": 7}, atok)[0],
+           c("POST", f"/api/rooms/{code}/players", {"name": "Gp", "hosted": "yes"}, host)[0]]
+    c("PUT", f"/api/rooms/{code}/players/{ann}/words", {"words": ["zebra", *added], "base": 1}, atok)
+    typed = c("POST", path, {"word": "zebra", "choice": "zebras"}, atok)[0]
+    own, by_host = c("POST", path, {"word": w0, "choice": "ab"}, atok)[0], c("POST", path, {"word": w1, "choice": "cd"}, host)[0]
+    hosted = [c("POST", f"/api/rooms/{code}/players", {"name": "Gp", "hosted": True}, atok)[0],
+              c("POST", f"/api/rooms/{code}/players", {"name": "Gp", "hosted": True}, host,
+                headers={"Sec-Fetch-Site": "cross-site"})[0]]
+    st, doc, _ = c("POST", f"/api/rooms/{code}/players", {"name": "Gp", "hosted": True}, host)
+    gp = (doc or {}).get("player_id", "")
+    hosted += [st, c("PUT", f"/api/rooms/{code}/players/{gp}/words", {"words": ["tale"], "base": 0}, host)[0],
+               c("PUT", f"/api/rooms/{code}/players/{gp}/words", {"words": ["tale"], "base": 1}, atok)[0],
+               c("PUT", f"/api/rooms/{code}/players/{ann}/words", {"words": ["x"], "base": 3}, host)[0]]
+    c("POST", f"/api/rooms/{code}/rounds/current/lock", {}, host)
+    time.sleep(3.5)  # past the grace a save in flight at the lock still gets
+    locked = [c("PUT", f"/api/rooms/{code}/players/{ann}/words", {"words": ["new"], "base": 4}, atok)[0],
+              c("POST", path, {"word": "ab", "choice": "abs"}, atok)[0]]
+    c("PUT", f"/api/rooms/{code}/rounds/current/board", {"board": BOARD}, host)
+    scoring = _score(c, code, host)
+    scored = c("POST", path, {"word": "abs", "choice": "ab"}, atok)[0]
+    ok = (who == [403, 401, 401] and bad == [400, 400, 400, 400] and typed == 409 and (own, by_host) == (200, 200)
+          and hosted == [403, 403, 201, 200, 403, 403] and locked == [409, 200] and scoring == 200 and scored == 409)
+    return ("a sheet's words typed over: who, when; a player without a phone", ok,
+            f"other/none/screen {who}, bad bodies {bad}, a typed word {typed}, own/host {own}/{by_host}, "
+            f"hosted: by a player/cross-site/host/his words/by Ann/host on Ann's {hosted}, "
+            f"locked: a save/a sheet's word {locked}, Score {scoring}, then a sheet's word {scored}")
+
+
+def entry_races(c: Client, sheet: bytes, tabs: int = 16, flood: int = 120) -> Result:
+    """`tabs` corrections of one sheet's word sent at once from the player's tabs and
+    the host's phone, all made from the word they showed: exactly one is stored, the
+    others 409, no other word lost; then `flood` corrections in a row of every other
+    word while the board is typed again and again (each board a re-read of the words
+    nobody set): every word a person set stays as set, and the corrections keep
+    p95 <= 0.6 s."""
+    c = Client(c.port, "127.0.41.1", timeout=60)
+    code, host, ps, added = _sheet_room(c, sheet, ["Ann"])
+    ann, atok = ps["Ann"]
+    path = f"/api/rooms/{code}/players/{ann}/entry"
+    got: list[int] = []
+    gate = threading.Barrier(tabs)
+
+    def tab(i: int) -> None:
+        cl = Client(c.port, f"127.0.42.{i + 1}", timeout=60)
+        gate.wait()
+        got.append(cl("POST", path, {"word": added[0], "choice": f"won{'abcdefghijklmnop'[i % 16]}"},
+                      atok if i % 2 else host)[0])
+    threads = [threading.Thread(target=tab, args=(i,), daemon=True) for i in range(tabs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    view = (c("GET", f"/api/rooms/{code}", token=atok)[1] or {}).get("room") or {}
+    words = next((p.get("words") or [] for p in view.get("players", []) if p.get("id") == ann), [])
+    raced = sorted(got) == [200] + [409] * (tabs - 1) and words[1:] == added[1:] and words[0].startswith("won")
+    stop = threading.Event()
+
+    def boards() -> None:
+        k = 0
+        while not stop.is_set():
+            c("PUT", f"/api/rooms/{code}/rounds/current/board", {"board": (BOARD, "DRML/HCNL/XEHD/YTOC")[k % 2]}, host)
+            k += 1
+            time.sleep(1.5)  # time for a re-read to land between two boards
+    boarder = threading.Thread(target=boards, daemon=True)
+    boarder.start()
+    lat: list[float] = []
+    statuses: dict[int, int] = {}
+    set_by_people: dict[int, str] = {0: words[0]}
+    try:
+        people = [at for at in range(1, len(added)) if at % 2] or [0]  # the others stay the reader's: read again
+        for i in range(flood):
+            at = people[i % len(people)]
+            view = (c("GET", f"/api/rooms/{code}", token=atok)[1] or {}).get("room") or {}
+            now = next((p.get("words") or [] for p in view.get("players", []) if p.get("id") == ann), [])
+            if at >= len(now):
+                continue
+            choice = f"typed{'abcdefghij'[i % 10]}{'abcdefghij'[(i // 10) % 10]}"
+            st, _, took = c("POST", path, {"word": now[at], "choice": choice}, atok)
+            statuses[st] = statuses.get(st, 0) + 1
+            lat.append(took)
+            if st == 200:
+                set_by_people[at] = choice
+    finally:
+        stop.set()
+        boarder.join(30)
+    time.sleep(3.0)  # the last re-read ends
+    view = (c("GET", f"/api/rooms/{code}", token=atok)[1] or {}).get("room") or {}
+    me: dict[str, Any] = next((p for p in view.get("players", []) if p.get("id") == ann), {})
+    final = me.get("words") or []
+    kept = all(at < len(final) and final[at] == w for at, w in set_by_people.items())
+    reread = sum(1 for f in (me.get("sheet_words") or {}).values() if f.get("was"))  # words a re-read changed
+    p95 = sorted(lat)[int(0.95 * (len(lat) - 1))] if lat else 99.0
+    ok = raced and kept and statuses.get(200, 0) >= flood * 0.9 and p95 <= 0.6
+    return (f"{tabs} corrections of one word at once; {flood} in a row while the board changes", ok,
+            f"at once: {sorted(got).count(200)} stored, {sorted(got).count(409)} refused, the others kept {words[1:] == added[1:]}; "
+            f"in a row: {statuses}, p95 {1000 * p95:.0f} ms, every word a person set kept {kept} "
+            f"({len(set_by_people)} words; the re-reads changed {reread} of the reader's)")
+
+
 def big_saves(c: Client, seconds: float = 10.0) -> Result:
-    code, _, players = _room(c, [f"Big{i}" for i in range(4)])
+    c = Client(c.port, "127.0.43.1", timeout=c.timeout)  # an address of its own: the cases before it spent
+    code, _, players = _room(c, [f"Big{i}" for i in range(4)])  # 9 of 127.0.0.1's 10 rooms at once
     other, _, mine = _room(c, ["Ann"])
     text = " ".join("replastering" for _ in range(76_000))[:990_000]
     stop = threading.Event()
@@ -451,6 +599,7 @@ def room_cases(root: Path, photo: bytes, verbose: bool = False, sheet: bytes | N
             ("screen and games", lambda: screen_and_games(c)),
             ("slow scans vs a photo", lambda: slow_scans_vs_a_photo(c, photo)), ("big saves", lambda: big_saves(c)),
             ("sheets at once", lambda: sheets_at_once(c, sheet)),
+            ("typed entries", lambda: typed_entries(c, sheet)), ("entry races", lambda: entry_races(c, sheet)),
             ("connection flood", lambda: connection_flood(c)), ("stream storm", lambda: stream_storm(c))]
         for name, case in cases:
             try:

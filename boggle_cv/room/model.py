@@ -27,6 +27,7 @@ from typing import Any
 from ..errors import RoundStateError
 
 from ..game.names import scrub_surrogates
+from .sheets import SheetEntry
 
 #: Room codes: 7 characters from an alphabet without look-alikes (0/O, 1/I/L):
 #: 31**7 = 2.75e10 codes, so a guess on a LAN (rate-limited) finds nothing.
@@ -96,19 +97,24 @@ def normalise_code(text: str) -> str:
 
 @dataclass
 class Player:
-    """A player of the room. id: public (in URLs); token_digest: SHA-256 of the token."""
+    """A player of the room. id: public (in URLs); token_digest: SHA-256 of the token;
+    hosted: a player without a phone, added on the host's device: the host acts for
+    them (their words, their sheet) and no token of their own exists."""
 
     id: str
     name: str
     token_digest: str
     joined_at: float
+    hosted: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "token_digest": self.token_digest, "joined_at": self.joined_at}
+        return {"id": self.id, "name": self.name, "token_digest": self.token_digest, "joined_at": self.joined_at,
+                "hosted": self.hosted}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Player:
-        return cls(str(d["id"]), str(d["name"]), str(d["token_digest"]), float(d["joined_at"]))
+        return cls(str(d["id"]), str(d["name"]), str(d["token_digest"]), float(d["joined_at"]),
+                   bool(d.get("hosted", False)))
 
 
 @dataclass
@@ -176,7 +182,11 @@ class Round:
     read_against: player id -> {doubtful word of that list: the board (its text) it
     was read against, "" the edition's whole dictionary}, so that a word is read
     again from its image when the board becomes known or changes, and only then
-    (a round stored before has none: its doubtful words are read again once)."""
+    (a round stored before has none: its doubtful words are read again once);
+    read_against holds every word a sheet added that is still the reader's (sure or
+    doubtful), none that a person confirmed or typed; sheet_words: player id -> {word
+    of that list: its room.sheets.SheetEntry}, every word a sheet added (the word as
+    first read, its open reading, who confirmed or typed it)."""
 
     number: int
     phase: Phase = Phase.waiting
@@ -194,6 +204,7 @@ class Round:
     doubtful: dict[str, dict[str, list[tuple[str, float]]]] = field(default_factory=dict)
     images: dict[str, dict[str, str]] = field(default_factory=dict)
     read_against: dict[str, dict[str, str]] = field(default_factory=dict)
+    sheet_words: dict[str, dict[str, SheetEntry]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.phase = Phase(self.phase)  # Round(1, "playing") works as before
@@ -216,7 +227,9 @@ class Round:
                 "doubtful": {pid: {w: [[a, p] for a, p in alts] for w, alts in marks.items()}
                              for pid, marks in self.doubtful.items() if marks},
                 "images": {pid: dict(refs) for pid, refs in self.images.items() if refs},
-                "read_against": {pid: dict(boards) for pid, boards in self.read_against.items() if boards}}
+                "read_against": {pid: dict(boards) for pid, boards in self.read_against.items() if boards},
+                "sheet_words": {pid: {w: e.to_dict() for w, e in entries.items()}
+                                for pid, entries in self.sheet_words.items() if entries}}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Round:
@@ -230,7 +243,9 @@ class Round:
                     for pid, marks in (d.get("doubtful") or {}).items()},
                    {str(pid): {str(w): str(i) for w, i in refs.items()} for pid, refs in (d.get("images") or {}).items()},
                    {str(pid): {str(w): str(b) for w, b in boards.items()}
-                    for pid, boards in (d.get("read_against") or {}).items()})
+                    for pid, boards in (d.get("read_against") or {}).items()},
+                   {str(pid): {str(w): SheetEntry.from_dict(e) for w, e in entries.items()}
+                    for pid, entries in (d.get("sheet_words") or {}).items()})
 
 
 @dataclass

@@ -15,15 +15,23 @@ service.settle_word) calls them inside the room's transaction. The rules:
     an image whose word leaves the list goes (`keep_images`). An image is at most
     MAX_IMAGE_BYTES, a player's images in one round at most MAX_PLAYER_IMAGE_BYTES
     (the words past that cap are added without one);
-  * a doubtful word read again from its image against a new board's lexicon (`reread`)
-    takes the new reading's alternatives, and its best word in its place when that word
-    is not in the list yet; it stays doubtful, and a word settled, typed away or
-    changed since the reading started is left as it is.
+  * every word a sheet added is an entry (`SheetEntry`: the word as first read, its
+    open reading as written, who confirmed or typed it); a person may type over an
+    entry or drop it (`correct`), and it is then theirs: never read again;
+  * an entry still the reader's, read again from its image against a new board's
+    lexicon (`reread`), takes the new reading's best word in its place when that word
+    is not in the list yet (a doubtful word stays doubtful, with the new alternatives;
+    a sure one becomes doubtful when the new reading is flagged); a word settled,
+    typed over, typed away or changed since the reading started is left as it is.
+
+One player's tables (marks, images, what each word was read against, entries) travel
+together as `SheetWords`, each keyed by the word as it stands in the list.
 """
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,7 +73,8 @@ class SheetAdded:
     """What one sheet did to a list: the words added (in writing order), those
     already there, those crossed out on the sheet (not added), the doubtful ones
     added (marked) and how many could not be read at all; sources: for each word
-    added, its index in the sheet's reading (where its image is)."""
+    added, its index in the sheet's reading (where its image is); free: for each word
+    added, its open reading (as written, "" when there is none)."""
 
     added: list[str] = field(default_factory=list)
     already: list[str] = field(default_factory=list)
@@ -73,6 +82,7 @@ class SheetAdded:
     doubtful: list[str] = field(default_factory=list)
     unreadable: int = 0
     sources: list[int] = field(default_factory=list)
+    free: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"added": self.added, "already": self.already, "crossed_out": self.crossed_out,
@@ -115,6 +125,7 @@ def add_sheet(words: list[str], marks: Marks, read: Iterable[Mapping[str, Any]])
         out.append(text)
         done.added.append(text)
         done.sources.append(at)
+        done.free.append(str(item.get("free") or "").strip().lower()[:MAX_TOKEN])
         if item.get("flagged"):
             new_marks[text] = _alternatives(text, item.get("alternatives") or ())
             done.doubtful.append(text)
@@ -168,33 +179,170 @@ def settled_images(images: Images, words: Sequence[str], word: str, choice: str 
     return keep_images(words, out)
 
 
-def reread(words: list[str], marks: Marks, images: Images, word: str, mark: Sequence[tuple[str, float]],
-           image_id: str, alternatives: Iterable[Sequence[Any]]) -> tuple[list[str], Marks, Images, str] | None:
-    """A doubtful word read again (from its image, against a new board's lexicon).
+@dataclass(frozen=True)
+class SheetEntry:
+    """A word a sheet added to a list. read: the word as the sheet was first read;
+    free: its open reading, what the ink shows without any lexicon ("" none); by: who
+    confirmed or typed it (a player's name, or "host"), None while it is still the
+    reader's word (read again when the board becomes known or changes)."""
 
-    Compare and swap: `word` must still be marked with `mark` and hold the image
-    `image_id`, as when the reading started; else None (settled, typed away or read
-    again meanwhile: nothing changes). Then its mark takes the new reading's
-    `alternatives` ([(word, p), ...] best first; rounded and cut as add_sheet's), and
-    the best of them replaces `word` in its place, with its mark and image, when it is
-    another word not in the list yet (no word twice); the word stays doubtful.
-    (words, marks, images, the word now in the list). A reading with no word leaves
-    the mark as it was."""
-    key = next((w for w in marks if word_key(w) == word_key(word)), None)
-    if key is None or list(marks[key]) != list(mark) or images.get(key) != image_id:
+    read: str
+    free: str = ""
+    by: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"read": self.read, "free": self.free, "by": self.by}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> SheetEntry:
+        by = d.get("by")
+        return cls(str(d.get("read") or ""), str(d.get("free") or ""), str(by) if by is not None else None)
+
+
+@dataclass
+class SheetWords:
+    """One player's words from sheets in one round, each table keyed by the word as it
+    stands in the list: marks (the doubtful words and their alternatives), images (the
+    handwriting's ids), against (the words still the reader's and the board text each
+    was read against, "" the edition's dictionary) and entries (every word a sheet
+    added, `SheetEntry`)."""
+
+    marks: Marks = field(default_factory=dict)
+    images: Images = field(default_factory=dict)
+    against: dict[str, str] = field(default_factory=dict)
+    entries: dict[str, SheetEntry] = field(default_factory=dict)
+
+    def key_of(self, word: str) -> str | None:
+        """The entry's key for `word` (any case or width), or None when it is no entry."""
+        return next((w for w in self.entries if word_key(w) == word_key(word)), None)
+
+    def key_of_image(self, image_id: str) -> str | None:
+        """The entry whose handwriting is image `image_id`, or None."""
+        return next((w for w, i in self.images.items() if i == image_id and w in self.entries), None)
+
+    def renamed(self, old: str, new: str) -> SheetWords:
+        """The tables with `old` keyed as `new`, each keeping its place."""
+        def move(table: dict[str, Any]) -> dict[str, Any]:
+            return {(new if w == old else w): v for w, v in table.items()}
+        return SheetWords(move(self.marks), move(self.images), move(self.against), move(self.entries))
+
+    def without(self, word: str) -> SheetWords:
+        """The tables without `word` (its image id leaves with it)."""
+        def drop(table: dict[str, Any]) -> dict[str, Any]:
+            return {w: v for w, v in table.items() if w != word}
+        return SheetWords(drop(self.marks), drop(self.images), drop(self.against), drop(self.entries))
+
+    def pruned(self, words: Sequence[str]) -> SheetWords:
+        """Only the words still in the list (a word typed away takes its tables' rows)."""
+        have = {word_key(w) for w in words}
+
+        def keep(table: dict[str, Any]) -> dict[str, Any]:
+            return {w: v for w, v in table.items() if word_key(w) in have}
+        return SheetWords(keep(self.marks), keep(self.images), keep(self.against), keep(self.entries))
+
+
+def reread_change(word: str, entry: SheetEntry) -> str | None:
+    """The word as the sheet was first read, when a re-read with the board changed it
+    to `word` and nobody has confirmed or typed it since; None otherwise."""
+    if entry.by is not None or not entry.read or word_key(entry.read) == word_key(word):
+        return None
+    return entry.read
+
+
+def added_entries(done: SheetAdded) -> dict[str, SheetEntry]:
+    """The entries of the words one sheet added (add_sheet's `done`)."""
+    return {w: SheetEntry(w, free) for w, free in zip(done.added, done.free)}
+
+
+def correct(words: Sequence[str], sheet: SheetWords, word: str, choice: str | None,
+            by: str) -> tuple[list[str], SheetWords]:
+    """An entry of a sheet set by a person (`by`: a player's name or "host"): `choice`
+    equal to it confirms it; another word replaces it where it stands (its handwriting
+    and open reading stay with it), unless that word is already in the list (no word
+    twice: the entry goes); None drops it. The entry is then the person's: no longer
+    doubtful, never read again. KeyError when `word` is no entry of the list."""
+    key = sheet.key_of(word)
+    at = next((i for i, w in enumerate(words) if key is not None and word_key(w) == word_key(key)), None)
+    if key is None or at is None:
+        raise KeyError(word)
+    out = list(words)
+    if choice is None or (word_key(choice) != word_key(key) and any(word_key(w) == word_key(choice) for w in out)):
+        del out[at]
+        return out, sheet.without(key)
+    now = key if word_key(choice) == word_key(key) else choice[:MAX_TOKEN]
+    if now != key:
+        out[at] = now
+    moved = sheet.renamed(key, now)
+    moved.entries[now] = dataclasses.replace(moved.entries[now], by=by)
+    moved.marks.pop(now, None)
+    moved.against.pop(now, None)
+    return out, moved
+
+
+@dataclass(frozen=True)
+class RereadExpect:
+    """An entry as it was when its re-read started (the compare-and-swap's expected
+    values): the word, its mark (() when it was sure), its image's id and what it was
+    read against (None: not recorded, a round stored before)."""
+
+    word: str
+    mark: tuple[tuple[str, float], ...]
+    image_id: str
+    against: str | None
+
+
+@dataclass(frozen=True)
+class WordReread:
+    """A word read again from its image: alternatives [(word, p), ...] best first,
+    flagged (the reader doubts it; None: not said) and free (the open reading)."""
+
+    alternatives: tuple[tuple[str, float], ...]
+    flagged: bool | None = None
+    free: str = ""
+
+    @classmethod
+    def of(cls, doc: Mapping[str, Any] | Sequence[Any] | None) -> WordReread | None:
+        """From the photo readers' answer: {"alternatives", "flagged", "free"} or, as
+        older readers answer, the alternatives alone; None stays None."""
+        if doc is None:
+            return None
+        if isinstance(doc, Mapping):
+            alts, flagged, free = doc.get("alternatives") or (), doc.get("flagged"), str(doc.get("free") or "")
+        else:
+            alts, flagged, free = doc, None, ""
+        clean = tuple((str(a[0]).strip().lower()[:MAX_TOKEN], float(a[1])) for a in alts if a and str(a[0]).strip())
+        return cls(clean, flagged if isinstance(flagged, bool) else None, free.strip().lower()[:MAX_TOKEN])
+
+
+def reread(words: Sequence[str], sheet: SheetWords, expect: RereadExpect, reading: WordReread,
+           board_text: str) -> tuple[list[str], SheetWords, str] | None:
+    """An entry read again from its image against the lexicon of board `board_text`.
+
+    Compare and swap: the entry must still be the reader's (nobody confirmed or typed
+    it), read against `expect.against`, with the same mark and image as when the
+    reading started; else None (nothing changes). Then the reading's best word takes
+    its place with its tables (not when it is another word already in the list: no
+    word twice); a doubtful word stays doubtful with the new alternatives, a sure one
+    becomes doubtful when the reading is flagged; it is marked as read against this
+    board. (words, tables, the word now in the list). A reading with no word changes
+    nothing but what the entry was read against."""
+    key = sheet.key_of(expect.word)
+    entry = sheet.entries.get(key) if key is not None else None
+    if (key is None or entry is None or entry.by is not None or sheet.against.get(key) != expect.against
+            or sheet.images.get(key) != expect.image_id or tuple(sheet.marks.get(key, ())) != tuple(expect.mark)):
         return None
     at = next((i for i, w in enumerate(words) if word_key(w) == word_key(key)), None)
     if at is None:
         return None
-    alts = [(str(a[0]).strip().lower()[:MAX_TOKEN], float(a[1])) for a in alternatives if a and str(a[0]).strip()]
-    if not alts:
-        return list(words), dict(marks), dict(images), key
-    best = alts[0][0]
-    now = key
     out = list(words)
-    if word_key(best) != word_key(key) and not any(word_key(w) == word_key(best) for w in words):
-        now = out[at] = best
-    # the mark and the image keep their places in their tables, under the word now in the list
-    out_marks = {(now if w == key else w): (_alternatives(now, alts) if w == key else a) for w, a in marks.items()}
-    out_images = {(now if w == key else w): i for w, i in images.items()}
-    return out, out_marks, out_images, now
+    alts = reading.alternatives
+    now = key
+    if alts and word_key(alts[0][0]) != word_key(key) and not any(word_key(w) == word_key(alts[0][0]) for w in out):
+        now = out[at] = alts[0][0]
+    moved = sheet.renamed(key, now)
+    moved.against[now] = board_text
+    if reading.free:
+        moved.entries[now] = dataclasses.replace(entry, free=reading.free)
+    if alts and (key in sheet.marks or reading.flagged):
+        moved.marks[now] = _alternatives(now, alts)
+    return out, moved, now

@@ -5,7 +5,9 @@ round's lists are locked (before that, only how many words each has, the list's
 revision: how many saves this round, and `doubtful_count`: how many of its words a
 sheet photo read with doubt; the doubtful words themselves, with their alternatives,
 and `images`, word -> the id of its handwriting's image for the words a sheet added,
-go with the words: the images are fetched one by one, never inlined); the report
+go with the words: the images are fetched one by one, never inlined; so does
+`sheet_words`, what the room knows of each word a sheet added: sheet_words_view; the
+host sees the words of a player without a phone, `hosted`, as that player does); the report
 only once the round is scored, its players in rank order (`rank`, `tied`). The
 round shows the settings it is played with (`round_settings`) and the red marks that
 count (`round_marks`: chosen on the page, else seen in the photo). Board cells are
@@ -20,7 +22,8 @@ from typing import Any
 from ..game.board import Board, Cell, cell_label, parse_cell
 from ..errors import BoardTextError
 from ..game.referee import apply_fixes
-from .model import BoardState, Phase, Player, Room, Settings, screen_key
+from .model import BoardState, Phase, Player, Room, Round, Settings, screen_key
+from .sheets import reread_change
 
 
 def ranked(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
@@ -138,6 +141,16 @@ def game_view(room: Room) -> dict[str, Any]:
             "standings": ranked(rows, "total"), "over": room.game_over}
 
 
+def sheet_words_view(r: Round, player_id: str) -> dict[str, dict[str, Any]]:
+    """The words a sheet added to that player's list, each {"free": its open reading
+    (as written, "" none), "was": the word as first read when a re-read with the board
+    changed it and nobody has confirmed or typed it since (else null), "by": who
+    confirmed or typed it (a name, "host"; null: still the reader's word)}: computed
+    from the round as it is, so a change shown goes once it is no longer true."""
+    return {w: {"free": e.free, "was": reread_change(w, e), "by": e.by}
+            for w, e in r.sheet_words.get(player_id, {}).items()}
+
+
 def room_view(room: Room, host: bool, player: Player | None, now: float, screen: bool = False) -> dict[str, Any]:
     """The room as `host` / `player` sees it, or the table screen (`screen`: neither,
     it only reads; see the module docstring). The host's view carries the screen's
@@ -147,13 +160,14 @@ def room_view(room: Room, host: bool, player: Player | None, now: float, screen:
     players = []
     for p in room.players:
         words = r.lists.get(p.id, [])
-        mine = player is not None and p.id == player.id
+        mine = (player is not None and p.id == player.id) or (host and p.hosted)  # the host acts for the hosted
         marks = r.doubtful.get(p.id, {})
         shown = mine or open_lists
-        players.append({"id": p.id, "name": p.name, "word_count": len(words), "revision": r.revision(p.id),
-                        "words": words if shown else None, "doubtful_count": len(marks),
+        players.append({"id": p.id, "name": p.name, "hosted": p.hosted, "word_count": len(words),
+                        "revision": r.revision(p.id), "words": words if shown else None, "doubtful_count": len(marks),
                         "doubtful": {w: [[a, q] for a, q in alts] for w, alts in marks.items()} if shown else None,
-                        "images": dict(r.images.get(p.id, {})) if shown else None})
+                        "images": dict(r.images.get(p.id, {})) if shown else None,
+                        "sheet_words": sheet_words_view(r, p.id) if shown else None})
     return {
         "code": room.code, "game": room.game, "version": room.version, "server_time": now,
         "you": {"host": host, "player_id": player.id if player else None, "name": player.name if player else None,

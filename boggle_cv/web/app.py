@@ -161,6 +161,7 @@ def create_app(config: ServeConfig, scanner_factory: Callable[[], Any] | None = 
         Route(r + "/players/{player_id:str}/words", rooms.put_words, methods=["PUT"]),
         Route(r + "/players/{player_id:str}/sheet", sheets.post_sheet, methods=["POST"]),
         Route(r + "/players/{player_id:str}/doubtful", sheets.settle, methods=["POST"]),
+        Route(r + "/players/{player_id:str}/entry", sheets.correct, methods=["POST"]),
         Route(r + "/players/{player_id:str}/images/{image_id:str}", sheets.word_image, methods=["GET"]),
         Route(r + "/rounds", rooms.start_round, methods=["POST"]),
         Route(r + "/games", rooms.new_game, methods=["POST"]),

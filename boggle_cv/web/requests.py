@@ -96,13 +96,15 @@ class CreateRoom:
 
 @dataclass(frozen=True)
 class Join:
-    """POST .../players: the new player's name (clean_name's rule)."""
+    """POST .../players: the new player's name (clean_name's rule); hosted: a player
+    without a phone, added by the host on the host's device (the host's token)."""
 
     name: str
+    hosted: bool = False
 
     @classmethod
     def read(cls, doc: Mapping[str, Any], limits: RoomLimits) -> Join:
-        return cls(clean_name(doc.get("name"), "name", limits.max_name))
+        return cls(clean_name(doc.get("name"), "name", limits.max_name), flag(doc, "hosted"))
 
 
 @dataclass(frozen=True)
@@ -243,19 +245,24 @@ class SettingsChange:
 
 @dataclass(frozen=True)
 class SettleWord:
-    """POST .../players/{id}/doubtful: a doubtful word of that list (`word`) and what it
-    is (`choice`): the same word (confirmed), another (an alternative, or typed), or
-    null (not a word: dropped). A word is one token as a list splits them."""
+    """POST .../players/{id}/doubtful (a question about a sheet's word answered) and
+    .../entry (any word a sheet added, typed over): the word as the phone showed it
+    (`word`) and what it is (`choice`): the same word (confirmed), another (an
+    alternative, as written, or typed), or null (not a word: dropped); `image`: the id
+    of that word's handwriting, if the phone knows it (it finds the word a re-read
+    renamed meanwhile). A word is one token as a list splits them."""
 
     word: str
     choice: str | None
+    image: str | None = None
 
     @classmethod
     def read(cls, doc: Mapping[str, Any]) -> SettleWord:
         if "choice" not in doc:
             raise UsageError("'choice' is missing", "send {\"word\": \"seat\", \"choice\": \"seat\" | \"sat\" | null}")
         word = _one_word(doc, "word")
-        return cls(word, _one_word(doc, "choice") if doc["choice"] is not None else None)
+        image = text(doc, "image", 64) if doc.get("image") is not None else None
+        return cls(word, _one_word(doc, "choice") if doc["choice"] is not None else None, image)
 
 
 def _one_word(doc: Mapping[str, Any], key: str) -> str:

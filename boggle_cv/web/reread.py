@@ -1,13 +1,15 @@
-"""Doubtful sheet words read again when a round's board becomes known or changes
+"""Sheet words read again when a round's board becomes known or changes
 (docs/web.md, "Paper lists").
 
 A sheet photographed before the board is known is read against the edition's whole
 dictionary; the board's lexicon (its words and every dictionary word one edit away)
-reads handwriting far better. So when the board changes (the tray's photo read, a
-board typed, a cell fixed), every doubtful, unsettled word of the round that was read
-against another lexicon is read again from its stored image (48 px grey WebP) against
-the new board's, in the server's photo readers, and its mark updated in one room
-transaction that changes only a word still marked as it was (service.apply_reread).
+reads handwriting better. So when the board changes (the tray's photo read, a board
+typed, a cell fixed), every word a sheet added that is still the reader's (nobody
+confirmed or typed it; sure or doubtful) and was read against another lexicon is read
+again from its stored image (48 px grey WebP) against the new board's, in the
+server's photo readers, and applied in one room transaction that changes only a word
+still as it was (service.apply_reread): a word a person confirmed or typed is never
+changed.
 
 `Rereads` runs these in the background, in a task group that lives with the app
 (its lifespan): a handler asks with a plain call (`request`, no await), at most one
@@ -35,7 +37,7 @@ TIMEOUT_S = 300.0
 
 
 class Rereads:
-    """Background re-reads of rooms' doubtful words. run(code): one re-read of room
+    """Background re-reads of rooms' sheet words. run(code): one re-read of room
     `code` (reread_room, bound to the app's state)."""
 
     def __init__(self, run: Callable[[str], Awaitable[Any]], timeout_s: float = TIMEOUT_S) -> None:
@@ -57,9 +59,9 @@ class Rereads:
                 group.cancel_scope.cancel()
 
     def request(self, code: str) -> None:
-        """Re-read room `code`'s doubtful words now, or again after the one running."""
+        """Re-read room `code`'s sheet words now, or again after the one running."""
         if self._group is None:  # no lifespan (an app called without it): nothing runs in the background
-            log.debug("no background tasks: room %s's doubtful words are not read again", code)
+            log.debug("no background tasks: room %s's sheet words are not read again", code)
             return
         if code in self._running:
             self._again.add(code)
@@ -79,7 +81,7 @@ class Rereads:
                     with anyio.fail_after(self.timeout_s):
                         await self._run(code)
                 except Exception:  # a re-read never takes the server down: logged, dropped
-                    log.exception("reading room %s's doubtful words again failed; they stay as they were", code)
+                    log.exception("reading room %s's sheet words again failed; they stay as they were", code)
                 if code not in self._again:
                     return
         finally:

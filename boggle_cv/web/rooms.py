@@ -54,9 +54,10 @@ def _changed(request: Request, room: Room) -> None:
     hub.publish_room(room)
 
 
-def reread_doubtful(request: Request, room: Room) -> None:
-    """The board may have changed: the round's doubtful sheet words read against another
-    lexicon are read again against the board's, in the background (web.reread)."""
+def reread_sheets(request: Request, room: Room) -> None:
+    """The board may have changed: the round's sheet words still the reader's, read
+    against another lexicon, are read again against the board's, in the background
+    (web.reread)."""
     rereads: Rereads = request.app.state.rereads
     rereads.request(room.code)
 
@@ -98,8 +99,14 @@ async def get_room(request: Request) -> JSONResponse:
 
 
 async def join(request: Request) -> JSONResponse:
+    """A player joins (their token in the answer), or the host adds a player without a
+    phone ({"hosted": true}, the host's token; no token of their own: the host acts for them)."""
     cmd = Join.read(await _json_body(request), _service(request).limits)
-    room, player, token = await _call(request, _service(request).join, request.path_params["code"], cmd.name)
+    code = request.path_params["code"]
+    if cmd.hosted:
+        room, player = await _call(request, _service(request).add_hosted, code, _token(request), cmd.name)
+        return await _view(request, room, _token(request), 201, {"player_id": player.id, "token": None})
+    room, player, token = await _call(request, _service(request).join, code, cmd.name)
     return await _view(request, room, token, 201, {"player_id": player.id, "token": token})
 
 
@@ -179,7 +186,7 @@ async def put_board(request: Request) -> JSONResponse:
     cmd = BoardChange.read(await _json_body(request))
     room = await _call(request, _service(request).set_board, request.path_params["code"], _token(request),
                        cmd.text, dict(cmd.fixes) if cmd.fixes is not None else None, cmd.bonus, cmd.challenge)
-    reread_doubtful(request, room)
+    reread_sheets(request, room)
     return await _view(request, room, _token(request))
 
 
@@ -193,7 +200,7 @@ async def post_photo(request: Request) -> JSONResponse:
     scan_doc = {**stored.scan.to_dict(), "geometry": board_geometry(stored.scan)}
     scan_doc.pop("photo", None)
     room = await _call(request, svc.set_photo, code, token, scan_doc, stored.preview)
-    reread_doubtful(request, room)
+    reread_sheets(request, room)
     return await _view(request, room, token)
 
 

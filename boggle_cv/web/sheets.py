@@ -1,5 +1,6 @@
 """The sheet endpoints: a player's handwritten list read from a photo into
-their list, and its doubtful words settled (docs/web.md, "Paper lists").
+their list, its doubtful words settled and any of its words typed over (docs/web.md,
+"Paper lists").
 
 POST /api/rooms/{code}/players/{id}/sheet[?round=N]: the photo (raw image body or
 multipart field `photo`, received and queued like the tray's photo: uploads.BodyLimit)
@@ -7,10 +8,12 @@ is read in the server's photo readers (state.WebState.read_sheet) against the le
 of the round's board when there is one (`Lexicons`), freely otherwise; its words are
 then added to the list (service.add_sheet) in the round it was sent for, or not at
 all, with the handwriting of each word added (the reader's "images": a small WebP a
-word, stored with the room: service.add_sheet), and what each doubtful word was read
+word, stored with the room: service.add_sheet), and what each word was read
 against (the board's text, "" the dictionary): when the board becomes known or
 changes, those words are read again from their images (web.reread). POST .../players/{id}/doubtful
-settles one doubtful word (service.settle_word). GET .../players/{id}/images/{image_id}
+answers the question about one doubtful word (service.settle_word), POST
+.../players/{id}/entry confirms, types over or drops any word a sheet added
+(service.correct_entry), lock or no lock until Score. GET .../players/{id}/images/{image_id}
 serves one word's handwriting (service.word_image): its URL never changes, so the
 phone's cache keeps it.
 """
@@ -32,7 +35,7 @@ from ..room.sheets import media_type
 from ..game.sheet_lexicon import SheetLexicon, sheet_lexicon
 from .api import _json_body
 from .requests import SettleWord
-from .rooms import _call, _service, _token, _view, reread_doubtful
+from .rooms import _call, _service, _token, _view, reread_sheets
 from .uploads import read_photo
 
 
@@ -88,8 +91,8 @@ async def post_sheet(request: Request) -> JSONResponse:
     images: list[bytes | None] = reading.get("images") or []
     against = board.to_text() if board is not None else ""
     room, done, kept = await _call(request, svc.add_sheet, code, pid, token, number, read, images, against)
-    if done.doubtful:  # the board may have changed while the sheet was read
-        reread_doubtful(request, room)
+    if done.added:  # the board may have changed while the sheet was read
+        reread_sheets(request, room)
     sheet = {**done.to_dict(), "round": number, "read": len(read), "turn": reading.get("turn", 0),
              "lexicon": "board" if lexicon is not None else "dictionary", "images": kept}
     return await _view(request, room, token, extra={"sheet": sheet})
@@ -111,7 +114,18 @@ async def word_image(request: Request) -> Response:
 
 
 async def settle(request: Request) -> JSONResponse:
+    """A question about a sheet's word answered (service.settle_word)."""
     cmd = SettleWord.read(await _json_body(request))
     p, token = request.path_params, _token(request)
-    room = await _call(request, _service(request).settle_word, p["code"], p["player_id"], token, cmd.word, cmd.choice)
+    room = await _call(request, _service(request).settle_word, p["code"], p["player_id"], token, cmd.word, cmd.choice,
+                       cmd.image)
+    return await _view(request, room, token)
+
+
+async def correct(request: Request) -> JSONResponse:
+    """Any word a sheet added, confirmed, typed over or dropped (service.correct_entry)."""
+    cmd = SettleWord.read(await _json_body(request))
+    p, token = request.path_params, _token(request)
+    room = await _call(request, _service(request).correct_entry, p["code"], p["player_id"], token, cmd.word,
+                       cmd.choice, cmd.image)
     return await _view(request, room, token)

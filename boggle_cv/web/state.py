@@ -124,15 +124,16 @@ def read_sheet_bytes(data: bytes, lexicon: SheetLexicon | None, lang: str = "en"
 WordAlternatives = list[tuple[str, float]]
 
 
-def read_word_images(images: Sequence[bytes | None], lexicon: SheetLexicon, lang: str = "en",
-                     reader: Callable[..., Sequence[Any]] | None = None) -> list[WordAlternatives | None]:
-    """Doubtful words read again from their stored handwriting (the room's small grey
+def read_word_readings(images: Sequence[bytes | None], lexicon: SheetLexicon, lang: str = "en",
+                       reader: Callable[..., Sequence[Any]] | None = None) -> list[dict[str, Any] | None]:
+    """Sheet words read again from their stored handwriting (the room's small grey
     WebP of each word, web.word_images) against `lexicon` (a board's: web.sheets.Lexicons)
-    in edition `lang`: for each image its alternatives [(word, p), ...] best first, or
-    None for an image that does not decode. reader(images, lexicon, lang=...) ->
-    WordReadings: boggle_cv.read_words, with the board's words weighed up (tests may
-    give their own). German: a word's
-    written forms (ä as ae, ...) are read too and counted as the word, as a sheet is
+    in edition `lang`: for each image {"alternatives": [(word, p), ...] best first,
+    "flagged": the reader doubts it (None when the reader does not say), "free": the
+    open reading, as written}, or None for an image that does not decode.
+    reader(images, lexicon, lang=...) -> WordReadings: boggle_cv.read_words, with the
+    board's words weighed up (tests may give their own). German: a word's written
+    forms (ä as ae, ...) are read too and counted as the word, as a sheet is
     (vision.sheet.written)."""
     import cv2
     import numpy as np
@@ -150,13 +151,24 @@ def read_word_images(images: Sequence[bytes | None], lexicon: SheetLexicon, lang
         on_board = {w for w in words_in if back.get(w, w) in board} if board is not None else None
         reader = functools.partial(read_words, board_words=on_board)
     readings = iter(reader(ok, words_in, lang=lang) if ok else [])
-    out: list[WordAlternatives | None] = []
+    out: list[dict[str, Any] | None] = []
     for g in grey:
         if g is None or not g.size:
             out.append(None)
             continue
-        out.append(as_lexicon_words(next(readings).alternatives, back))
+        got = next(readings)
+        flagged = getattr(got, "flagged", None)
+        out.append({"alternatives": as_lexicon_words(got.alternatives, back),
+                    "flagged": bool(flagged) if flagged is not None else None,
+                    "free": str(getattr(got, "free", "") or "")})
     return out
+
+
+def read_word_images(images: Sequence[bytes | None], lexicon: SheetLexicon, lang: str = "en",
+                     reader: Callable[..., Sequence[Any]] | None = None) -> list[WordAlternatives | None]:
+    """read_word_readings' alternatives alone: for each image [(word, p), ...] best
+    first, or None for an image that does not decode."""
+    return [r["alternatives"] if r is not None else None for r in read_word_readings(images, lexicon, lang, reader)]
 
 
 # ---- worker processes ---------------------------------------------------------------
@@ -343,15 +355,15 @@ class WebState:
             return result
 
     async def read_words(self, images: Sequence[bytes | None], lexicon: SheetLexicon,
-                         lang: str = "en") -> list[WordAlternatives | None]:
-        """Words read again from their stored images (read_word_images) in the photo
+                         lang: str = "en") -> list[dict[str, Any] | None]:
+        """Words read again from their stored images (read_word_readings) in the photo
         readers, as a sheet is: in a worker process, or one at a time in a thread."""
         if self.pool is not None:
-            out: list[WordAlternatives | None] = await self.pool.run(read_word_images, list(images), lexicon, lang)
+            out: list[dict[str, Any] | None] = await self.pool.run(read_word_readings, list(images), lexicon, lang)
             return out
         async with self._one_at_a_time:
-            read = functools.partial(read_word_images, reader=self.word_reader)
-            got: list[WordAlternatives | None] = await anyio.to_thread.run_sync(read, list(images), lexicon, lang)
+            read = functools.partial(read_word_readings, reader=self.word_reader)
+            got: list[dict[str, Any] | None] = await anyio.to_thread.run_sync(read, list(images), lexicon, lang)
             return got
 
     def start_readers(self) -> None:

@@ -58,10 +58,11 @@ def reading() -> list[dict[str, Any]]:
 
 
 def doubtful_shown(page: Any, owner: str) -> dict[str, list[str]]:
-    """The doubtful words a panel shows: word -> its choices (the reading first)."""
+    """The doubtful words a panel shows: word -> its choices (the reading first; not the word as
+    written, offered beside them when it is none of them)."""
     shown: dict[str, list[str]] = page.evaluate("""(owner) => Object.fromEntries(
       [...document.querySelectorAll(`.doubtful-words[data-owner="${owner}"] li`)].map((li) => [li.dataset.word,
-        [...li.querySelectorAll('button.alt:not(.drop)')].map((b) => b.dataset.choice)]))""", owner)
+        [...li.querySelectorAll('button.alt:not(.drop):not(.other)')].map((b) => b.dataset.choice)]))""", owner)
     return shown
 
 
@@ -104,7 +105,7 @@ def test_sheets_on_several_phones(phones, reading, tmp_path):
     msg = ann.inner_text(MSG)
     assert msg.startswith("From the sheet"), msg
     assert f"{len(done.added)} words added" in msg and "1 already in the list" in msg, msg
-    assert "crossed out (not added): dose" in msg and f"{len(done.doubtful)} to confirm above" in msg, msg
+    assert "crossed out (not added): dose" in msg and f"{len(done.doubtful)} to confirm below" in msg, msg
     n = len(expected)
     saved(ann, f"{n} words")
     assert ann.input_value("textarea.words-box").split("\n") == expected

@@ -1,9 +1,12 @@
 """Who may act in a room, and the steps every change of a room shares.
 
 Tokens: the host's (returned when the room is made) allows the host actions
-(settings, start, lock, reopen, score, next round, remove a player); a player's
-(returned on joining) allows changing that player's own name and list. Either
-allows reading the room, sending a photo, typing the board and correcting cells.
+(settings, start, lock, reopen, score, next round, remove a player, add a player
+without a phone); a player's (returned on joining) allows changing that player's own
+name and list. The host acts for a player without a phone (`Player.hosted`): their
+name and list as their own token would. A sheet's photo, and the words a sheet added
+(confirmed, typed over, dropped): that player's token or the host's. Either allows
+reading the room, sending a photo, typing the board and correcting cells.
 Every change is one `_update` (one SQLite transaction, room.db): the change function
 checks who acts and what the round allows, raises a boggle_cv.errors Room* error
 (each with its HTTP status) or changes the room in place.
@@ -12,9 +15,9 @@ from __future__ import annotations
 
 import hmac
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ...game.dictionary import Dictionary
 from ...game.editions import DEFAULT_LANG, get_edition
@@ -27,6 +30,8 @@ from ..db import RoomDB, Unchanged
 from ..dictionaries import Dictionaries
 from ..model import Phase, Player, Room, Round, normalise_code, screen_key, token_matches
 from ..view import room_view
+
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -144,13 +149,18 @@ class ServiceCore:
             raise RoomNotFound("no such player in this room", "they may have been removed", code="player.not_found")
         return player
 
-    def _own(self, room: Room, player_id: str, token: str | None) -> Player:
+    def _own(self, room: Room, player_id: str, token: str | None) -> tuple[Player, str]:
+        """(the player named in the URL, who acts: their name or "host") for that
+        player's own token, or the host's for a player without a phone (hosted: the
+        host types their words). Anyone else: NotAllowed (403)."""
         target = self._player(room, player_id)
         host, player = self._who(room, token)
+        if host and target.hosted:
+            return target, "host"
         if player is None or player.id != target.id:
             raise NotAllowed(f"only {target.name} can change {target.name}'s name and words", code="auth.not_yours",
                              params={"name": target.name})
-        return target
+        return target, target.name
 
     def _own_or_host(self, room: Room, player_id: str, token: str | None) -> tuple[Player, str]:
         """(the player named in the URL, who acts: their name or "host") for that
@@ -205,15 +215,29 @@ class ServiceCore:
             self.db.drop_word_images(conn, room.code, sorted(gone))
 
     @staticmethod
-    def _marks(r: Round, player_id: str, marks: sheets.Marks) -> None:
-        """That player's doubtful words are now `marks` (and what each was read against
-        is kept for those only)."""
-        if marks:
-            r.doubtful[player_id] = marks
-        else:
-            r.doubtful.pop(player_id, None)
-        against = {w: b for w, b in r.read_against.get(player_id, {}).items() if w in marks}
-        if against:
-            r.read_against[player_id] = against
-        else:
-            r.read_against.pop(player_id, None)
+    def _sheet(r: Round, player_id: str) -> sheets.SheetWords:
+        """That player's tables of words from sheets (room.sheets.SheetWords); in a round
+        stored before entries were kept, a word with a mark or an image is an entry, as
+        first read."""
+        marks, images = dict(r.doubtful.get(player_id, {})), dict(r.images.get(player_id, {}))
+        entries = dict(r.sheet_words.get(player_id, {}))
+        for w in [*images, *marks]:
+            entries.setdefault(w, sheets.SheetEntry(w))
+        return sheets.SheetWords(marks, images, dict(r.read_against.get(player_id, {})), entries)
+
+    def _keep_sheet(self, conn: Conn, room: Room, player_id: str, sheet: sheets.SheetWords) -> None:
+        """That player's tables are now `sheet` (an empty table is not kept); the images
+        it no longer names are deleted (same transaction)."""
+        r = room.round
+        _keep_rows(r.doubtful, player_id, sheet.marks)
+        _keep_rows(r.read_against, player_id, sheet.against)
+        _keep_rows(r.sheet_words, player_id, sheet.entries)
+        self._images(conn, room, player_id, dict(sheet.images))
+
+
+def _keep_rows(table: dict[str, dict[str, V]], player_id: str, rows: Mapping[str, V]) -> None:
+    """table[player_id] = rows, or no entry at all when there are none."""
+    if rows:
+        table[player_id] = dict(rows)
+    else:
+        table.pop(player_id, None)

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...game.board import Board
-from ...errors import LimitReached, NotAllowed, NotDoubtful, RoomNotFound, RoundChanged, RoundStateError, StaleList
+from ...errors import (LimitReached, NotAllowed, NotDoubtful, NotOnSheet, RoomNotFound, RoundChanged,
+                       RoundStateError, StaleList)
 from ...store.sql import Conn
 from ...game.wordlists import MAX_TOKEN
 from .. import sheets
@@ -23,7 +24,7 @@ class ListActions(ServiceCore):
         revision becomes base + 1. StaleList (409, nothing stored, the server's list in
         `current`) when another save came first: the phone merges and saves again."""
         def change(room: Room, conn: Conn) -> None:
-            player = self._own(room, player_id, token)
+            player, who = self._own(room, player_id, token)
             r, now = room.round, self.clock()
             # a save in flight when the lists locked still counts (timer: from the deadline; host: from the lock)
             locked_at = r.deadline if r.locked_by == "timer" and r.deadline is not None else r.locked_at
@@ -46,9 +47,8 @@ class ListActions(ServiceCore):
                                 params={"revision": revision, "base": base})
             r.lists[player.id] = [str(w)[:MAX_TOKEN] for w in words]
             r.revisions[player.id] = revision + 1
-            self._marks(r, player.id, sheets.prune(r.lists[player.id], r.doubtful.get(player.id, {})))
-            self._images(conn, room, player.id, sheets.keep_images(r.lists[player.id], r.images.get(player.id, {})))
-            room.last_change = {"what": "words", "by": player.name, "player_id": player.id,
+            self._keep_sheet(conn, room, player.id, self._sheet(r, player.id).pruned(r.lists[player.id]))
+            room.last_change = {"what": "words", "by": who, "player_id": player.id,
                                 "revision": revision + 1, "at": now}
         return self._update(code, change)[0]
 
@@ -88,9 +88,11 @@ class ListActions(ServiceCore):
             if done.added:
                 r.lists[player.id] = words
                 r.revisions[player.id] = revision = revision + 1
-                self._marks(r, player.id, marks)
-                for w in done.doubtful:
-                    r.read_against.setdefault(player.id, {})[w] = read_against
+                sheet = self._sheet(r, player.id)
+                sheet.marks = marks
+                sheet.entries.update(sheets.added_entries(done))
+                sheet.against.update({w: read_against for w in done.added})
+                self._keep_sheet(conn, room, player.id, sheet)
                 kept = self._keep_images(conn, room, player.id, done, images)
             room.last_change = {"what": "sheet", "by": who, "player_id": player.id, "revision": revision,
                                 "added": len(done.added), "doubtful": len(done.doubtful), "at": now}
@@ -118,28 +120,49 @@ class ListActions(ServiceCore):
         self._images(conn, room, player_id, refs)
         return kept
 
-    def settle_word(self, code: str, player_id: str, token: str | None, word: str, choice: str | None) -> Room:
-        """A doubtful word of that player's list confirmed (choice == word), replaced by
-        choice (an alternative or a word typed) or dropped (None): room.sheets.settle.
-        The player or the host, while the round is playing or locked (the lists are
-        locked for typing, not for settling what a sheet read). NotDoubtful (409) when
-        the word is not marked (settled meanwhile)."""
+    def settle_word(self, code: str, player_id: str, token: str | None, word: str, choice: str | None,
+                    image: str | None = None) -> Room:
+        """A question about a word of that player's sheet answered: the doubtful `word`
+        confirmed (choice == word), replaced by choice (an alternative, the word as
+        written, or a word typed) or dropped (None): room.sheets.correct. NotDoubtful
+        (409) when the word is not (or no longer) asked about; `image`: see
+        correct_entry."""
+        return self._set_entry(code, player_id, token, word, choice, image, asked=True)
+
+    def correct_entry(self, code: str, player_id: str, token: str | None, word: str, choice: str | None,
+                      image: str | None = None) -> Room:
+        """Any word a sheet added to that player's list (asked about or not) set by a
+        person: confirmed (choice == word), typed over (another word: in its place, with
+        its handwriting) or dropped (None): room.sheets.correct. It is then the person's:
+        never read again. The player or the host, while the round is playing or locked
+        (the lock stops new words, not corrections of what a sheet read). `word` is the
+        word the phone showed (a compare-and-swap: NotOnSheet, 409, when it is no such
+        entry now); `image`, the id of that word's handwriting, finds the entry a re-read
+        renamed meanwhile (the person's word wins over the reader's), never one that a
+        person set since."""
+        return self._set_entry(code, player_id, token, word, choice, image, asked=False)
+
+    def _set_entry(self, code: str, player_id: str, token: str | None, word: str, choice: str | None,
+                   image: str | None, asked: bool) -> Room:
         def change(room: Room, conn: Conn) -> None:
             player, who = self._own_or_host(room, player_id, token)
             self._sheet_open(room, None)
             r = room.round
-            try:
-                words, marks = sheets.settle(r.lists.get(player.id, []), r.doubtful.get(player.id, {}), word, choice)
-            except KeyError:
-                raise NotDoubtful(f"{word!r} is not a word to confirm in {player.name}'s list",
-                                  "it was confirmed or changed meanwhile", code="word.not_doubtful",
-                                  params={"word": word}) from None
+            sheet = self._sheet(r, player.id)
+            key = _entry_key(sheet, word, image)
+            if key is None or (asked and key not in sheet.marks):
+                raise (NotDoubtful(f"{word!r} is not a word to confirm in {player.name}'s list",
+                                   "it was confirmed or changed meanwhile", code="word.not_doubtful",
+                                   params={"word": word}) if asked else
+                       NotOnSheet(f"{word!r} is not a word of {player.name}'s sheet",
+                                  "it was typed, or changed meanwhile", code="word.not_on_sheet",
+                                  params={"word": word}))
+            words, sheet = sheets.correct(r.lists.get(player.id, []), sheet, key, choice, who)
             revision = r.revision(player.id) + 1
             r.lists[player.id], r.revisions[player.id] = words, revision
-            self._marks(r, player.id, marks)
-            self._images(conn, room, player.id, sheets.settled_images(r.images.get(player.id, {}), words, word, choice))
+            self._keep_sheet(conn, room, player.id, sheet)
             room.last_change = {"what": "words", "by": who, "player_id": player.id, "revision": revision,
-                                "settled": word, "choice": choice, "at": self.clock()}
+                                "settled": key, "choice": choice, "at": self.clock()}
         return self._update(code, change)[0]
 
     def word_image(self, code: str, player_id: str, image_id: str, token: str | None) -> bytes:
@@ -151,7 +174,8 @@ class ListActions(ServiceCore):
         _host, viewer = self._who(room, token)
         target = self._player(room, player_id)
         r = room.round
-        if not ((viewer is not None and viewer.id == target.id) or r.phase in (Phase.locked, Phase.scored)):
+        if not ((viewer is not None and viewer.id == target.id) or (_host and target.hosted)
+                or r.phase in (Phase.locked, Phase.scored)):
             raise NotAllowed(f"{target.name}'s words are shown once the lists are locked", code="image.hidden",
                              params={"name": target.name})
         if image_id not in r.images.get(target.id, {}).values():
@@ -177,3 +201,14 @@ class ListActions(ServiceCore):
         if r.phase is Phase.scored:
             raise RoundStateError("this round is scored; its lists can no longer change", "start the next round",
                                   code="round.scored_lists")
+
+
+def _entry_key(sheet: sheets.SheetWords, word: str, image: str | None) -> str | None:
+    """The entry a person acts on: `word` as the phone showed it, else (a re-read
+    renamed it meanwhile) the entry holding handwriting `image` while it is still the
+    reader's word; None when neither is."""
+    key = sheet.key_of(word)
+    if key is not None or not image:
+        return key
+    key = sheet.key_of_image(image)
+    return key if key is not None and sheet.entries[key].by is None else None

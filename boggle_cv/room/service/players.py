@@ -8,6 +8,7 @@ from ...game.editions import get_edition
 from ...errors import LimitReached, UsageError
 from ...game.scoring import Rules
 from ...store.sql import Conn
+from .. import sheets
 from ..model import Player, Room, Settings, new_code, new_token, token_hash
 from .core import ServiceCore
 
@@ -32,26 +33,36 @@ class PlayerActions(ServiceCore):
         raise LimitReached("no free room code was found", "try again", code="room.no_free_code")
 
     def join(self, code: str, name: str) -> tuple[Room, Player, str]:
+        """A player joins with their own phone: (room, player, the player's token)."""
         token = new_token()
-        now = self.clock()
-
-        def add(room: Room, conn: Conn) -> Player:
-            clean = self._unique_name(room, name, None)
-            if len(room.players) >= self.limits.max_players:
-                raise LimitReached(f"the room is full ({self.limits.max_players} players)", code="room.full",
-                                   params={"max": self.limits.max_players})
-            player = Player(f"p{len(room.players) + 1}{token_hash(token)[:6]}", clean, token_hash(token), now)
-            room.players.append(player)
-            room.last_change = {"what": "join", "by": clean, "at": now}
-            return player
-        room, player = self._update(code, add)
+        room, player = self._update(code, lambda room, conn: self._add_player(room, name, token, False))
         return room, player, token
+
+    def add_hosted(self, code: str, token: str | None, name: str) -> tuple[Room, Player]:
+        """Host: a player without a phone, added on the host's device; the host acts for
+        them (their words, their sheet) and no token of their own is given out."""
+        def add(room: Room, conn: Conn) -> Player:
+            self._host(room, token)
+            return self._add_player(room, name, new_token(), True)
+        return self._update(code, add)
+
+    def _add_player(self, room: Room, name: str, token: str, hosted: bool) -> Player:
+        clean = self._unique_name(room, name, None)
+        if len(room.players) >= self.limits.max_players:
+            raise LimitReached(f"the room is full ({self.limits.max_players} players)", code="room.full",
+                               params={"max": self.limits.max_players})
+        now = self.clock()
+        player = Player(f"p{len(room.players) + 1}{token_hash(token)[:6]}", clean, token_hash(token), now, hosted)
+        room.players.append(player)
+        room.last_change = {"what": "join", "by": "host" if hosted else clean, "player": clean, "at": now}
+        return player
 
     def rename(self, code: str, player_id: str, token: str | None, name: str) -> Room:
         def change(room: Room, conn: Conn) -> None:
-            player = self._own(room, player_id, token)
+            player, who = self._own(room, player_id, token)
             old, player.name = player.name, self._unique_name(room, name, player.id)
-            room.last_change = {"what": "rename", "by": player.name, "old": old, "at": self.clock()}
+            room.last_change = {"what": "rename", "by": player.name if who != "host" else who, "old": old,
+                                "player": player.name, "at": self.clock()}
         return self._update(code, change)[0]
 
     def remove(self, code: str, token: str | None, player_id: str) -> Room:
@@ -61,9 +72,7 @@ class PlayerActions(ServiceCore):
             room.players = [p for p in room.players if p.id != player.id]
             room.round.lists.pop(player.id, None)
             room.round.revisions.pop(player.id, None)
-            room.round.doubtful.pop(player.id, None)
-            room.round.read_against.pop(player.id, None)
-            self._images(conn, room, player.id, {})
+            self._keep_sheet(conn, room, player.id, sheets.SheetWords())
             room.last_change = {"what": "remove", "by": "host", "player": player.name, "at": self.clock()}
         return self._update(code, change)[0]
 

@@ -47,6 +47,7 @@ export const MESSAGES = {
   "sheet.round_scored": (p) => t("The sheet was sent for round {sent}, which is scored now: nothing was added", p),
   "sheet.no_writing": (p) => t("No writing found in the photo (photograph a player's sheet, the words dark enough to see)", p),
   "word.not_doubtful": (p) => t("“{word}” is no longer a word to confirm (it was confirmed or changed meanwhile)", p),
+  "word.not_on_sheet": (p) => t("“{word}” is no longer a word from the sheet (it was typed or changed meanwhile)", p),
   "image.not_found": (p) => t("This handwriting is no longer kept (its word was removed, or the round is over)", p),
   "image.hidden": (p) => t("{name}'s words are shown once the lists are locked", p),
   "photo.unreadable": (p) => t("Cannot read the uploaded photo (take it again)", p),

@@ -1,8 +1,10 @@
 // The host's part of the room: the join link and its QR code, the settings, the
-// round's buttons (start, lock, reopen, score, next) and removing players.
+// round's buttons (start, lock, reopen, score, next), removing players, and the rows
+// of the players without a phone that the host acts for (hosted.js).
 import { $, h, say } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { formatSeconds } from "./timer.js";
+import { placeItems } from "./hosted.js";
 
 const BUTTONS = { waiting: ["start"], playing: ["lock"], locked: ["reopen", "score"], scored: ["next"] };
 
@@ -87,8 +89,10 @@ export function settingsFromForm() {
  * onRemove(player) -> Promise; onSheet(player): the host photographs that player's
  * sheet (players this phone does not hold, while the round is playing or locked).
  * A list with words read from a sheet and not yet confirmed says how many.
+ * hosted (hosted.HostedRows): the players without a phone the host acts for, each a
+ * row holding their words box (its <li> kept across redraws), renamed by the host.
  */
-export function renderPlayers(view, mine, onRemove, onRename, onSheet) {
+export function renderPlayers(view, mine, onRemove, onRename, onSheet, hosted = null) {
   const host = view.you.host, phase = view.round.phase;
   const items = view.players.map((p) => {
     const scored = phase === "scored" && view.round.report
@@ -97,16 +101,17 @@ export function renderPlayers(view, mine, onRemove, onRename, onSheet) {
       : p.word_count ? tn("{n} word", "{n} words", p.word_count)
       : phase === "playing" ? t("no words yet") : t("no words");
     const bits = [h("span", { class: "name" }, p.name)];
-    if (mine.has(p.id)) {
-      bits.push(h("span", { class: "tag" }, t("this phone")),
-                h("button", { type: "button", class: "link rename", "aria-label": t("Rename {name}", { name: p.name }),
+    const row = hosted && hosted.holds(p);
+    if (mine.has(p.id) || row) {
+      if (!row) bits.push(h("span", { class: "tag" }, t("this phone")));
+      bits.push(h("button", { type: "button", class: "link rename", "aria-label": t("Rename {name}", { name: p.name }),
                               dataset: { player: p.id }, onclick: () => onRename(p) }, t("rename")));
     }
     if (phase !== "waiting") bits.push(h("span", { class: "count help" }, count));
     if (p.doubtful_count && (phase === "playing" || phase === "locked")) {
       bits.push(h("span", { class: "to-confirm" }, tn("{n} to confirm", "{n} to confirm", p.doubtful_count)));
     }
-    if (host && onSheet && !mine.has(p.id) && (phase === "playing" || phase === "locked")) {
+    if (host && onSheet && !mine.has(p.id) && !row && (phase === "playing" || phase === "locked")) {
       bits.push(h("button", { type: "button", class: "sheet", dataset: { player: p.id },
                               "aria-label": t("Photo of {name}'s sheet", { name: p.name }),
                               onclick: () => onSheet(p) }, t("📷 sheet")));
@@ -131,9 +136,9 @@ export function renderPlayers(view, mine, onRemove, onRename, onSheet) {
       });
       bits.push(button);
     }
-    return h("li", { dataset: { player: p.id } }, bits);
+    return row ? hosted.row(p, bits) : h("li", { dataset: { player: p.id } }, bits);
   });
-  $("#players").replaceChildren(...(items.length ? items : [h("li", { class: "help" }, t("Nobody has joined yet."))]));
+  placeItems($("#players"), items.length ? items : [h("li", { class: "help" }, t("Nobody has joined yet."))]);
 }
 
 export function clearMessages() {

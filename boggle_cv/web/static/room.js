@@ -9,7 +9,8 @@ import { Timer, formatSeconds } from "./timer.js";
 import { WordBox } from "./words.js";
 import { BoardPanel } from "./boardpanel.js";
 import { renderReport, renderStandings } from "./report.js";
-import { sendSheet, sheetSummary, settleWord, doubtfulPanel, inkOf, sheetWordsPanel } from "./sheet.js";
+import { sendSheet, sheetSummary, settleWord, correctEntry, settledText, inkOf, sheetPanels, panelState } from "./sheet.js";
+import { HostedRows, addHosted } from "./hosted.js";
 import * as host from "./host.js";
 import { HostScreen } from "./screen.js";
 import { boardGrid } from "./practice.js";
@@ -46,6 +47,9 @@ export class Room {
     this.live = new Live(code, (v) => this.changed(v), (s) => this.connection(s));
     this.board = new BoardPanel({ code, token: () => this.token(), onView: (v) => this.render(v) });
     this.wide = new HostScreen();     // the table screen beside the host's column on a wide display
+    // the players without a phone the host acts for: rows of the players list, each with its words box
+    this.hosted = new HostedRows(code, () => this.passes.host, (room) => this.fromOther(room),
+                                 () => this.timer.remaining() !== null && this.timer.remaining() <= 0);
     this.listeners = [];
     this.listen(document, "visibilitychange", () => {
       if (document.visibilityState === "hidden") this.flushAll(true); else this.live.wake();
@@ -75,6 +79,7 @@ export class Room {
     for (const [t, ev, fn] of this.listeners) t.removeEventListener(ev, fn);
     clearInterval(this.timer.handle);
     this.wide.close();
+    this.hosted.close();
   }
 
   // ---- the room from the server --------------------------------------------------------------
@@ -166,11 +171,13 @@ export class Room {
       $("#host-controls").hidden = true;
     }
     this.renderBoxes(view, mine);
+    this.hosted.sync(view);
     host.renderPlayers(view, new Set(mine.map((p) => p.id)), (p, button) => this.remove(p, button),
-                       (p) => this.openRename(p), (p) => this.pickSheet(p));
+                       (p) => this.openRename(p), (p) => this.pickSheet(p), this.hosted);
     this.renderRename(view);
     this.renderLists(view);
     $("#add-form").hidden = !isHost;
+    $("#hosted-form").hidden = !isHost || this.passes.table;  // a table's phone holds everyone already
     $("#add-label").textContent = this.passes.table || mine.length ? t("Add a player on this device") : t("Playing too? Add yourself on this device");
     const report = r.phase === "scored" ? r.report : null;
     $("#report-section").hidden = !report;
@@ -254,7 +261,7 @@ export class Room {
       box.lastChange = view.last_change;
       box.sync(view.round.number, timeUp ? "locked" : view.round.phase, words, p.revision);
       box.showSheet(view.round.number, view.round.phase, words === null ? null : p.doubtful || {}, words || [],
-                    p.images || {});
+                    p.images || {}, p.sheet_words || {});
     }
     $("#words-section").hidden = !mine.length || view.round.phase === "scored";
     $("#words-h").textContent = mine.length > 1 ? t("The players' words") : t("Your words");
@@ -262,28 +269,26 @@ export class Room {
 
   /**
    * Once locked, every list is open: under each player's name (the report follows);
-   * the host settles there the doubtful words of the players this phone does not
-   * hold, beside their handwriting, and anyone may tap a word that came from a
-   * sheet to see it as written.
+   * the host answers there the questions about the sheets of the players this phone
+   * does not hold and may type over any word a sheet added, beside its handwriting
+   * (sheet.sheetPanels); anyone sees which words a re-read with the board changed
+   * and may tap a word that came from a sheet to see it as written.
    */
   renderLists(view) {
     if (!["locked"].includes(view.round.phase)) return;
     if (!this.sheetStates || this.sheetStates.round !== view.round.number) {
-      this.sheetStates = { round: view.round.number, of: new Map() };  // player id -> what is unfolded
+      this.sheetStates = { round: view.round.number, of: new Map() };  // player id -> what is unfolded and typed
     }
     for (const p of view.players) {
+      if (this.hosted.holds(p)) continue;  // a row the host acts for: its box shows it all
       const li = $(`#players li[data-player="${p.id}"]`);
       if (li && p.words) li.append(h("p", { class: "their-words" }, p.words.length ? p.words.join(" · ") : t("no words")));
-      if (!li || p.id in this.passes.players) continue;  // this phone's own lists: their box shows it all
-      const ink = inkOf(this.code, p.id, this.token(), p.images);
-      if (view.you.host && p.doubtful) {
-        li.append(doubtfulPanel(p.doubtful, (word, choice, button) => this.hostSettle(p, word, choice, button), p.id,
-                                ink));
-      }
-      if (p.words) {
-        if (!this.sheetStates.of.has(p.id)) this.sheetStates.of.set(p.id, { open: false, shown: new Set() });
-        li.append(sheetWordsPanel(p.words, view.you.host ? p.doubtful : {}, ink, p.id, this.sheetStates.of.get(p.id)));
-      }
+      if (!li || p.id in this.passes.players || !p.words) continue;  // this phone's own lists: their box shows it all
+      if (!this.sheetStates.of.has(p.id)) this.sheetStates.of.set(p.id, panelState());
+      const acts = view.you.host ? { answer: (w, c, b, i) => this.hostSettle(p, w, c, b, i),
+                                     correct: (w, c, b, i) => this.hostSettle(p, w, c, b, i, correctEntry) } : null;
+      const panels = sheetPanels(this.code, p, this.token(), this.sheetStates.of.get(p.id), acts);
+      li.append(panels.questions, panels.changes, panels.words);
     }
   }
 
@@ -311,13 +316,16 @@ export class Room {
     });
   }
 
-  async hostSettle(player, word, choice, button) {
+  /** The host answers a question about a word of `player`'s sheet, or (send: correctEntry) types over any of its words; true once stored. */
+  async hostSettle(player, word, choice, button, image = null, send = settleWord) {
+    let stored = false;
     await guarded(button, $("#players-msg"), "", async () => {
-      const room = await settleWord(this.code, player.id, this.passes.host, word, choice);
+      const room = await send(this.code, player.id, this.passes.host, word, choice, image);
+      stored = true;
       await this.render(room);
-      if (choice === null) return t("“{word}” removed.", { word });
-      return choice === word ? t("“{word}” confirmed.", { word }) : t("“{word}” replaced with “{choice}”.", { word, choice });
+      return settledText(word, choice);
     });
+    return stored;
   }
 
   /**
@@ -374,11 +382,13 @@ export class Room {
   timeUp() {
     this.flushAll(false);
     for (const box of this.boxes.values()) box.setLocked(true);
+    this.hosted.lockAll();
     setTimeout(() => this.refresh(), 400);  // the server locks the lists at the deadline
   }
 
   flushAll(keepalive) {
     for (const box of this.boxes.values()) box.flush(keepalive);
+    this.hosted.flush(keepalive);
   }
 
   async hostAction(button, path, busy, done, json) {
@@ -412,7 +422,8 @@ export class Room {
   }
 
   renderRename(view) {
-    const p = view && this.renaming ? this.minePlayers(view).find((x) => x.id === this.renaming) : null;
+    const p = view && this.renaming ? this.minePlayers(view).concat(view.players.filter((x) => this.hosted.holds(x)))
+      .find((x) => x.id === this.renaming) : null;
     if (!p) this.renaming = null;
     $("#rename-form").hidden = !p;
     if (p) $("#rename-label").textContent = t("New name for {name}", { name: p.name });
@@ -424,7 +435,8 @@ export class Room {
     if (!p) return;
     if (!name.trim()) { say(msg, t("Type the new name first."), "error"); return; }
     await guarded($("#rename-form button[type=submit]"), msg, t("Renaming…"), async () => {
-      const doc = await request("PUT", `/api/rooms/${this.code}/players/${id}`, { token: this.passes.players[id], json: { name } });
+      const doc = await request("PUT", `/api/rooms/${this.code}/players/${id}`,
+                                { token: this.passes.players[id] || this.passes.host, json: { name } });
       const now = doc.room.players.find((x) => x.id === id);
       this.renaming = null;
       this.fromOther(doc.room);
@@ -443,6 +455,20 @@ export class Room {
       $("#add-name").value = "";
       await this.refresh();
       return t("{name} is in: their words go in the box “{box}”.", { name: doc.room.you.name, box: t("{name}'s words", { name: doc.room.you.name }) });
+    });
+  }
+
+  /** The host adds a player without a phone: a row of the players list the host acts for. */
+  async addHostedPlayer() {
+    const input = $("#hosted-name"), msg = $("#hosted-msg"), name = input.value;
+    if (!name.trim()) { say(msg, t("Type the player's name first."), "error"); return; }
+    await guarded($("#hosted-form button"), msg, t("Adding…"), async () => {
+      const doc = await addHosted(this.code, this.passes.host, name);
+      input.value = "";
+      await this.render(doc.room);
+      const added = doc.room.players.find((p) => p.id === doc.player_id);
+      return t("{name} is in: type their words, or photograph their sheet, in their row under Players.",
+               { name: added ? added.name : name });
     });
   }
 
@@ -474,6 +500,7 @@ export class Room {
     this.listen($("#host-sheet"), "change", (e) => this.hostSheet(e.target.files[0]));
     on("#settings-form", (e) => { e.preventDefault(); this.saveSettings(); });
     on("#add-form", (e) => { e.preventDefault(); this.addPlayer(); });
+    on("#hosted-form", (e) => { e.preventDefault(); this.addHostedPlayer(); });
     on("#rename-form", (e) => { e.preventDefault(); this.rename(); });
     on("#rename-cancel", () => { this.renaming = null; this.renderRename(this.view); });
     on("#copy-link", () => this.copyLink());

@@ -13,13 +13,16 @@
 // A paper list goes in through "Photo of my sheet" (sheet.js): the server adds the
 // words it read to the list (a save like any other: the box takes it, or merges
 // it into unsaved edits) and the doubtful ones are listed first, above the box, each
-// beside its handwriting with its alternatives one tap away (the page scrolls to
-// them); the other words from the sheet show their handwriting on a tap (folded
-// under the box).
+// beside its handwriting with its alternatives one tap away, the word as written and
+// a field to type it (the page scrolls to them); then the words a re-read with the
+// board changed, while nobody has checked them; the other words from the sheet show
+// their handwriting on a tap, with a field to type them over (folded under the box).
+// Every word a sheet added stays open to corrections until Score, lock or no lock:
+// the lock closes the box (no new words), not what the ink said.
 import { request, draft, saveDraft } from "./api.js";
 import { h, say, guarded } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import { sendSheet, sheetSummary, settleWord, doubtfulPanel, inkOf, sheetWordsPanel } from "./sheet.js";
+import { sendSheet, sheetSummary, settleWord, correctEntry, settledText, sheetPanels, panelState } from "./sheet.js";
 
 export const SAVE_DELAY_MS = 600;
 const RETRY_MS = 2000;
@@ -94,13 +97,14 @@ export class WordBox {
     this.sheetMsg = h("p", { class: "msg", role: "status", hidden: true, dataset: { role: "sheet-msg" } });
     this.doubtful = h("div", { class: "doubtful-holder" });
     this.doubtfulKey = "";
+    this.changes = h("div", { class: "reread-holder" });
     this.fromSheet = h("div", { class: "sheet-words-holder" });
-    this.fromSheetState = { open: false, shown: new Set() };  // what the player unfolded there
+    this.fromSheetState = panelState();  // what the player unfolded and typed there, across redraws
     this.shared = false;     // a phone holding several players' boxes (the table's phone)
     this.round_ = 0;         // the round the view shows (the sheet is sent for it)
     this.node = h("div", { class: "wordbox", dataset: { player: player.id } },
                   h("div", { class: "row spread" }, this.label, this.status), this.sheetMsg, this.doubtful,
-                  this.area, this.sheetRow, this.fromSheet);
+                  this.changes, this.area, this.sheetRow, this.fromSheet);
     this.rename(player.name);
   }
 
@@ -112,15 +116,17 @@ export class WordBox {
   }
 
   /**
-   * The sheet's part of a room view: the round number and phase (a sheet is taken
-   * while the round is playing or locked), this list's doubtful words ({word:
-   * [[alternative, p], ...]}, null when the view does not hold them), the words of
-   * the list and their handwriting's images ({word: image id}, the view's `images`).
+   * The sheet's part of a room view: the round number and phase (a sheet is taken,
+   * and its words corrected, while the round is playing or locked), this list's
+   * doubtful words ({word: [[alternative, p], ...]}, null when the view does not hold
+   * them), the words of the list, their handwriting's images ({word: image id}, the
+   * view's `images`) and what the room knows of each word from a sheet (the view's
+   * `sheet_words`: free, was, by).
    */
-  showSheet(number, phase, marks, words = [], images = {}) {
+  showSheet(number, phase, marks, words = [], images = {}, info = {}) {
     if (number !== this.round_) {  // last round's sheet is old news
       say(this.sheetMsg, "");
-      this.fromSheetState = { open: false, shown: new Set() };
+      this.fromSheetState = panelState();
     }
     this.round_ = number;
     const c = this.lastChange || {};
@@ -133,13 +139,17 @@ export class WordBox {
     this.sheetRow.hidden = !(phase === "playing" || phase === "locked");
     this.sheetInput.disabled = this.sheetRow.hidden;
     if (marks === null || marks === undefined) return;
-    const key = JSON.stringify([marks, words, images]);
+    const open = phase === "playing" || phase === "locked";
+    const key = JSON.stringify([marks, words, images, info, open]);
     if (key === this.doubtfulKey) return;
     this.doubtfulKey = key;
-    const ink = inkOf(this.code, this.id, this.token, images);
-    this.doubtful.replaceChildren(doubtfulPanel(marks, (word, choice, button) => this.choose(word, choice, button),
-                                                this.id, ink));
-    this.fromSheet.replaceChildren(sheetWordsPanel(words, marks, ink, this.id, this.fromSheetState));
+    const acts = open ? { answer: (w, c, b, i) => this.choose(w, c, b, i), correct: (w, c, b, i) => this.correct(w, c, b, i) }
+                      : null;
+    const panels = sheetPanels(this.code, { id: this.id, words, doubtful: marks, images, sheet_words: info }, this.token,
+                               this.fromSheetState, acts);
+    this.doubtful.replaceChildren(panels.questions);
+    this.changes.replaceChildren(panels.changes);
+    this.fromSheet.replaceChildren(panels.words);
   }
 
   /** The photo of this player's sheet: its words added to the list (never in its place). */
@@ -165,14 +175,28 @@ export class WordBox {
     this.sheetButton.classList.remove("busy");
   }
 
-  /** A doubtful word settled: the reading kept, an alternative chosen, or dropped (choice null). */
-  async choose(word, choice, button) {
+  /**
+   * A doubtful word settled: the reading kept, an alternative chosen, the word as
+   * written or a typed one, or dropped (choice null); true once stored.
+   */
+  async choose(word, choice, button, image = null) {
+    return this.settled(word, choice, button, () => settleWord(this.code, this.id, this.token, word, choice, image));
+  }
+
+  /** Any word from the sheet confirmed, typed over or dropped (choice null); true once stored. */
+  async correct(word, choice, button, image = null) {
+    return this.settled(word, choice, button, () => correctEntry(this.code, this.id, this.token, word, choice, image));
+  }
+
+  async settled(word, choice, button, send) {
+    let stored = false;
     await guarded(button, this.sheetMsg, "", async () => {
-      const room = await settleWord(this.code, this.id, this.token, word, choice);
+      const room = await send();
+      stored = true;
       this.fromServer(room, null);
-      if (choice === null) return t("“{word}” removed.", { word });
-      return choice === word ? t("“{word}” confirmed.", { word }) : t("“{word}” replaced with “{choice}”.", { word, choice });
+      return settledText(word, choice);
     });
+    return stored;
   }
 
   /** A view answered to a change of this list made on the server (a sheet, a settled word). */
@@ -267,9 +291,7 @@ export class WordBox {
     const c = this.lastChange || {};
     if (c.player_id === this.id && c.what === "sheet") return t("words from the sheet added");
     if (c.player_id === this.id && c.settled) return t("a word from the sheet settled");
-    if (c.what === "reread" && (c.player_ids || []).includes(this.id)) {
-      return t("words to confirm read again with the board");
-    }
+    if (c.what === "reread") return "";  // which words changed is said above the box, while it holds
     return t("saved in another tab or phone");
   }
 
