@@ -201,12 +201,17 @@ SCROLL_SETTLES = """() => new Promise((done) => { let last = -1, still = 0;
 
 def shot(page: Any, tmp: Path, name: str, top: str | None = None) -> None:
     """A screenshot of the phone's screen, scrolled to the top of the page (or of the
-    element `top`), into tmp; into docs/images too when BOGGLE_CV_DOCS_SCREENSHOT=1.
+    element `top`; in the room, its screen shown at that element), into tmp; into
+    docs/images too when BOGGLE_CV_DOCS_SCREENSHOT=1.
     A smooth scroll the page started (to a sheet's doubtful words) is let finish first,
     so the picture is never taken mid-scroll."""
     path = tmp / f"{name}.png"
     page.evaluate(SCROLL_SETTLES)
     page.evaluate("""(sel) => { const e = sel && document.querySelector(sel);
+      if (e && e.closest('.screen')) {  // the room: its screen brought into view, at that element
+        e.scrollIntoView({block: "start", inline: "start", behavior: "instant"});
+        return;
+      }
       const header = document.querySelector('header').offsetHeight;
       window.scrollTo({top: e ? e.getBoundingClientRect().top + window.scrollY - header - 8 : 0,
                        behavior: "instant"}); }""", top)
@@ -230,7 +235,7 @@ def score_settling(host: Any, timeout_s: float = 30.0) -> int:
     refused = 0
     host.click("#score")
     while True:
-        host.wait_for_selector("#room[data-phase=scored], #round-msg.error:has-text('A doubt changes a score')",
+        host.wait_for_selector("#room[data-phase=scored], #round-msg.error:has-text('Before scoring')",
                                timeout=timeout_s * 1000)
         if host.get_attribute("#room", "data-phase") == "scored":
             return refused
