@@ -29,12 +29,13 @@ DOUBTS = {5: ("O", "C", 0.55), 15: ("C", "E", 0.6)}
 
 
 @pytest.fixture()
-def client(tmp_path, dictionary, photo_ready):
+def client(games_db, dictionary, photo_ready):
+    """The room's app on each backend of the games database (SQLite, PostgreSQL)."""
     from boggle_cv.vision.pipeline import Scanner
     faces = [f for row in sample_truth()["faces"] for f in row]
     faces[5] = "O"
     reader = RecordedReader(faces, DOUBTS)
-    app = create_app(ServeConfig(db_path=tmp_path / "games.sqlite3"), lambda: Scanner(reader=reader), dictionary)
+    app = create_app(ServeConfig(db_path=games_db), lambda: Scanner(reader=reader), dictionary)
     with TestClient(app) as c:
         yield c
 
