@@ -252,8 +252,8 @@ def test_a_confirmed_cell_shows_a_tick_and_a_corrected_one_a_pen(phones):
 
 def test_doubtful_means_a_question_is_open_and_no_runner_up_under_the_threshold(phones):
     host, link = new_room(phones)
-    ann = join(phones, "Ann", link)
-    play(host, {ann: "echo"})  # only r2c2 decides a score: r3c1 and r4c4 are flagged, nobody asks
+    ann, marie = join(phones, "Ann", link), join(phones, "Marie", link, "fr")
+    play(host, {ann: "echo", marie: "doe"})  # only r2c2 decides a score: r3c1 and r4c4 are flagged, nobody asks
     ann.set_input_files("#photo", str(SAMPLE))
     ann.wait_for_selector("#board .cell.doubtful")
     assert ann.evaluate("() => [...document.querySelectorAll('#board .cell.doubtful')].map((c) => c.dataset.cell)") == ["1,1"]
@@ -270,6 +270,15 @@ def test_doubtful_means_a_question_is_open_and_no_runner_up_under_the_threshold(
     ann.click("#board .cell[data-cell='1,1']")
     assert ann.evaluate("() => [...document.querySelectorAll('#picker-suggest button')].map((b) => b.dataset.face)") == ["O", "C"]
     ann.click("#picker-cancel")
+    # settled: the report's notes say the doubts nobody was asked about, in the phone's language
+    ann.click("#looks-right")
+    host.wait_for_selector("#board .cell.confirmed[data-cell='1,1']")
+    host.click("#score")
+    marie.wait_for_selector("#room[data-phase=scored] #report .notes")
+    notes = marie.inner_text("#report .notes")
+    assert "Ligne 3, colonne 1\u00a0: lu A (peut-être X)\u00a0; aucun score n'en dépend." in notes, notes
+    assert "Ligne 4, colonne 4\u00a0: lu C (peut-être E)" in notes, notes
+    assert not re.search(r"\br\d+c\d+\b|cell\(s\)|#", notes), notes
 
 
 REFUSE_TWICE = """
