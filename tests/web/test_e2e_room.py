@@ -106,7 +106,7 @@ def test_a_host_and_three_phones_play_two_rounds(tmp_path, games_db, scanner_fac
             pages = {"host": host, **players}
             ann_id = players["Ann"].get_attribute("textarea.words-box", "data-player")
             host.wait_for_selector("#players li[data-player] >> nth=2")
-            shot(host, tmp_path, "web_host")
+            shot(host, tmp_path, "web_host", top="#invite-section")
             assert players["Cy"].inner_text("#conn") == "polling every 2 s"
             assert host.inner_text("#conn") == "live"
 
