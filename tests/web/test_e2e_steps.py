@@ -13,6 +13,8 @@ the box, its saved state; with the keyboard open: the timer, the box); board che
 place, the winner, the podium, my words, "All words"); every player's words one tap
 away; the standings; game over (the winner, my final place, New game). The keyboard is
 a window 300 px (390 x 844) or 280 px (360 x 640) shorter with the field focused.
+Where axe-core is installed (`npm install axe-core` here, or $BOGGLE_CV_AXE naming
+axe.min.js), every step has no violation of any impact.
 
 Every tap of a round is counted on each phone (pointerdown events, each field tapped
 before typing): BOGGLE_CV_TAPS=FILE keeps the counts as JSON. Screenshots in
@@ -31,7 +33,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from .conftest import SAMPLE, LiveServer, RecordedReader, sample_truth  # noqa: E402
+from .conftest import REPO, SAMPLE, LiveServer, RecordedReader, sample_truth  # noqa: E402
 from .phones import ARGS, CHROMIUM, PHONE, Phones, make_app, wait_until  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
@@ -40,6 +42,9 @@ LANGS = ["en", "de", "fr", "es", "it", "nl"]
 SMALL = {**PHONE, "viewport": {"width": 360, "height": 640}}
 KEYBOARD = {844: 300, 640: 280}  # the keyboard's height on each phone (px)
 SHOTS = Path(os.environ.get("BOGGLE_CV_SCREEN_SHOTS", "/tmp/screen-shots"))
+#: axe-core, where it is installed (`npm install axe-core` here, or $BOGGLE_CV_AXE): every step checked with it
+AXE = [Path(os.environ.get("BOGGLE_CV_AXE", "/nonexistent")), REPO / "node_modules" / "axe-core" / "axe.min.js"]
+AXE_SOURCE = next((p.read_text(encoding="utf-8") for p in AXE if p.is_file()), None)
 BOARD = "DRML/HCNL/XEHD/YTOC"   # the sample photo's tray, as typed for round 2
 # the recorded reading of the sample photo: r2c2 read O at 55% (truly C): "echo" needs the C
 TAPS_JS = """
@@ -109,6 +114,12 @@ def step(page: Any, lang: str, name: str, screen: str | None, *in_view: str, who
     where = f"{lang} {name} {page.viewport_size['width']}x{page.viewport_size['height']}"
     page.screenshot(path=str(SHOTS / f"steps-{lang}-{name}-{page.viewport_size['width']}x{page.viewport_size['height']}.png"))
     assert got["sh"] <= got["ih"] and got["sw"] <= got["iw"], (where, "the page scrolls", got)
+    if AXE_SOURCE is not None:  # every violation, whatever its impact
+        if not page.evaluate("() => typeof window.axe === 'object'"):
+            page.evaluate(AXE_SOURCE + "\n;0")
+        found = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+          .map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)""")
+        assert found == [], (where, found)
     assert got["bad"] == [], (where, got["bad"])
     if screen is not None:
         assert got["shown"] == screen, (where, got["shown"])
@@ -223,7 +234,7 @@ def test_one_screen_per_step_on_every_phone(phones, lang):
     ann = pages["Ann"]
     assert ann.evaluate("() => document.querySelector('#scores tr.me').dataset.player") == "Ann"
     ann.click("#all-words")
-    step(ann, lang, "all-words", "report", "#report-all", "#report .pw[data-player='Ann'] h4", "#back-to-result")
+    step(ann, lang, "all-words", "report", "#report-all", "#report .pw[data-player='Ann'] h3", "#back-to-result")
     ann.click("#back-to-result")
     ann.click("#to-standings")
     wait_until(ann, SETTLED.replace("NAME", "game"))

@@ -122,7 +122,7 @@ function invalidSummary(bad) {
 function playerWords(p, onWord, open, ink) {
   const good = p.words.filter((w) => !INVALID.has(w.status)), bad = p.words.filter((w) => INVALID.has(w.status));
   return h("div", { class: "pw", dataset: { player: p.name } },
-    h("h4", {}, `${p.name} · ${tn("{n} point", "{n} points", p.score)}`),
+    h("h3", { class: "pw-h" }, `${p.name} · ${tn("{n} point", "{n} points", p.score)}`),
     good.length ? h("ul", { class: "words" }, good.map((w) => chip(w, onWord, null, ink)))
                 : bad.length ? null : h("p", { class: "help" }, t("No words.")),
     bad.length ? h("details", {
@@ -171,7 +171,7 @@ function myWords(p) {
     h("span", { class: "w" }, w.word), " ",
     h("span", { class: "pts" }, w.status === "scored" ? `+${w.points}` : statusText(w))));
   if (bad) items.push(h("li", { class: "mine-word invalid" }, tn("{n} word that does not count", "{n} words that do not count", bad)));
-  return h("div", { class: "my-words", id: "my-words" },
+  return h("div", { class: "my-words", id: "my-words", tabindex: "0", "aria-label": t("Your words") },
     items.length ? h("ul", { class: "words", "aria-label": t("Your words") }, items) : h("p", { class: "help" }, t("No words.")));
 }
 
@@ -215,7 +215,8 @@ export function renderReport(box, report, opts) {
   const top = h("div", { class: "report-top" },
     mine.length ? h("p", { class: "my-rank", id: "my-rank" }, mine.map((p) => myRank(p, players.length, mine.length > 1)).join(" · ")) : null,
     h("p", { class: "winner", id: "winner" }, winnerLine(report)),
-    h("div", { class: "podium", id: "podium" }, table),
+    // (a panel that scrolls with many players: reachable by keyboard)
+    h("div", { class: "podium", id: "podium", tabindex: "0", "aria-label": t("The podium") }, table),
     mine.length === 1 ? myWords(mine[0]) : null,
     h("div", { class: "row report-actions" },
       h("button", { type: "button", id: "all-words", onclick: () => opts.onAllWords && opts.onAllWords(true) }, t("All words")),
