@@ -9,7 +9,8 @@ it spills over (a long list scrolls inside its own panel), and what the step is 
 is whole in the viewport, not under anything: join (the name and Join, the keyboard
 open too); waiting (who is in; the host's code, QR code and Start); words (the timer,
 the box, its saved state; with the keyboard open: the timer, the box); board check
-(the board, Looks right, the question's cell tapped and answered); my result (my
+(the board, Looks right, the question's cell tapped and answered; the board typed
+with the keyboard open: the field and its button); my result (my
 place, the winner, the podium, my words, "All words"); every player's words one tap
 away; the standings; game over (the winner, my final place, New game). The keyboard is
 a window 300 px (390 x 844) or 280 px (360 x 640) shorter with the field focused.
@@ -255,6 +256,7 @@ def test_one_screen_per_step_on_every_phone(phones, lang):
     host.click("#lock")
     host.wait_for_selector("#room[data-phase=locked]")
     host.click("#type-board summary")
+    keyboard(host, "#board-input", lang, "board-typing", "#board-form button[type=submit]")
     host.fill("#board-input", BOARD)
     host.click("#board-form button[type=submit]")
     host.wait_for_selector("#board[data-size='4'] .cell >> nth=15")
