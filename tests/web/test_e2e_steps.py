@@ -8,7 +8,8 @@ is the window's, nothing sideways), the step's screen is the one shown and nothi
 it spills over (a long list scrolls inside its own panel), and what the step is about
 is whole in the viewport, not under anything: join (the name and Join, the keyboard
 open too); waiting (who is in; the host's code, QR code and Start); words (the timer,
-the box, its saved state; with the keyboard open: the timer, the box); board check
+the box, its saved state; with the keyboard open: the timer, the box); the next
+round's waiting (the standings); board check
 (the board, Looks right, the question's cell tapped and answered; the board typed
 with the keyboard open: the field and its button); my result (my
 place, the winner, the podium, my words, "All words"); every player's words one tap
@@ -244,9 +245,9 @@ def test_one_screen_per_step_on_every_phone(phones, lang):
     # round 2: Ann reaches 3 points; game over: the winner, my final place, New game
     host.click("#next")
     host.wait_for_selector("#room[data-phase=waiting]")
-    for page in pages.values():
+    for page in pages.values():  # the next round waits on the standings
         page.wait_for_selector("#room[data-phase=waiting]")
-        step(page, lang, "waiting-2", "players", "#phase-line", "#players")
+        step(page, lang, "waiting-2", "game", "#phase-line", "#standings-table", "#target-line")
     host.click("#start")
     for name, words in (("Ann", "doth\ncote\n"), ("Bob", "hen\n")):
         page = pages[name]

@@ -177,7 +177,7 @@ export class BoardPanel {
     });
   }
 
-  /** Every doubtful cell confirmed as it reads now (one request; each becomes "fixed" by this player). */
+  /** Every cell in doubt confirmed as it reads now (one request; each shows ✓, confirmed by this player). */
   async confirmAll(button) {
     const b = this.view;
     const fix = Object.fromEntries([...askedCells(this.questions)].map((k) => k.split(",").map(Number))

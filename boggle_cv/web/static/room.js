@@ -221,13 +221,13 @@ export class Room {
 
   /**
    * The screen of the round's step: waiting, who is in (the host's first round: the
-   * invitation with them); playing, the words (a host who holds no player: the
-   * players' counts); locked, the board to check; scored, my result, or the game's
-   * end once someone reached the target.
+   * invitation with them), or from the game's second round on its standings; playing,
+   * the words (a host who holds no player: the players' counts); locked, the board to
+   * check; scored, my result, or the game's end once someone reached the target.
    */
   stepScreen(view, mine) {
     const phase = view.round.phase;
-    if (phase === "waiting") return "players";
+    if (phase === "waiting") return view.round.number > 1 ? "game" : "players";
     if (phase === "playing") return mine.length ? "words" : "players";
     if (phase === "locked") return "board";
     return view.game_state.over ? "game" : "report";
