@@ -90,6 +90,23 @@ def table_fixtures(name: str) -> tuple[Any, Any]:
     return site, phones
 
 
+def photo_fixtures(name: str, reading: Callable[[], Any]) -> tuple[Any, Any]:
+    """table_fixtures whose tray photos are read by the real tray finder and cutter with
+    a recorded reading, `reading()` (a conftest.RecordedReader: each cell's faces and
+    doubts chosen by the test); skips where the photo pipeline cannot run."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def site(tmp_path_factory: Any, dictionary: Any, photo_ready: Any) -> Iterator[tuple[LiveServer, Any]]:
+        from boggle_cv.vision.pipeline import Scanner
+        recorded = reading()
+        db = tmp_path_factory.mktemp(name) / "games.sqlite3"
+        with browser_site(make_app(db, lambda: Scanner(reader=recorded), dictionary)) as live_and_browser:
+            yield live_and_browser
+
+    return site, table_fixtures(name)[1]  # its phones: on the module's `site`, this one
+
+
 class Phones:
     """Browser contexts as phones; `problems` collects uncaught page errors and
     requests to other hosts."""

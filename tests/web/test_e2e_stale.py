@@ -16,16 +16,16 @@ down, and catch up after. Skips without chromium or Playwright.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 from .conftest import SAMPLE, LiveServer, RecordedReader, sample_truth  # noqa: E402
-from .phones import ARGS, CHROMIUM, PHONE, Phones, make_app, wait_until  # noqa: E402
+from .phones import CHROMIUM, PHONE, Phones, make_app, photo_fixtures, wait_until  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
 
@@ -41,28 +41,7 @@ def reader() -> RecordedReader:
     return RecordedReader(faces, DOUBTS)
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory, dictionary, photo_ready) -> Iterator[tuple[Any, Any]]:
-    from boggle_cv.vision.pipeline import Scanner
-    db = tmp_path_factory.mktemp("stale") / "games.sqlite3"
-    recorded = reader()
-    with LiveServer(make_app(db, lambda: Scanner(reader=recorded), dictionary)) as live, \
-            sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        try:
-            yield live, browser
-        finally:
-            browser.close()
-
-
-@pytest.fixture()
-def phones(site) -> Iterator[Phones]:
-    live, browser = site
-    p = Phones(browser, live.url)
-    yield p
-    for page in p.pages.values():
-        page.context.close()
-    assert p.problems == [], p.problems
+site, phones = photo_fixtures("stale", reader)
 
 
 def open_phone(phones: Phones, name: str, lang: str = "en", *scripts: str) -> Any:

@@ -27,16 +27,16 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-from .conftest import REPO, SAMPLE, LiveServer, RecordedReader, sample_truth  # noqa: E402
-from .phones import ARGS, CHROMIUM, PHONE, Phones, make_app, wait_until  # noqa: E402
+from .conftest import REPO, SAMPLE, RecordedReader, sample_truth  # noqa: E402
+from .phones import CHROMIUM, PHONE, Phones, photo_fixtures, wait_until  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
 
@@ -78,30 +78,14 @@ STEP_JS = """(sels) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory, dictionary, photo_ready) -> Iterator[tuple[Any, Any]]:
-    from boggle_cv.vision.pipeline import Scanner
+def reading() -> RecordedReader:
+    """The sample photo as read: r2c2 read O at 55% (truly C)."""
     faces = [f for row in sample_truth()["faces"] for f in row]
     faces[5] = "O"
-    reader = RecordedReader(faces, {5: ("O", "C", 0.55)})
-    db = tmp_path_factory.mktemp("steps") / "games.sqlite3"
-    with LiveServer(make_app(db, lambda: Scanner(reader=reader), dictionary)) as live, \
-            sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        try:
-            yield live, browser
-        finally:
-            browser.close()
+    return RecordedReader(faces, {5: ("O", "C", 0.55)})
 
 
-@pytest.fixture()
-def phones(site) -> Iterator[Phones]:
-    live, browser = site
-    p = Phones(browser, live.url)
-    yield p
-    for page in p.pages.values():
-        page.context.close()
-    assert p.problems == [], p.problems
+site, phones = photo_fixtures("steps", reading)
 
 
 #: True once the stage has come to rest on screen NAME (a tap on the bar moves it smoothly).
