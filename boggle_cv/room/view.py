@@ -13,6 +13,13 @@ round shows the settings it is played with (`round_settings`) and the red marks 
 count (`round_marks`: chosen on the page, else seen in the photo). Board cells are
 (row, col) from 0 in the reported board's orientation ("r2c3" labels from 1 where
 named); `server_time` lets every phone run the timer in step.
+
+What a phone calls a cell's state comes from here, not from the page's guesses: a
+correction to the face first read is a confirmation (`confirmed`: ✓, not ✎); the
+faces a cell may show are those the referee would weigh (`read.options`: the reading,
+and its runner-up only from the referee's threshold, questions.MIN_P); a cell or a
+word is in doubt while the referee has a question open about it (`round.questions`,
+computed by the service once the lists are locked: the answer changes a score).
 """
 from __future__ import annotations
 
@@ -21,6 +28,7 @@ from typing import Any
 
 from ..game.board import Board, Cell, cell_label, parse_cell
 from ..errors import BoardTextError
+from ..game.questions import MIN_P, considered
 from ..game.referee import apply_fixes
 from .model import BoardState, Phase, Player, Room, Round, Settings, screen_key
 from .sheets import reread_change
@@ -106,17 +114,46 @@ def doubtful(b: BoardState) -> list[list[int]]:
             if c["flagged"] and f"{c['row']},{c['col']}" not in b.corrections]
 
 
+def first_faces(b: BoardState) -> list[list[str]] | None:
+    """The faces before any correction: the typed board, else the photo's reading."""
+    if b.text is not None:
+        return Board.parse(b.text).to_rows()
+    if b.scan is not None:
+        return [[str(f) for f in row] for row in b.scan["board"]["faces"]]
+    return None
+
+
+def correction_view(b: BoardState, key: str, first: list[list[str]] | None) -> dict[str, Any]:
+    """One correction as the view shows it: {face, by, at, confirmed}; confirmed: the
+    face is the one first read (a doubtful cell said to be right), not a new face."""
+    r, c = (int(v) for v in key.split(","))
+    corr = b.corrections[key]
+    read = first[r][c] if first is not None and r < len(first) and c < len(first[r]) else None
+    return {**corr.to_dict(), "confirmed": b.text is None and read == corr.face}
+
+
+def cell_options(cell: dict[str, Any]) -> list[list[Any]]:
+    """The faces worth offering for a read cell, best first, as [face, probability]:
+    the reading, and its runner-up where the referee would weigh it (its share of the
+    two at least questions.MIN_P): a runner-up at 0.1% is no choice."""
+    pairs = [(str(cell["face"]), float(cell.get("confidence", 1.0)))]
+    if cell.get("runner_up"):
+        pairs.append((str(cell["runner_up"]), float(cell.get("runner_up_confidence", 0.0))))
+    return [[f, round(p, 4)] for f, p in considered(pairs, MIN_P)]
+
+
 def board_view(room: Room) -> dict[str, Any]:
     b = room.round.board
     board = current_board(b)
     marks = round_marks(room)
+    first = first_faces(b)
     out: dict[str, Any] = {
         "source": "text" if b.text is not None else "photo" if b.scan is not None else None,
         "set_by": b.set_by, "size": board.size if board else None,
         "faces": board.to_rows() if board else None, "text": board.to_text() if board else None,
         "doubtful": doubtful(b),
-        "corrections": {cell_label((int(k.split(",")[0]), int(k.split(",")[1]))): c.to_dict()
-                        for k, c in b.corrections.items()},
+        "corrections": {cell_label((int(k.split(",")[0]), int(k.split(",")[1]))): correction_view(b, k, first)
+                        for k in b.corrections},
         "photo_version": b.photo_version,
         "bonus": [cell_label(c) for c in marks.bonus], "challenge": cell_label(marks.challenge)
         if marks.challenge is not None else None,
@@ -127,6 +164,7 @@ def board_view(room: Room) -> dict[str, Any]:
     if b.scan is not None and b.text is None:
         s = b.scan
         out["read"] = {"faces": s["board"]["faces"], "cells": s["board"]["cells"],
+                       "options": {f"{c['row']},{c['col']}": cell_options(c) for c in s["board"]["cells"]},
                        "rotation": s["board"]["rotation"], "image": s.get("image"),
                        "geometry": s.get("geometry"), "sets": s.get("sets"), "marks": s.get("marks")}
     return out
@@ -151,10 +189,13 @@ def sheet_words_view(r: Round, player_id: str) -> dict[str, dict[str, Any]]:
             for w, e in r.sheet_words.get(player_id, {}).items()}
 
 
-def room_view(room: Room, host: bool, player: Player | None, now: float, screen: bool = False) -> dict[str, Any]:
+def room_view(room: Room, host: bool, player: Player | None, now: float, screen: bool = False,
+              questions: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The room as `host` / `player` sees it, or the table screen (`screen`: neither,
     it only reads; see the module docstring). The host's view carries the screen's
-    pass (`you.screen_key`)."""
+    pass (`you.screen_key`). questions: the referee's open questions (each as
+    questions.Question.to_dict), None when not known (the lists are not locked): shown
+    only while the round is locked, when every list is open to every viewer."""
     r = room.round
     open_lists = r.phase in (Phase.locked, Phase.scored)
     players = []
@@ -178,6 +219,7 @@ def room_view(room: Room, host: bool, player: Player | None, now: float, screen:
         "round": {"number": r.number, "phase": r.phase.value, "seconds": r.seconds, "started_at": r.started_at,
                   "deadline": r.deadline, "locked_at": r.locked_at, "locked_by": r.locked_by,
                   "settings": round_settings(room).to_dict(), "settings_fixed": r.settings is not None,
-                  "board": board_view(room), "report": ranked_report(r.report) if r.phase is Phase.scored else None},
+                  "board": board_view(room), "report": ranked_report(r.report) if r.phase is Phase.scored else None,
+                  "questions": questions if r.phase is Phase.locked else None},
         "last_change": room.last_change,
     }

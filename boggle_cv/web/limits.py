@@ -27,9 +27,10 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .config import ServeConfig
+from .refusal import too_many_connections
 
-_TOO_MANY = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nconnection: close\r\n"
-             b"content-length: 44\r\n\r\ntoo many connections from this address: wait")
+#: the answer to a connection over the cap: a page that says why in the page's languages and loads again
+_TOO_MANY = too_many_connections()
 
 
 class GuardedH11(H11Protocol):

@@ -90,6 +90,23 @@ def table_fixtures(name: str) -> tuple[Any, Any]:
     return site, phones
 
 
+def photo_fixtures(name: str, reading: Callable[[], Any]) -> tuple[Any, Any]:
+    """table_fixtures whose tray photos are read by the real tray finder and cutter with
+    a recorded reading, `reading()` (a conftest.RecordedReader: each cell's faces and
+    doubts chosen by the test); skips where the photo pipeline cannot run."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def site(tmp_path_factory: Any, dictionary: Any, photo_ready: Any) -> Iterator[tuple[LiveServer, Any]]:
+        from boggle_cv.vision.pipeline import Scanner
+        recorded = reading()
+        db = tmp_path_factory.mktemp(name) / "games.sqlite3"
+        with browser_site(make_app(db, lambda: Scanner(reader=recorded), dictionary)) as live_and_browser:
+            yield live_and_browser
+
+    return site, table_fixtures(name)[1]  # its phones: on the module's `site`, this one
+
+
 class Phones:
     """Browser contexts as phones; `problems` collects uncaught page errors and
     requests to other hosts."""
@@ -201,12 +218,17 @@ SCROLL_SETTLES = """() => new Promise((done) => { let last = -1, still = 0;
 
 def shot(page: Any, tmp: Path, name: str, top: str | None = None) -> None:
     """A screenshot of the phone's screen, scrolled to the top of the page (or of the
-    element `top`), into tmp; into docs/images too when BOGGLE_CV_DOCS_SCREENSHOT=1.
+    element `top`; in the room, its screen shown at that element), into tmp; into
+    docs/images too when BOGGLE_CV_DOCS_SCREENSHOT=1.
     A smooth scroll the page started (to a sheet's doubtful words) is let finish first,
     so the picture is never taken mid-scroll."""
     path = tmp / f"{name}.png"
     page.evaluate(SCROLL_SETTLES)
     page.evaluate("""(sel) => { const e = sel && document.querySelector(sel);
+      if (e && e.closest('.screen')) {  // the room: its screen brought into view, at that element
+        e.scrollIntoView({block: "start", inline: "start", behavior: "instant"});
+        return;
+      }
       const header = document.querySelector('header').offsetHeight;
       window.scrollTo({top: e ? e.getBoundingClientRect().top + window.scrollY - header - 8 : 0,
                        behavior: "instant"}); }""", top)
@@ -230,7 +252,7 @@ def score_settling(host: Any, timeout_s: float = 30.0) -> int:
     refused = 0
     host.click("#score")
     while True:
-        host.wait_for_selector("#room[data-phase=scored], #round-msg.error:has-text('A doubt changes a score')",
+        host.wait_for_selector("#room[data-phase=scored], #round-msg.error:has-text('Before scoring')",
                                timeout=timeout_s * 1000)
         if host.get_attribute("#room", "data-phase") == "scored":
             return refused

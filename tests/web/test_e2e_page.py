@@ -136,7 +136,8 @@ def screen_top_left_cell(page: Any) -> str:
 def test_board_turns_sizes_doubtful_cells_paths_reload_and_double_tap(site, phones):
     page = table_room(phones, "Ann")
     host_click(page, "#start", "playing")
-    words(page, "Ann", "rest\nlast\nplaster")
+    # hex runs through the doubtful cell (read O, truly E): a question the referee asks
+    words(page, "Ann", "rest\nlast\nplaster\nhex")
     host_click(page, "#lock", "locked")
 
     # the photo's board is turned in the photo: row 1, column 1 is the top-left cell on screen
@@ -149,22 +150,24 @@ def test_board_turns_sizes_doubtful_cells_paths_reload_and_double_tap(site, phon
     assert page.inner_text("#board-text")[0] == page.get_attribute("#board .cell[data-cell='0,0']", "data-face")
     page.click("#picker-cancel")
 
-    # a doubtful cell: choosing the face it already shows clears the "?"
+    # a doubtful cell: choosing the face it already shows confirms it (✓, not ✎) and clears the "?"
     doubtful = page.locator("#board .cell.doubtful")
     assert doubtful.count() == 1 and page.locator("#board text.face:text-matches('\\\\?$')").count() == 1
     where, face = doubtful.get_attribute("data-cell"), doubtful.get_attribute("data-face")
     doubtful.click()
     page.click(f"#picker-suggest button[data-face='{face}']")
-    page.wait_for_selector(f"#board .cell.fixed[data-cell='{where}'][data-face='{face}']")
-    assert page.locator("#board .cell.doubtful").count() == 0
+    page.wait_for_selector(f"#board .cell.confirmed[data-cell='{where}'][data-face='{face}']")
+    assert page.locator("#board .cell.doubtful").count() == 0 and page.locator("#board .cell.fixed").count() == 0
     assert page.locator("#board text.face:text-matches('\\\\?$')").count() == 0
-    assert "by host" in page.inner_text("#corrections")
+    assert "✓ confirmed by the host" in page.inner_text("#corrections")
 
     # nothing is drawn over the board before the round is scored; then a double tap stores it once
     assert page.locator("#board polyline").count() == 0
     page.dblclick("#score")
-    page.wait_for_selector("#round-msg:has-text('Stored as round 1')")
-    game = page.inner_text("#round-msg").split("“")[1].rstrip("”.")
+    page.wait_for_selector("#room[data-phase=scored] #report #winner")
+    game = page.evaluate("""async () => { const c = new URLSearchParams(location.search).get('room');
+      const t = JSON.parse(localStorage.getItem('boggle-cv.rooms'))[c].host;
+      return (await (await fetch(`/api/rooms/${c}`, {headers: {Authorization: `Bearer ${t}`}})).json()).room.game; }""")
     assert store.standings(site[2], game).rounds == 1
     assert page.locator("#board polyline").count() == 0  # paths only for a tapped word
     page.click("#missed button.chip >> nth=0")
@@ -199,13 +202,14 @@ def test_board_turns_sizes_doubtful_cells_paths_reload_and_double_tap(site, phon
 def test_looks_right_confirms_every_doubtful_cell_at_once(site, phones):
     page = table_room(phones, "Ann")
     host_click(page, "#start", "playing")
+    words(page, "Ann", "hex")  # through the doubtful cell: the referee asks about it
     host_click(page, "#lock", "locked")
     page.set_input_files("#photo", str(SAMPLE))
     page.wait_for_selector("#board .cell.doubtful")
     assert page.inner_text("#looks-right") == "Looks right: confirm the doubtful cell"
     where = page.get_attribute("#board .cell.doubtful", "data-cell")
     page.click("#looks-right")
-    page.wait_for_selector(f"#board .cell.fixed[data-cell='{where}']")
+    page.wait_for_selector(f"#board .cell.confirmed[data-cell='{where}']")
     assert page.locator("#board .cell.doubtful").count() == 0 and page.is_hidden("#looks-right")
     assert "1 cell confirmed as read." in page.inner_text("#board-msg")
 
@@ -268,7 +272,7 @@ def test_messages_next_to_the_action(site, phones):
     typed_board(page, BOARDS[4])
     assert page.locator("#board-msg.error").count() == 0  # the old error is gone after a success
     page.click("#score")
-    page.wait_for_selector("#round-msg:has-text('Stored as round 1')")
+    page.wait_for_selector("#round-msg:has-text('Saved as round 1')")
     assert page.locator("#round-msg.error").count() == 0 and in_view(page, "#round-msg")
     statuses = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
         '.pw[data-player="Ann"] button.chip')].map((b) => [b.dataset.word, b.dataset.status]))""")

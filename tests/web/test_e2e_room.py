@@ -106,7 +106,7 @@ def test_a_host_and_three_phones_play_two_rounds(tmp_path, games_db, scanner_fac
             pages = {"host": host, **players}
             ann_id = players["Ann"].get_attribute("textarea.words-box", "data-player")
             host.wait_for_selector("#players li[data-player] >> nth=2")
-            shot(host, tmp_path, "web_host")
+            shot(host, tmp_path, "web_host", top="#invite-section")
             assert players["Cy"].inner_text("#conn") == "polling every 2 s"
             assert host.inner_text("#conn") == "live"
 
@@ -154,7 +154,7 @@ def test_a_host_and_three_phones_play_two_rounds(tmp_path, games_db, scanner_fac
             players["Cy"].wait_for_selector("#corrections li:has-text('by Bob')", timeout=4000)  # polling
 
             host.dblclick("#score")  # a double tap stores the round once
-            host.wait_for_selector("#round-msg:has-text('Stored as round 1')")
+            host.wait_for_selector("#room[data-phase=scored] #report #winner")
             reports.append(check_report(pages, tmp_path, lists1))
             # the winner and the score table first (docs/web.md; the README's "Game night in the room")
             shot(players["Bob"], tmp_path, "web_report")
@@ -192,7 +192,7 @@ def test_a_host_and_three_phones_play_two_rounds(tmp_path, games_db, scanner_fac
                 page.wait_for_selector("#board .cell >> nth=24")
                 assert page.locator("#board .cell").count() == 25
             host.click("#score")
-            host.wait_for_selector("#round-msg:has-text('Stored as round 2')")
+            host.wait_for_selector("#round-msg:has-text('Saved as round 2')")
             reports.append(check_report(pages, tmp_path, lists2))
 
             # ---- the game: standings on every phone from both reports

@@ -75,6 +75,8 @@ class ServiceCore:
         self.dictionaries = Dictionaries.of(dictionary)
         self.limits, self.clock = limits, clock
         self.lang = get_edition(lang).code  # a new room's edition (serve --lang)
+        #: the referee's open questions per (room, version): worked out once per change
+        self.asked_cache: dict[tuple[str, int], list[dict[str, Any]] | None] = {}
 
     def room(self, code: str) -> Room:
         room = self.db.load(normalise_code(code)) if code else None
@@ -86,9 +88,15 @@ class ServiceCore:
     def view(self, code: str, token: str | None) -> dict[str, Any]:
         room = self.expire(code) or self.room(code)
         if token is not None and hmac.compare_digest(token, screen_key(room.host_digest)):
-            return room_view(room, False, None, self.clock(), screen=True)  # the table screen: reads only
+            # the table screen: reads only
+            return room_view(room, False, None, self.clock(), screen=True, questions=self.open_questions(room))
         host, player = self._who(room, token)
-        return room_view(room, host, player, self.clock())
+        return room_view(room, host, player, self.clock(), questions=self.open_questions(room))
+
+    def open_questions(self, room: Room) -> list[dict[str, Any]] | None:
+        """The questions Score would ask now (RoundActions works them out; None here:
+        not known)."""
+        return None
 
     def expire(self, code: str) -> Room | None:
         """Lock the lists if the timer has run out (whoever notices first); the

@@ -12,7 +12,7 @@ from ...game.sheet_doubts import marked_doubts
 from ...game.referee import (Corrections, GameRef, MarksPolicy, RoundRequest, RoundResult, RulesOptions, referee_round)
 from ...store.sql import Conn
 from ..model import Phase, Room, Round
-from ..view import current_board, round_marks, round_settings
+from ..view import current_board, doubtful, round_marks, round_settings
 from .board import cell_of
 from .core import ServiceCore
 from .games import add_round
@@ -25,6 +25,8 @@ class RoomTimer(enum.Enum):
 
 
 ROOM_TIMER = RoomTimer.room
+#: Rooms' open questions kept (one entry per room and version; the oldest goes first).
+ASKED_KEPT = 256
 
 
 class RoundActions(ServiceCore):
@@ -111,6 +113,28 @@ class RoundActions(ServiceCore):
             room.last_change = {"what": "score", "by": "host", "at": self.clock()}
             return r.report
         return self._update(code, change)
+
+    def open_questions(self, room: Room) -> list[dict[str, Any]] | None:
+        """The doubts whose answer changes a score, as Score would ask them now (each a
+        questions.Question.to_dict, first to settle first): [] when none, None before
+        the lists are locked or while the round cannot be refereed (no board, no
+        challenge cell). Worked out once per version of the room, and only when the
+        round has a doubt (a flagged cell of the photo, a sheet word marked)."""
+        r = room.round
+        if r.phase is not Phase.locked or current_board(r.board) is None:
+            return None
+        if not doubtful(r.board) and not any(r.doubtful.values()):
+            return []
+        key = (room.code, room.version)
+        if key not in self.asked_cache:
+            try:
+                asked: list[dict[str, Any]] | None = [q.to_dict() for q in self._referee(room).asked]
+            except (RoundStateError, UsageError):
+                asked = None
+            while len(self.asked_cache) >= ASKED_KEPT:
+                self.asked_cache.pop(next(iter(self.asked_cache)))
+            self.asked_cache[key] = asked
+        return self.asked_cache[key]
 
     def _referee(self, room: Room) -> RoundResult:
         b = room.round.board

@@ -124,6 +124,7 @@ async function init() {
   window.addEventListener("popstate", route);
   route();
   document.body.dataset.ready = "1";
+  document.dispatchEvent(new Event("boggle-cv:ready"));  // boot.js: the page loaded
 }
 
 init();

@@ -1,5 +1,7 @@
 // Drawing the board as an SVG: the photo (when there is one), each cell's outline
-// and face, doubtful and corrected cells, and one word's path.
+// and face, doubtful (?), confirmed (✓: said to be right as read) and corrected (✎)
+// cells, and one word's path. The drawing's proportions go to the CSS (--aspect), so
+// the board takes all the room its screen has without a band around it.
 //
 // Coordinates: the server's geometry gives cell centres and corners as photo pixels
 // (x, y) with cells (row, col) in the board's reading orientation. The board is
@@ -8,6 +10,7 @@
 // column 1" is the top-left cell on screen, and the letters read upright.
 import { t } from "./i18n.js";
 import { cellName, faceName } from "./dom.js";
+import { byText } from "./cellstate.js";
 const SVG = "http://www.w3.org/2000/svg";
 export const PATH_COLOUR = "#ff7a00";
 const CELL = 100;  // a typed board's cell, in SVG units
@@ -61,7 +64,8 @@ const corners = ([x, y, w, h]) => [[x, y], [x + w, y], [x + w, y + h], [x, y + h
 /**
  * Draw `model` into `svg`.
  * model: {faces [[str]] (N x N), geometry, photo {url, width, height} | null,
- *         doubtful Set of "r,c", fixed Map "r,c" -> who, bonus Set of "r,c" (red rings),
+ *         doubtful Set of "r,c", fixed Map "r,c" -> who (corrected), confirmed Map "r,c" -> who
+ *         (optional: confirmed as read; who: a player's name, or "host"), bonus Set of "r,c" (red rings),
  *         challenge "r,c" | null (the red challenge cube)}
  * opts: {whole: bool (the whole photo, not just the tray), path: [[r, c], ...] | null,
  *        selected: [r, c] | null, onCell(r, c)}
@@ -75,6 +79,7 @@ export function renderBoard(svg, model, opts = {}) {
   svg.replaceChildren();
   const view = box(corners(opts.whole && photo ? [0, 0, photo.width, photo.height] : g.view).map(T));
   svg.setAttribute("viewBox", view.join(" "));
+  svg.style.setProperty("--aspect", String(view[3] > 0 ? view[2] / view[3] : 1));
   svg.classList.toggle("plain", !photo);
   svg.dataset.turn = String(turn);
   svg.dataset.size = String(n);
@@ -89,12 +94,14 @@ export function renderBoard(svg, model, opts = {}) {
     for (let c = 0; c < n; c++) {
       const face = model.faces[r][c], key = `${r},${c}`;
       const doubtful = model.doubtful.has(key), fixedBy = model.fixed.get(key);
+      const confirmedBy = !doubtful && !fixedBy && model.confirmed ? model.confirmed.get(key) : undefined;
       const bonus = !!(model.bonus && model.bonus.has(key)), challenge = model.challenge === key;
-      const kind = [doubtful ? "doubtful" : "", fixedBy ? "fixed" : ""].join(" ").trim();
+      const kind = [doubtful ? "doubtful" : "", fixedBy ? "fixed" : "", confirmedBy !== undefined ? "confirmed" : ""].join(" ").trim();
       const marks = [bonus ? "bonus" : "", challenge ? "challenge" : ""].join(" ").trim();
       const selected = opts.selected && opts.selected[0] === r && opts.selected[1] === c;
       const name = `${cellName(r, c)}: ${faceName(face)}` +
-                   (doubtful ? t(", doubtful") : "") + (fixedBy ? t(", corrected by {name}", { name: fixedBy }) : "") +
+                   (doubtful ? t(", doubtful") : "") + (fixedBy ? byText("cellFixed", fixedBy) : "") +
+                   (confirmedBy !== undefined ? byText("cellConfirmed", confirmedBy) : "") +
                    (bonus ? t(", bonus cell") : "") + (challenge ? t(", the challenge cube") : "");
       const cell = el("g", { class: `cell ${kind} ${marks} ${selected ? "selected" : ""}`.replace(/\s+/g, " ").trim(),
                              "data-cell": key, "data-face": face, tabindex: 0, role: "button", "aria-label": name }, svg);
@@ -109,7 +116,8 @@ export function renderBoard(svg, model, opts = {}) {
           if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onCell(r, c); }
         });
       }
-      labels.push([T(g.centres[r][c]), (face === "#" ? "·" : face) + (doubtful ? "?" : ""), kind, !!fixedBy, challenge]);
+      labels.push([T(g.centres[r][c]), (face === "#" ? "·" : face) + (doubtful ? "?" : ""), kind,
+                   fixedBy ? "✎" : confirmedBy !== undefined ? "✓" : "", challenge]);
     }
   }
   if (opts.path && opts.path.length) {
@@ -119,14 +127,15 @@ export function renderBoard(svg, model, opts = {}) {
       el("circle", { class: "start", cx: line[0][0], cy: line[0][1], r: g.pitch * 0.12, fill: PATH_COLOUR }, svg);
     }
   }
-  for (const [[x, y], label, kind, fixed, challenge] of labels) {
+  for (const [[x, y], label, kind, pen, challenge] of labels) {
     const lab = el("g", { class: `lab ${kind}`.trim() }, svg);
     const w = fontSize * (0.75 + 0.55 * (label.length - 1)) + fontSize * 0.35;
     el("rect", { class: "label", x: x - w / 2, y: y - fontSize * 0.62, width: w, height: fontSize * 1.24,
                  rx: fontSize * 0.25 }, lab);
     el("text", { class: "face", x, y, "font-size": fontSize }, lab).textContent = label;
-    if (fixed) {
-      el("text", { class: "pen", x: x + w / 2, y: y - fontSize * 0.55, "font-size": fontSize * 0.6 }, lab).textContent = "✎";
+    if (pen) {
+      el("text", { class: pen === "✎" ? "pen" : "ok", x: x + w / 2, y: y - fontSize * 0.55, "font-size": fontSize * 0.6 }, lab)
+        .textContent = pen;
     }
     if (challenge) {
       el("text", { class: "star", x: x - w / 2, y: y - fontSize * 0.55, "font-size": fontSize * 0.6 }, lab).textContent = "★";

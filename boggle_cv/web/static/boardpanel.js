@@ -4,6 +4,7 @@
 // tapped in) and the path of the word tapped in the report.
 import { request, fetchImage } from "./api.js";
 import { $, h, say, guarded, cellName, faceName } from "./dom.js";
+import { askedCells, byText, cellQuestion } from "./cellstate.js";
 import { t, tn } from "./i18n.js";
 import { renderBoard } from "./board.js";
 import { openPicker } from "./picker.js";
@@ -21,16 +22,18 @@ export class BoardPanel {
     this.picking = null;
     this.open = true;     // can the board change (not scored)
     this.settings = null; // the room's settings (red marks in photos: use or ignore)
+    this.questions = null; // the referee's open questions (the view's round.questions: null until locked)
     $("#photo").addEventListener("change", (e) => this.upload(e.target.files[0]));
     $("#board-form").addEventListener("submit", (e) => { e.preventDefault(); this.typed($("#board-input").value); });
     $("#zoom").addEventListener("click", () => { this.whole = !this.whole; this.draw(); });
   }
 
   /** The round's board from the room view (phase decides whether it may change). */
-  async update(board, phase, settings = null) {
+  async update(board, phase, settings = null, questions = null) {
     const sizeChanged = !this.view || this.view.size !== board.size || this.view.text !== board.text;
     this.view = board;
     this.settings = settings;
+    this.questions = questions;
     this.open = phase !== "scored";
     $("#photo-button").hidden = !this.open;
     $("#type-board").hidden = !this.open;
@@ -62,29 +65,34 @@ export class BoardPanel {
       return;
     }
     const photo = b.source === "photo" && this.photo && this.photo.src === b.photo_url ? this.photo : null;
-    const fixed = new Map(Object.entries(b.corrections).map(([label, c]) => [keyOf(label), c.by]));
+    // a cell is doubtful while the referee has a question open about it; a confirmed cell is ✓, a corrected one ✎
+    const asked = askedCells(this.questions);
+    const fixed = new Map(Object.entries(b.corrections).filter(([, c]) => !c.confirmed).map(([label, c]) => [keyOf(label), c.by]));
+    const confirmed = new Map(Object.entries(b.corrections).filter(([, c]) => c.confirmed).map(([label, c]) => [keyOf(label), c.by]));
     const marks = this.marks();
     const model = { faces: b.faces, geometry: photo && b.read ? b.read.geometry : null, photo,
-                    doubtful: new Set(b.doubtful.map(([r, c]) => `${r},${c}`)), fixed, ...marks };
+                    doubtful: asked, fixed, confirmed, ...marks };
     renderBoard($("#board"), model, { whole: this.whole, path: this.path, selected: this.picking,
                                        onCell: this.open ? (r, c) => this.pick(r, c) : () => this.closedTap() });
     $("#zoom").hidden = !photo;
     $("#zoom").textContent = this.whole ? t("Board only") : t("Whole photo");
     const n = b.size;
     const photoBoard = b.source === "photo", by = b.set_by;
-    let summary = `${n}×${n}, ` + (by ? (photoBoard ? t("from a photo by {name}", { name: by }) : t("typed by {name}", { name: by }))
+    let summary = `${n}×${n}, ` + (by ? byText(photoBoard ? "photo" : "typed", by)
                                         : (photoBoard ? t("from a photo") : t("typed")));
-    if (b.doubtful.length) summary += ` · ${tn("{n} doubtful cell", "{n} doubtful cells", b.doubtful.length)}`;
+    if (asked.size) summary += ` · ${tn("{n} doubtful cell", "{n} doubtful cells", asked.size)}`;
     $("#board-summary").textContent = summary;
     // one clear way to say "the doubtful cells are right as read"
     const looks = $("#looks-right");
-    looks.hidden = !this.open || !b.doubtful.length;
-    looks.textContent = tn("Looks right: confirm the doubtful cell", "Looks right: confirm the {n} doubtful cells", b.doubtful.length);
+    looks.hidden = !this.open || !asked.size;
+    looks.textContent = tn("Looks right: confirm the doubtful cell", "Looks right: confirm the {n} doubtful cells", asked.size);
     looks.onclick = () => this.confirmAll(looks);
     $("#board-text").textContent = b.text;
     const items = Object.entries(b.corrections).map(([label, c]) => {
       const [r, col] = keyOf(label).split(",").map(Number);
-      return h("li", { dataset: { cell: label } }, `${cellName(r, col)}: ${faceName(c.face)} `, h("span", { class: "by" }, `✎ by ${c.by}`));
+      return h("li", { dataset: { cell: label, confirmed: c.confirmed ? "1" : null } }, `${cellName(r, col)}: ${faceName(c.face)} `,
+               c.confirmed ? h("span", { class: "ok-by" }, byText("confirmed", c.by))
+                           : h("span", { class: "by" }, byText("fixed", c.by)));
     });
     $("#corrections").replaceChildren(...items);
     const said = [];
@@ -125,13 +133,16 @@ export class BoardPanel {
     const b = this.view, key = `${r},${c}`;
     const read = b.read ? b.read.cells.find((x) => x.row === r && x.col === c) : null;
     const fixedBy = Object.entries(b.corrections).find(([label]) => keyOf(label) === key);
+    const question = cellQuestion(this.questions, r, c);
     this.picking = [r, c];
     this.draw();
     const marks = this.marks(), bonus = marks.bonus.has(key), challenge = marks.challenge === key;
     const label = (k) => { const [x, y] = k.split(",").map(Number); return `r${x + 1}c${y + 1}`; };
     const others = [...marks.bonus].filter((k) => k !== key).map(label);
-    openPicker(r, c, { face: b.faces[r][c], read, doubtful: b.doubtful.some(([x, y]) => x === r && y === c),
-                       fixedBy: fixedBy ? fixedBy[1].by : null },
+    openPicker(r, c, { face: b.faces[r][c], read, doubtful: !!question,
+                       fixedBy: fixedBy && !fixedBy[1].confirmed ? fixedBy[1].by : null,
+                       confirmedBy: fixedBy && fixedBy[1].confirmed ? fixedBy[1].by : null,
+                       options: question ? question.options : b.read && b.read.options ? b.read.options[key] || null : null },
                (face) => this.fix(r, c, face),
                () => { this.picking = null; this.draw(); },
                { bonus, challenge,
@@ -148,7 +159,10 @@ export class BoardPanel {
     await guarded(null, $("#board-msg"), "", async () => {
       const doc = await request("PUT", `/api/rooms/${this.room.code}/rounds/current/board`, { token: this.room.token(), json });
       await this.room.onView(doc.room);
-      return done;
+      // said while the marks stay as this tap left them
+      const marks = (v) => JSON.stringify([v.round.board.bonus, v.round.board.challenge]);
+      const now = marks(doc.room);
+      return { text: done, still: (v) => marks(v) === now && v.round.phase !== "scored" };
     });
   }
 
@@ -158,18 +172,22 @@ export class BoardPanel {
       const doc = await request("PUT", `/api/rooms/${this.room.code}/rounds/current/board`,
                                 { token: this.room.token(), json: { fix: { [`r${r + 1}c${c + 1}`]: face } } });
       await this.room.onView(doc.room);
-      return t("{cell} is now {face}.", { cell: cellName(r, c), face: faceName(face) });
+      return { text: t("{cell} is now {face}.", { cell: cellName(r, c), face: faceName(face) }),
+               still: (v) => !!v.round.board.faces && v.round.board.faces[r][c] === face && v.round.phase !== "scored" };
     });
   }
 
-  /** Every doubtful cell confirmed as it reads now (one request; each becomes "fixed" by this player). */
+  /** Every cell in doubt confirmed as it reads now (one request; each shows ✓, confirmed by this player). */
   async confirmAll(button) {
     const b = this.view;
-    const fix = Object.fromEntries(b.doubtful.map(([r, c]) => [`r${r + 1}c${c + 1}`, b.faces[r][c]]));
+    const fix = Object.fromEntries([...askedCells(this.questions)].map((k) => k.split(",").map(Number))
+      .map(([r, c]) => [`r${r + 1}c${c + 1}`, b.faces[r][c]]));
     await guarded(button, $("#board-msg"), "", async () => {
       const doc = await request("PUT", `/api/rooms/${this.room.code}/rounds/current/board`, { token: this.room.token(), json: { fix } });
       await this.room.onView(doc.room);
-      return tn("{n} cell confirmed as read.", "{n} cells confirmed as read.", b.doubtful.length);
+      const n = Object.keys(fix).length, round = doc.room.round.number;
+      return { text: tn("{n} cell confirmed as read.", "{n} cells confirmed as read.", n),
+               still: (v) => v.round.number === round && v.round.phase === "locked" };
     });
   }
 
@@ -181,7 +199,9 @@ export class BoardPanel {
                                 { token: this.room.token(), json: { board: text } });
       $("#type-board").open = false;
       await this.room.onView(doc.room);
-      return t("Board set: {board}.", { board: doc.room.round.board.text });
+      const board = doc.room.round.board.text;
+      return { text: t("Board set: {board}.", { board }),
+               still: (v) => v.round.board.text === board && v.round.phase !== "scored" };
     });
   }
 
@@ -206,9 +226,16 @@ export class BoardPanel {
                                   { token: this.room.token(), body: file, type: file.type || "application/octet-stream" });
         this.whole = false;
         await this.room.onView(doc.room);
-        const d = doc.room.round.board.doubtful.length;
-        return d ? tn("Board read. Check the {n} doubtful cell (marked ?): tap to correct.", "Board read. Check the {n} doubtful cells (marked ?): tap to correct.", d)
-                 : t("Board read. Tap any cell that is wrong.");
+        const version = doc.room.round.board.photo_version;
+        const line = (v) => {  // what is left to check now (the doubtful cells settled on any phone: fewer, then none)
+          const b = v.round.board;
+          if (b.photo_version !== version || b.source !== "photo" || v.round.phase === "scored") return false;
+          const d = askedCells(v.round.questions).size;
+          // nothing left in doubt: the board and the round's line say the rest
+          return d ? tn("Board read. Check the {n} doubtful cell (marked ?): tap to correct.", "Board read. Check the {n} doubtful cells (marked ?): tap to correct.", d)
+                   : false;
+        };
+        return { text: line(doc.room), still: line };
       } finally {
         $("#photo-button").classList.remove("busy");
         $("#photo").value = "";

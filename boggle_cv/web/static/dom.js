@@ -2,6 +2,9 @@
 // next to the action they are about, lists of names (in the page's language: i18n.js).
 
 import { t } from "./i18n.js";
+import { say, claim } from "./status.js";
+
+export { say };
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -30,22 +33,6 @@ export function listNames(names) {
   return t("{names} and {last}", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
-/**
- * Show `text` in the message element `el` (placed next to its action), styled by
- * kind ("" ok, "error", "busy"); an empty text hides it. The message is scrolled
- * into view when it is off screen, so a phone always sees what happened.
- */
-export function say(el, text, kind = "") {
-  if (!el) return;
-  el.textContent = text || "";
-  el.className = `msg ${kind}`.trim();
-  el.hidden = !text;
-  if (text) {
-    const r = el.getBoundingClientRect();
-    if (r.bottom > window.innerHeight || r.top < 0) el.scrollIntoView({ block: "nearest" });
-  }
-}
-
 /** The message text of an API error: "what is wrong (what to do)". */
 export function errorText(err) {
   return err && err.message ? err.message : String(err);
@@ -54,6 +41,8 @@ export function errorText(err) {
 /**
  * Run `action` while `button` is disabled (a double tap cannot send it twice); the
  * message element gets `busy` meanwhile, then the action's success text or the error.
+ * The action may answer {text, still(view)}: the text stays only while still(view)
+ * holds (status.js; a plain text stays while the round is at the same step).
  */
 export async function guarded(button, msgEl, busy, action) {
   if (button && button.disabled) return undefined;
@@ -61,10 +50,11 @@ export async function guarded(button, msgEl, busy, action) {
   if (busy) say(msgEl, busy, "busy");
   try {
     const done = await action();
-    say(msgEl, typeof done === "string" ? done : "");
+    if (done && typeof done === "object") claim(msgEl, done.text || "", "", done.still);
+    else claim(msgEl, typeof done === "string" ? done : "");
     return done;
   } catch (err) {
-    say(msgEl, errorText(err), "error");
+    claim(msgEl, errorText(err), "error", err.still || null);
     return undefined;
   } finally {
     if (button) button.disabled = false;

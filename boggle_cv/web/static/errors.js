@@ -6,6 +6,7 @@
 // with one this page does not know (a newer server), or missing a param, shows the
 // server's English text: never a blank.
 import { t, tn } from "./i18n.js";
+import { cellName, faceName } from "./dom.js";
 
 /** code -> (params) => the text, in this phone's language. One entry a line. */
 export const MESSAGES = {
@@ -84,13 +85,50 @@ function strict(params) {
   return new Proxy(params, { has, get: (o, k) => (has(o, k) && o[k]) });
 }
 
+/** "E, I or blank": a question's options in words (a blank face, no word for a dropped entry). */
+function choices(options, cell) {
+  const names = options.map(([v]) => (cell ? faceName(v) : v || t("no word")));
+  return names.length > 1 ? t("{choices} or {last}", { choices: names.slice(0, -1).join(", "), last: names[names.length - 1] })
+                          : names.join("");
+}
+
+/**
+ * One of the referee's questions (questions.Question.to_dict) in words: "Row 1,
+ * column 4: E or blank?", "Ann: slat, slab or no word?".
+ */
+export function questionText(q) {
+  const cell = q.kind === "cell" && Array.isArray(q.cell);
+  const where = cell ? cellName(q.cell[0], q.cell[1]) : String(q.player || "");
+  return t("{where}: {choices}?", { where, choices: choices(q.options || [], cell) });
+}
+
+/** The questions open before scoring, the first in words. */
+export function questionsLine(questions) {
+  return tn("Before scoring, settle this question: {question}", "Before scoring, settle these {n} questions, the first: {question}",
+            questions.length, { question: questionText(questions[0]) });
+}
+
 /** An error answer ({error, hint, kind, code, params}) as one line in this phone's language. */
 export function serverErrorText(doc, status) {
-  if (!doc || !doc.error) return t("the server answered {status}", { status });
+  if (!doc || !doc.error) return refusalText(status) || t("the server answered {status}", { status });
+  if (doc.code === "round.questions_open" && Array.isArray(doc.questions) && doc.questions.length) {
+    return questionsLine(doc.questions);  // the question in words, not the server's "r1c4 E (or #)"
+  }
   const entry = Object.prototype.hasOwnProperty.call(MESSAGES, doc.code) ? MESSAGES[doc.code] : null;
   const params = doc.params && typeof doc.params === "object" ? doc.params : {};
   if (entry) {
     try { return entry(strict(params)); } catch (e) { /* a param missing: the server's text */ }
   }
   return doc.error + (doc.hint ? ` (${doc.hint})` : "");
+}
+
+/**
+ * A refusal that carries no words of the server's (a connection over the address's
+ * limit, a server over its connections: a plain-text 429 or 503), in this phone's
+ * language; "" for any other status.
+ */
+export function refusalText(status) {
+  if (status === 429) return t("The server refused this phone for a moment (too many connections from this network)");
+  if (status === 503) return t("The server is busy");
+  return "";
 }

@@ -86,10 +86,16 @@ export class Live {
     this.pollTimer = null;
   }
 
-  /** The page tells us whether its last request reached the server. */
+  /**
+   * The page tells us whether its last request reached the server. Not reached while
+   * the stream is down: "reconnecting" (the server restarting, the Wi-Fi gone a
+   * moment), or "offline" when the phone itself says it has no network.
+   */
   reached(ok) {
-    if (!ok && this.state !== "live") this.setState("offline");
-    else if (ok && this.state === "offline") this.setState(this.es ? "reconnecting" : "polling");
+    if (!ok && this.state !== "live") this.setState(navigator.onLine === false ? "offline" : "reconnecting");
+    else if (ok && (this.state === "offline" || (this.state === "reconnecting" && !this.es))) {
+      this.setState(this.es ? "reconnecting" : "polling");
+    }
   }
 
   /** The phone woke up (tab visible again): make sure the stream is there. */

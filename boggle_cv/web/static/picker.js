@@ -1,14 +1,26 @@
-// The cell picker: tap a board cell, choose its face. The reading and its
-// runner-up come first; choosing the face already shown confirms a doubtful cell.
+// The cell picker: tap a board cell, choose its face. The faces the referee would
+// weigh come first (the reading, and its runner-up only where the referee counts it:
+// a runner-up at 0.1% is no choice); choosing the face already shown confirms a
+// doubtful cell (✓).
 import { $, h, cellName, faceName } from "./dom.js";
 import { t } from "./i18n.js";
+import { byText } from "./cellstate.js";
 
 export const FACES = [..."ABCDEFGHIJKLMNOPRSTUVWXYZ", "Qu", "An", "Er", "He", "In", "Th", "#"];
+
+/** A probability as the picker says it: "94%", "<1%" (never "0%" for a face still possible). */
+export function percent(p) {
+  const n = Math.round(p * 100);
+  return n < 1 && p > 0 ? "<1%" : `${n}%`;
+}
 
 /**
  * Open the picker for cell (r, c).
  * info: {face (now), read: {face, confidence, runner_up, runner_up_confidence} | null,
- *        doubtful: bool, fixedBy: name | null}
+ *        options: [[face, p], ...] | null (the faces the referee weighs: an open
+ *        question's, else the view's read.options for the cell), doubtful: bool (a
+ *        question is open about it), fixedBy: who | null (corrected), confirmedBy:
+ *        who | null (confirmed as read); who: a player's name, or "host"}
  * choose(face): called with the chosen face (the dialog is closed first).
  * marks: {bonus: bool, challenge: bool, onBonus(), onChallenge()} for the red marks
  * (toggles; the dialog is closed first), or null.
@@ -16,18 +28,20 @@ export const FACES = [..."ABCDEFGHIJKLMNOPRSTUVWXYZ", "Qu", "An", "Er", "He", "I
 export function openPicker(r, c, info, choose, onClose, marks = null) {
   const dialog = $("#picker");
   $("#picker-h").textContent = cellName(r, c);
-  const pct = (p) => `${Math.round(p * 100)}%`;
   const parts = [t("Now {face}", { face: faceName(info.face) })];
-  if (info.read) {
+  const options = info.options || (info.read ? [[info.read.face, info.read.confidence]] : []);
+  if (options.length > 1) {
     parts.push(t("read as {face} ({p}), runner-up {second} ({q})", {
-      face: faceName(info.read.face), p: pct(info.read.confidence),
-      second: faceName(info.read.runner_up), q: pct(info.read.runner_up_confidence) }));
+      face: faceName(options[0][0]), p: percent(options[0][1]),
+      second: faceName(options[1][0]), q: percent(options[1][1]) }));
+  } else if (options.length === 1 && info.read) {
+    parts.push(t("read as {face} ({p})", { face: faceName(options[0][0]), p: percent(info.read.confidence) }));
   }
-  if (info.fixedBy) parts.push(t("✎ corrected by {name}", { name: info.fixedBy }));
+  if (info.fixedBy) parts.push(byText("corrected", info.fixedBy));
+  if (info.confirmedBy) parts.push(byText("confirmed", info.confirmedBy));
   if (info.doubtful) parts.push(t("doubtful: choose the right face, even if it is the one shown"));
   $("#picker-info").textContent = parts.join("; ") + ".";
-  const first = [info.face];
-  if (info.read) first.push(info.read.face, info.read.runner_up);
+  const first = [info.face, ...options.map(([f]) => f)];
   const button = (face, suggest) => h("button", {
     type: "button", class: suggest ? "suggest" : "", dataset: { face },
     "aria-label": faceName(face), onclick: () => { dialog.close(); choose(face); },

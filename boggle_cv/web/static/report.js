@@ -1,12 +1,22 @@
 // The referee's report (shown only once the round is scored: no spoilers) and the
-// game's standings. Words are buttons: tap one to draw its path on the board.
-import { h, listNames } from "./dom.js";
-import { t, tn, N_, currentLanguage } from "./i18n.js";
+// game's standings. On a phone the report is one screen: my place, the round's
+// podium (the ranked table, medals on the first three, my row marked) and my words'
+// points first; every player's words and the words everyone missed scroll in a
+// panel of their own below, one tap away ("All words"). Words are buttons: tap one
+// to draw its path on the board. The game's screen leads with the winner and my
+// final place once the game is over.
+import { h, listNames, cellName, faceName } from "./dom.js";
+import { t, tn, N_ } from "./i18n.js";
 
 export const MISSED_SHOWN = 40;
 
 /** A room's own game name, as the server gives it ("room KQ7M2XP", then "room KQ7M2XP · 2"). */
 const DEFAULT_GAME = /^room [A-Z0-9]{7}( · \d+)?$/;
+
+/** Is `name` a room's own game name (a code, not a name a family chose: never said in a sentence)? */
+export function isRoomsOwnGame(name) {
+  return DEFAULT_GAME.test(String(name || ""));
+}
 
 /** The editions' names (as in room.js's EDITIONS; the report says which one scored the round). */
 const EDITION_NAMES = {
@@ -112,7 +122,7 @@ function invalidSummary(bad) {
 function playerWords(p, onWord, open, ink) {
   const good = p.words.filter((w) => !INVALID.has(w.status)), bad = p.words.filter((w) => INVALID.has(w.status));
   return h("div", { class: "pw", dataset: { player: p.name } },
-    h("h4", {}, `${p.name} · ${tn("{n} point", "{n} points", p.score)}`),
+    h("h3", { class: "pw-h" }, `${p.name} · ${tn("{n} point", "{n} points", p.score)}`),
     good.length ? h("ul", { class: "words" }, good.map((w) => chip(w, onWord, null, ink)))
                 : bad.length ? null : h("p", { class: "help" }, t("No words.")),
     bad.length ? h("details", {
@@ -121,20 +131,72 @@ function playerWords(p, onWord, open, ink) {
     }, h("summary", {}, invalidSummary(bad)), h("ul", { class: "words" }, bad.map((w) => chip(w, onWord, null, ink)))) : null);
 }
 
+/** A cell of the report ([row, col] from 0) in words ("row 2, column 3"), or "" when there is none. */
+const cellWords = (cell) => (Array.isArray(cell) && cell.length === 2 ? cellName(cell[0], cell[1]) : "");
+
 /**
- * Fill `box` with the report: the winner and the score table first, then each
- * player's words (those that do not count collapsed to a count that opens), then the
- * words everyone missed.
+ * The report's notes in this phone's language, from what the report holds (the
+ * server's `notes` are English lines): red marks seen in the photo, a faint mark not
+ * counted, and the doubts no score depended on, each with what else it may have been.
+ */
+export function reportNotes(report) {
+  const out = [], why = report.rules_why || {}, rules = report.rules || {};
+  const bonus = (rules.bonus_cells || []).map(cellWords).filter(Boolean);
+  if ((why.bonus_cells === "photo" || why.bonus_cells === "option+photo") && bonus.length) {
+    out.push(tn("A red bonus ring seen in the photo at {cells}: words through it score double.",
+                "Red bonus rings seen in the photo at {cells}: words through them score double.", bonus.length,
+                { cells: bonus.join("; ") }));
+  }
+  if (why.challenge_cell === "photo" && rules.challenge_cell) {
+    out.push(t("The red challenge cube seen in the photo at {cell}: +5 a word through it.", { cell: cellWords(rules.challenge_cell) }));
+  }
+  for (const m of report.doubtful_marks || []) {
+    out.push(m.kind === "bonus" ? t("A red bonus ring seen too faintly at {cell}: not counted.", { cell: cellWords(m.cell) })
+                                : t("The red challenge cube seen too faintly at {cell}: not counted.", { cell: cellWords(m.cell) }));
+  }
+  for (const d of report.settled || []) {
+    const options = (d.options || []).map(([v]) => (d.kind === "cell" ? faceName(v) : v || t("no word")));
+    const first = options[0] || "", others = options.slice(1).join(", ");
+    const where = d.kind === "cell" ? cellWords(d.cell) : String(d.player || "");
+    out.push(others ? t("{where}: read as {first} (it may be {others}); no score depends on it.", { where, first, others })
+                    : t("{where}: read as {first}; no score depends on it.", { where, first }));
+  }
+  return out;
+}
+
+/** My words with their points, in one short line each ("rest +1", "last: crossed off"), or null. */
+function myWords(p) {
+  const good = p.words.filter((w) => !INVALID.has(w.status)), bad = p.words.length - good.length;
+  const items = good.map((w) => h("li", { class: `mine-word ${w.status}`, dataset: { word: w.word } },
+    h("span", { class: "w" }, w.word), " ",
+    h("span", { class: "pts" }, w.status === "scored" ? `+${w.points}` : statusText(w))));
+  if (bad) items.push(h("li", { class: "mine-word invalid" }, tn("{n} word that does not count", "{n} words that do not count", bad)));
+  return h("div", { class: "my-words", id: "my-words", tabindex: "0", "aria-label": t("Your words") },
+    items.length ? h("ul", { class: "words", "aria-label": t("Your words") }, items) : h("p", { class: "help" }, t("No words.")));
+}
+
+/**
+ * Fill `box` with the report: on top my place, the winner and the round's podium
+ * (the score table in rank order, the first three marked), my words' points, and
+ * the buttons to every player's words and to the standings; below, in a panel that
+ * scrolls by itself, each player's words (those that do not count collapsed to a
+ * count that opens), the notes and the words everyone missed.
  * opts: {onWord(word doc, button): a word was tapped; showAll: every missed word (else
  * the best MISSED_SHOWN); onShowAll(): that button; open: Set of player names whose
  * words that do not count are open (kept across redraws); inkOf(player name): that
- * player's handwriting (sheet.js inkOf) or null}.
+ * player's handwriting (sheet.js inkOf) or null; mine: the names of this phone's
+ * players; allWords: every player's words shown (the panel takes the screen);
+ * onAllWords(on): "All words" or "My result" tapped; onStandings(): "Standings" tapped}.
  */
 export function renderReport(box, report, opts) {
   const { onWord, showAll, onShowAll } = opts, open = opts.open || new Set();
   const won = (p) => p.score > 0 && report.winners.includes(p.name);
   const players = ranked(report.players, "score");
-  const rows = players.map((p) => h("tr", { dataset: { player: p.name, rank: p.rank }, class: `${won(p) ? "won" : ""} ${p.tied ? "tied" : ""}`.trim() },
+  const mine = players.filter((p) => (opts.mine || []).includes(p.name));
+  const rows = players.map((p) => h("tr", {
+      dataset: { player: p.name, rank: p.rank },
+      class: [won(p) ? "won" : "", p.tied ? "tied" : "", p.rank <= 3 && p.score > 0 ? `place-${p.rank}` : "",
+              mine.includes(p) ? "me" : ""].join(" ").trim() },
     rankCell(p), h("td", { class: "name" }, p.name), h("td", { class: "score" }, String(p.score)),
     h("td", {}, String(p.words.length))));
   const table = h("table", { class: "scores", id: "scores" },
@@ -148,18 +210,28 @@ export function renderReport(box, report, opts) {
   const common = all.filter((w) => w.common).length;
   const shown = showAll ? missed : missed.slice(0, common ? Math.min(common, MISSED_SHOWN) : MISSED_SHOWN);
   const missedPoints = missed.reduce((s, w) => s + w.points, 0);
-  const mine = players.filter((p) => (opts.mine || []).includes(p.name));
-  const parts = [
+  const notes = reportNotes(report);
+  const lang = (report.rules && report.rules.lang) || "en";
+  const top = h("div", { class: "report-top" },
     mine.length ? h("p", { class: "my-rank", id: "my-rank" }, mine.map((p) => myRank(p, players.length, mine.length > 1)).join(" · ")) : null,
     h("p", { class: "winner", id: "winner" }, winnerLine(report)),
-    table,
+    // (a panel that scrolls with many players: reachable by keyboard)
+    h("div", { class: "podium", id: "podium", tabindex: "0", "aria-label": t("The podium") }, table),
+    mine.length === 1 ? myWords(mine[0]) : null,
+    h("div", { class: "row report-actions" },
+      h("button", { type: "button", id: "all-words", onclick: () => opts.onAllWords && opts.onAllWords(true) }, t("All words")),
+      h("button", { type: "button", id: "back-to-result", onclick: () => opts.onAllWords && opts.onAllWords(false) },
+        mine.length ? t("My result") : t("The podium")),
+      h("button", { type: "button", id: "to-standings", onclick: () => opts.onStandings && opts.onStandings() }, t("Standings"))));
+  const rest = h("div", { class: "report-all", id: "report-all", tabindex: "-1" },
     // where it is stored, for a game the host named (not a room's own "room KQ7M2XP": no codes in sentences)
-    report.game && !DEFAULT_GAME.test(report.game.name) ? h("p", { class: "help", id: "stored" },
-                    t("Stored as round {n} of “{game}”.", { n: report.game.round, game: report.game.name })) : null,
-    h("p", { class: "help", id: "report-edition", dataset: { lang: (report.rules && report.rules.lang) || "en" },
-             hidden: ((report.rules && report.rules.lang) || "en") === currentLanguage() },
-      t("Edition: {edition}", { edition: t(EDITION_NAMES[(report.rules && report.rules.lang) || "en"] || report.rules.lang) })),
+    report.game && !isRoomsOwnGame(report.game.name) ? h("p", { class: "help", id: "stored" },
+                    t("Saved as round {n} of the game “{game}”.", { n: report.game.round, game: report.game.name })) : null,
+    // the edition, said once: the round's bar says it above while the report is shown
+    h("p", { class: "help", id: "report-edition", dataset: { lang }, hidden: true },
+      t("Edition: {edition}", { edition: t(EDITION_NAMES[lang] || lang) })),
     ...lists,
+    notes.length ? h("ul", { class: "notes help" }, notes.map((n) => h("li", {}, n))) : null,
     h("h3", {}, t("Words everyone missed")),
     h("p", { class: "help", id: "missed-summary" }, missed.length
       ? tn("{words} worth {n} point: the common ones (★) first, best first. Tap a word to see its path.",
@@ -169,18 +241,37 @@ export function renderReport(box, report, opts) {
     h("ul", { class: "words", id: "missed" }, shown.map((w) => chip(w, onWord))),
     missed.length > shown.length
       ? h("button", { type: "button", class: "link", id: "more-missed", onclick: onShowAll },
-          t("Show all {n}", { n: missed.length })) : null,
-  ];
-  if (report.notes && report.notes.length) parts.splice(5, 0, h("ul", { class: "notes help" }, report.notes.map((n) => h("li", {}, n))));
-  box.replaceChildren(...parts.filter(Boolean));
+          t("Show all {n}", { n: missed.length })) : null);
+  box.replaceChildren(top, rest);
+  box.classList.toggle("all-words", !!opts.allWords);
+}
+
+/**
+ * The game's end as a phone shows it first: the winner (or the winners: a shared win),
+ * and where this phone's players finished ("You finished #2 of 4 with 48 points").
+ */
+function gameOver(game, mine) {
+  const over = game.over, n = game.standings.length;
+  const rows = ranked(game.standings, "total").filter((p) => mine.includes(p.name));
+  const place = (p) => (p.tied ? t("tied for {n}", { n: p.rank }) : t("#{n}", { n: p.rank }));
+  const finals = rows.map((p) => (rows.length > 1
+    ? t("{name} finished {place} of {of} with {points}.", { name: p.name, place: place(p), of: n, points: tn("{n} point", "{n} points", p.total) })
+    : over.winners.includes(p.name) ? t("You won with {points}!", { points: tn("{n} point", "{n} points", p.total) })
+    : t("You finished {place} of {of} with {points}.", { place: place(p), of: n, points: tn("{n} point", "{n} points", p.total) })));
+  return h("div", { class: "game-over", id: "game-over" },
+    h("p", { class: "trophy", "aria-hidden": "true" }, "🏆"),
+    h("p", { class: "champion", id: "champion" },
+      tn("{names} wins the game!", "{names} win the game!", over.winners.length, { names: listNames(over.winners) })),
+    finals.length ? h("p", { class: "final-rank", id: "final-rank" }, finals.join(" ")) : null);
 }
 
 /**
  * Fill `box` with the game's standings from the room's view (`game_state`): who won
- * or the target, then every player in rank order with a bar towards the target.
- * rounds: how many rounds of this game are scored.
+ * (and, on a phone that holds players, where they finished) or the target, then
+ * every player in rank order with a bar towards the target.
+ * rounds: how many rounds of this game are scored; mine: this phone's players' names.
  */
-export function renderStandings(box, game, rounds) {
+export function renderStandings(box, game, rounds, mine = []) {
   if (!rounds) {
     box.replaceChildren(h("p", { class: "help" }, t("No round scored yet.")),
       h("p", { class: "help", id: "target-line" }, game.target
@@ -195,17 +286,22 @@ export function renderStandings(box, game, rounds) {
   const best = Math.max(1, ...game.standings.map((s) => s.total));
   const rows = ranked(game.standings, "total").map((p) => h("tr", {
       dataset: { player: p.name, rank: p.rank },
-      class: `${over && over.winners.includes(p.name) ? "won" : ""} ${p.tied ? "tied" : ""}`.trim() },
+      class: [over && over.winners.includes(p.name) ? "won" : "", p.tied ? "tied" : "", mine.includes(p.name) ? "me" : ""].join(" ").trim() },
     rankCell(p), h("td", { class: "name" }, p.name), h("td", { class: "score" }, String(p.total)),
     h("td", { class: "to-target" }, h("span", { class: "bar", role: "progressbar", "aria-label": t("{name}: {n} of {target}", { name: p.name, n: p.total, target: target || best }),
                                                 "aria-valuemin": "0", "aria-valuemax": String(target || best), "aria-valuenow": String(Math.min(p.total, target || best)) },
       widthOf(h("span", { class: "fill" }), p.total / (target || best))))));
-  box.replaceChildren(
-    h("p", { class: over ? "target game-over" : "target", id: "target-line" }, line),
-    h("p", { class: "help" }, tn("{game}: {n} round scored.", "{game}: {n} rounds scored.", rounds, { game: game.name })),
+  // a game the host named is named; a room's own ("room KQ7M2XP") is just "this game"
+  const played = isRoomsOwnGame(game.name)
+    ? tn("{n} round scored.", "{n} rounds scored.", rounds)
+    : tn("{game}: {n} round scored.", "{game}: {n} rounds scored.", rounds, { game: game.name });
+  box.replaceChildren(...[
+    over ? gameOver(game, mine) : null,
+    h("p", { class: over ? "target game-over-line" : "target", id: "target-line" }, line),
+    h("p", { class: "help" }, played),
     h("table", { class: "scores", id: "standings-table" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Rank")), h("th", { scope: "col" }, t("Player")),
                             h("th", { scope: "col" }, t("Total")),
                             h("th", { scope: "col" }, target ? t("To {n}", { n: target }) : t("Progress")))),
-      h("tbody", {}, rows)));
+      h("tbody", {}, rows))].filter(Boolean));
 }

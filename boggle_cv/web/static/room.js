@@ -1,14 +1,20 @@
 // One room on this phone: the host's and/or players' passes kept in localStorage,
 // the room as this phone sees it (GET /api/rooms/CODE), kept fresh by the live
-// stream, and every section of the page drawn from it.
+// stream, and every section of the page drawn from it: the round's bar on top and one
+// screen below it (screens.js), the step's screen first (waiting: who is in; playing:
+// the words; locked: the board to check; scored: my result; the game over: the
+// winner). Every status line is worked out from the room as it is now (status.js).
 import { request, passes, savePasses, forgetPlayer, forgetRoom } from "./api.js";
 import { $, h, say, guarded, listNames } from "./dom.js";
+import { recheck, forgetAll } from "./status.js";
+import { Screens } from "./screens.js";
+import { questionsLine } from "./errors.js";
 import { t, tn, N_, currentLanguage } from "./i18n.js";
 import { Live, STATE_TEXT } from "./live.js";
 import { Timer, formatSeconds } from "./timer.js";
 import { WordBox } from "./words.js";
 import { BoardPanel } from "./boardpanel.js";
-import { renderReport, renderStandings } from "./report.js";
+import { renderReport, renderStandings, isRoomsOwnGame } from "./report.js";
 import { sendSheet, sheetSummary, settleWord, correctEntry, settledText, inkOf, sheetPanels, panelState } from "./sheet.js";
 import { HostedRows, addHosted } from "./hosted.js";
 import * as host from "./host.js";
@@ -23,6 +29,22 @@ export const EDITIONS = {
 /** The edition the round is played in: its settings (fixed when its clock started). */
 function round_edition(r) {
   return (r.settings && r.settings.lang) || "en";
+}
+
+/**
+ * What Score's success says: the round is kept, as which round of the game (named
+ * when the host named it: a room's own name, "room KQ7M2XP", says nothing to a family).
+ */
+function savedAs(game) {
+  if (!game) return "";
+  return isRoomsOwnGame(game.name) ? t("Saved as round {n} of this game.", { n: game.round })
+                                   : t("Saved as round {n} of the game “{game}”.", { n: game.round, game: game.name });
+}
+
+/** The referee's questions still open (the round locked), in words: false when none is. */
+function openQuestionsLine(view) {
+  const asked = view.round.phase === "locked" ? view.round.questions : null;
+  return asked && asked.length ? questionsLine(asked) : false;
 }
 
 export class Room {
@@ -50,6 +72,12 @@ export class Room {
     // the players without a phone the host acts for: rows of the players list, each with its words box
     this.hosted = new HostedRows(code, () => this.passes.host, (room) => this.fromOther(room),
                                  () => this.timer.remaining() !== null && this.timer.remaining() <= 0);
+    this.screens = new Screens($("#stage"), $("#room-nav"));
+    this.allWords = false;            // the report shows every player's words (else my result)
+    document.body.classList.add("in-room");
+    // the page's language switch: at the foot of the players' screen (the page never scrolls to a footer)
+    this.footer = $(".page-lang");
+    $("#players-section").after(this.footer);
     this.listeners = [];
     this.listen(document, "visibilitychange", () => {
       if (document.visibilityState === "hidden") this.flushAll(true); else this.live.wake();
@@ -80,6 +108,10 @@ export class Room {
     clearInterval(this.timer.handle);
     this.wide.close();
     this.hosted.close();
+    this.screens.close();
+    forgetAll();
+    document.body.classList.remove("in-room");
+    document.body.append(this.footer);
   }
 
   // ---- the room from the server --------------------------------------------------------------
@@ -138,13 +170,9 @@ export class Room {
     const roundChanged = !this.view || this.view.round.number !== view.round.number;
     const justScored = !!this.view && view.round.phase === "scored" &&
                        (roundChanged || this.view.round.phase !== "scored");
-    if (this.view && (roundChanged || this.view.round.phase !== view.round.phase)) {
-      // the round moved on: what the last actions said is old news
-      for (const id of ["board-msg", "round-msg", "players-msg", "add-msg"]) say($(`#${id}`), "");
-    }
     this.view = view;
     const r = view.round, isHost = view.you.host;
-    if (roundChanged) { this.selectedWord = null; this.showAllMissed = false; this.openLists.clear(); }
+    if (roundChanged) { this.selectedWord = null; this.showAllMissed = false; this.openLists.clear(); this.allWords = false; }
     $("#room").dataset.phase = r.phase;
     $("#room").classList.toggle("host", isHost);
     $("#room").classList.toggle("table", this.passes.table);
@@ -155,9 +183,11 @@ export class Room {
     badge.hidden = false;
     badge.replaceChildren(h("span", { class: "code" }, h("span", { class: "label" }, t("Room") + " "), view.code),
       h("span", { class: "who" }, mine.length ? `· ${listNames(mine.map((p) => p.name))}` : isHost ? `· ${t("host")}` : ""));
-    $("#phase-h").textContent = t("Round {n}", { n: r.number });
+    $("#phase-h").textContent = r.phase === "scored" && view.game_state.over ? t("Game over")
+      : t("Round {n}", { n: r.number });
     const edition = round_edition(r);
     $("#edition").textContent = t("Edition: {edition}", { edition: t(EDITIONS[edition] || edition) });
+    $("#edition").title = $("#edition").textContent;
     $("#edition").dataset.lang = edition;
     $("#edition").hidden = edition === currentLanguage();  // said only when it is not the page's own language
     $("#phase-line").textContent = this.phaseLine(view, mine.length > 0);
@@ -182,21 +212,41 @@ export class Room {
     const report = r.phase === "scored" ? r.report : null;
     $("#report-section").hidden = !report;
     if (report) {
-      const key = `${r.number}:${report.game ? report.game.round : ""}:${this.showAllMissed}`;
+      const key = `${r.number}:${report.game ? report.game.round : ""}:${this.showAllMissed}:${mine.map((p) => p.name)}`;
       if (key !== this.reportKey) this.drawReport(report);
       this.reportKey = key;
     } else {
       this.reportKey = null;
     }
-    // a new step (the round moved on): it is drawn first on the page, so the page goes back to the top
-    if (justScored || (this.stepOf && this.stepOf !== `${r.number}:${r.phase}` && !document.body.classList.contains("host-wide"))) {
-      window.scrollTo({ top: 0 });
-    }
-    this.stepOf = `${r.number}:${r.phase}`;
-    await this.board.update(r.board, r.phase, view.settings);
+    this.standings(view);
+    this.placeScreens(view, mine, justScored);
+    await this.board.update(r.board, r.phase, view.settings, r.questions);
     if (this.view !== view) return;  // a newer view was drawn meanwhile
     if (!report && this.board.path) this.board.showPath(null);
-    this.standings(view);
+    recheck(view);  // what the last actions said, as far as it is still true
+  }
+
+  /**
+   * The screen of the round's step: waiting, who is in (the host's first round: the
+   * invitation with them), or from the game's second round on its standings; playing,
+   * the words (a host who holds no player: the players' counts); locked, the board to
+   * check; scored, my result, or the game's end once someone reached the target.
+   */
+  stepScreen(view, mine) {
+    const phase = view.round.phase;
+    if (phase === "waiting") return view.round.number > 1 ? "game" : "players";
+    if (phase === "playing") return mine.length ? "words" : "players";
+    if (phase === "locked") return "board";
+    return view.game_state.over ? "game" : "report";
+  }
+
+  /** The screens there are, and the step's shown when the step changed (a new phase or round). */
+  placeScreens(view, mine, justScored) {
+    const r = view.round, step = `${r.number}:${r.phase}`;
+    this.screens.offer({ words: mine.length > 0 && r.phase !== "scored", report: r.phase === "scored",
+                         settings: view.you.host, players: true, board: true, game: true });
+    this.screens.setStep(this.stepScreen(view, mine), justScored || this.stepOf !== step);
+    this.stepOf = step;
   }
 
   /** A view answered to another of this phone's passes: drawn only if it is this phone's view. */
@@ -223,14 +273,19 @@ export class Room {
              (r.deadline ? "" : " " + t("No timer: the host locks the lists."));
     }
     if (r.phase === "locked") {
-      const by = r.locked_by === "timer" ? t("Time's up: the lists are locked.") : t("The host locked the lists.");
+      const by = r.locked_by === "timer" ? t("Time's up: the lists are locked.")
+        : isHost ? t("You locked the lists.") : t("The host locked the lists.");
       const board = r.board || {};
-      if (board.faces) {  // the board is read: what is left is checking it
-        const doubts = (board.doubtful || []).length;
-        const check = doubts ? tn("Check the {n} doubtful cell on the board (tap it to fix or confirm).",
-                                  "Check the {n} doubtful cells on the board (tap one to fix or confirm).", doubts)
-                             : t("Check the board against the tray (tap a cell to fix it).");
-        return `${by} ${check} ` + (isHost ? t("Then score the round.") : t("Then the host scores it."));
+      if (board.faces) {  // the board is read: what is left is checking it, and the referee's questions
+        // (the timer's place says "Locked" or "Time's up!": the line says only what comes next)
+        const asked = r.questions || [];
+        const cells = asked.filter((q) => q.kind === "cell").length, words = asked.length - cells;
+        const check = cells ? tn("Check the {n} doubtful cell on the board (tap it to fix or confirm).",
+                                 "Check the {n} doubtful cells on the board (tap one to fix or confirm).", cells)
+                    : words ? tn("Settle the {n} word from a sheet that changes a score (under its player's name).",
+                                 "Settle the {n} words from sheets that change a score (under each player's name).", words)
+                    : t("Check the board against the tray (tap a cell to fix it).");
+        return `${check} ` + (isHost ? t("Then score the round.") : t("Then the host scores it."));
       }
       return `${by} ` + (isHost ? t("Take a photo of the tray (or type the board), check the doubtful cells, then score the round.")
                                 : t("Take a photo of the tray (or type the board), check the doubtful cells, then the host scores it."));
@@ -238,7 +293,8 @@ export class Room {
     const over = view.game_state.over;
     if (over) {
       return tn("🏆 {names} wins the game!", "🏆 {names} win the game!", over.winners.length, { names: listNames(over.winners) }) +
-             (isHost ? " " + t("Start a new game (the same players) when the table is ready.") : "");
+             " " + (isHost ? t("Start a new game (the same players) when the table is ready.")
+                           : t("The host starts the next game."));
     }
     return t("Round {n} is scored.", { n: r.number }) + (isHost ? " " + t("Start the next round when the table is ready.") : "");
   }
@@ -334,8 +390,11 @@ export class Room {
    * none is (a doubtful word that changes nothing counts as read).
    */
   score(button) {
-    this.hostAction(button, "/rounds/current/score", t("Scoring…"),
-                    (doc) => t("Stored as round {n} of “{game}”.", { n: doc.game.round, game: doc.game.name }));
+    this.hostAction(button, "/rounds/current/score", t("Scoring…"), (doc) => savedAs(doc.game),
+                    undefined, (err) => {
+                      // the referee's questions: said while one is open, the first one named (as it is now)
+                      if (err.doc && err.doc.code === "round.questions_open") err.still = (view) => openQuestionsLine(view);
+                    });
   }
 
   drawReport(report) {
@@ -350,6 +409,14 @@ export class Room {
       showAll: this.showAllMissed,
       onShowAll: () => { this.showAllMissed = true; this.reportKey = null; this.drawReport(report); },
       open: this.openLists,
+      allWords: this.allWords,
+      onAllWords: (on) => {  // every player's words take the screen (or my result comes back)
+        this.allWords = on;
+        $("#report").classList.toggle("all-words", on);
+        $("#report-all").scrollTop = 0;
+        if (on) $("#report-all").focus({ preventScroll: true });
+      },
+      onStandings: () => this.screens.show("game", { smooth: true }),
     });
     if (this.selectedWord) {
       const b = $(`#report button.chip[data-word="${CSS.escape(this.selectedWord)}"]`);
@@ -375,7 +442,8 @@ export class Room {
 
   standings(view) {
     const r = view.round;
-    renderStandings($("#standings"), view.game_state, r.phase === "scored" ? r.number : r.number - 1);
+    renderStandings($("#standings"), view.game_state, r.phase === "scored" ? r.number : r.number - 1,
+                    this.minePlayers(view).map((p) => p.name));
   }
 
   // ---- actions ---------------------------------------------------------------------------------
@@ -391,12 +459,18 @@ export class Room {
     this.hosted.flush(keepalive);
   }
 
-  async hostAction(button, path, busy, done, json) {
+  async hostAction(button, path, busy, done, json, refused = null) {
     const msg = $("#round-msg");
     host.clearMessages();
     return guarded(button, msg, busy, async () => {
       if (path.endsWith("/lock") || path.endsWith("/score")) this.flushAll(false);
-      const doc = await request("POST", `/api/rooms/${this.code}${path}`, { token: this.passes.host, json });
+      let doc;
+      try {
+        doc = await request("POST", `/api/rooms/${this.code}${path}`, { token: this.passes.host, json });
+      } catch (err) {
+        if (refused) refused(err);
+        throw err;
+      }
       if (doc.room) await this.render(doc.room); else await this.refresh();
       return done(doc);
     });
@@ -492,8 +566,9 @@ export class Room {
     on("#start", (e) => this.hostAction(e.currentTarget, "/rounds", t("Starting…"), () => ""));
     // the next round waits (no clock) while the table shakes the tray; #start starts its clock
     on("#next", (e) => this.hostAction(e.currentTarget, "/rounds", t("Opening the next round…"), () => "", { wait: true }));
-    on("#lock", (e) => this.hostAction(e.currentTarget, "/rounds/current/lock", t("Locking…"), () => t("Lists locked.")));
-    on("#reopen", (e) => this.hostAction(e.currentTarget, "/rounds/current/reopen", t("Reopening…"), () => t("Lists reopened: players can type again (no timer).")));
+    // the round's bar says what the lock and the reopening did (no message to outlive it)
+    on("#lock", (e) => this.hostAction(e.currentTarget, "/rounds/current/lock", t("Locking…"), () => ""));
+    on("#reopen", (e) => this.hostAction(e.currentTarget, "/rounds/current/reopen", t("Reopening…"), () => ""));
     on("#score", (e) => this.score(e.currentTarget));
     on("#new-game", (e) => this.hostAction(e.currentTarget, "/games", t("Starting a new game…"),
                                            () => t("A new game: the same players, everyone at 0."), {}));

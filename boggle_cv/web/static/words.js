@@ -94,7 +94,7 @@ export class WordBox {
     this.sheetButton = h("label", { class: "button sheet-button", for: sheetId }, "📷 ", this.sheetText);
     this.sheetRow = h("div", { class: "row sheet-row" }, this.sheetButton, this.sheetInput);
     // (say() sets the class: the message is found by its data-role)
-    this.sheetMsg = h("p", { class: "msg", role: "status", hidden: true, dataset: { role: "sheet-msg" } });
+    this.sheetMsg = h("p", { class: "msg", role: "status", hidden: true, dataset: { role: "sheet-msg", lasts: "round" } });
     this.doubtful = h("div", { class: "doubtful-holder" });
     this.doubtfulKey = "";
     this.changes = h("div", { class: "reread-holder" });
@@ -246,6 +246,7 @@ export class WordBox {
       if (rev > this.base) this.catchUp(words, rev);
     }
     this.setLocked(!playing);
+    if (phase === "locked" || phase === "scored") this.lockedNote();
     if (phase === "waiting" && !this.area.value) {
       this.show(t("opens when the host starts the clock"), "");
       this.waitingNote = true;
@@ -266,7 +267,7 @@ export class WordBox {
     if (!unsaved) {
       this.area.value = text;
       this.fit();
-      this.show(list.length ? t("saved · {words}", { words: nWords(list.length) }) : "", "saved");
+      this.show(list.length ? t("saved ✓ · {words}", { words: nWords(list.length) }) : "", "saved");
       return;
     }
     if (typeof kept.base === "number" && kept.base === revision) {
@@ -280,10 +281,25 @@ export class WordBox {
     if (this.dirty()) this.save(); else this.show(t("saved ✓ · {words}", { words: nWords(list.length) }), "saved");
   }
 
-  /** The box grows with its list (a sheet's words in view at once), 6 to 14 lines. */
+  /**
+   * The box asks for 6 to 14 lines (its screen gives it what is there: a long list
+   * scrolls inside it); a list that came from elsewhere (a reload, a sheet, another
+   * tab) shows its latest words, at the end.
+   */
   fit() {
     const lines = this.area.value.split("\n").length + 1;
     this.area.rows = Math.min(14, Math.max(6, lines));
+    if (document.activeElement !== this.area) this.area.scrollTop = this.area.scrollHeight;
+  }
+
+  /**
+   * The lists locked: the status line says what is true from then on, the list as the
+   * server keeps it ("saved ✓ · 4 words · lists locked"), no longer how it got there
+   * (another tab, a sheet). An unsaved list or an error keeps its own line.
+   */
+  lockedNote() {
+    if (this.loading || this.inFlight || this.dirty() || this.status.dataset.state !== "saved") return;
+    this.show(t("saved ✓ · {words} · lists locked", { words: nWords(this.baseWords.length) }), "saved");
   }
 
   /** Why the list moved on the server, as the status line says it. */
