@@ -84,7 +84,7 @@ export class BoardPanel {
     $("#board-text").textContent = b.text;
     const items = Object.entries(b.corrections).map(([label, c]) => {
       const [r, col] = keyOf(label).split(",").map(Number);
-      return h("li", { dataset: { cell: label } }, `${cellName(r, col)}: ${faceName(c.face)} `, h("span", { class: "by" }, `✎ by ${c.by}`));
+      return h("li", { dataset: { cell: label } }, `${cellName(r, col)}: ${faceName(c.face)} `, h("span", { class: "by" }, t("✎ by {name}", { name: c.by })));
     });
     $("#corrections").replaceChildren(...items);
     const said = [];

@@ -39,7 +39,7 @@ export function sheetSummary(sheet, where = "above") {
   let text = `${bits.join(", ")}.`;
   const n = sheet.doubtful.length;
   if (n) {
-    text += " " + (where === "above" ? tn("{n} to confirm above.", "{n} to confirm above.", n)
+    text += " " + (where === "above" ? tn("{n} to confirm: tap the right reading.", "{n} to confirm: tap the right reading.", n)
       : where === "name" ? tn("{n} to confirm under their name.", "{n} to confirm under their name.", n)
       : tn("{n} to confirm (under their name once the lists are locked).",
            "{n} to confirm (under their name once the lists are locked).", n));
