@@ -114,8 +114,8 @@ def test_a_french_room_with_a_phone_set_to_german(tmp_path, scanner_factory, dic
             ete = hans.locator("#report button.chip[data-word=ete]")
             assert "(été)" in ete.inner_text()                            # as Hans wrote it
             assert "geschrieben „été“" in (ete.get_attribute("aria-label") or "")
-            assert hans.inner_text("#report .pw[data-player=Hans] h4") == "Hans · 2 Punkte"
-            assert marie.inner_text("#report .pw[data-player=Hans] h4") == "Hans · 2 points"
+            assert hans.inner_text("#report .pw[data-player=Hans] h3") == "Hans · 2 Punkte"
+            assert marie.inner_text("#report .pw[data-player=Hans] h3") == "Hans · 2 points"
             assert scroll_width(hans) <= PHONE["viewport"]["width"]
             shot(hans, tmp_path, "web_fr_de", "#report-section")
             marie.evaluate("() => window.scrollTo(0, 0)")

@@ -112,7 +112,7 @@ function invalidSummary(bad) {
 function playerWords(p, onWord, open, ink) {
   const good = p.words.filter((w) => !INVALID.has(w.status)), bad = p.words.filter((w) => INVALID.has(w.status));
   return h("div", { class: "pw", dataset: { player: p.name } },
-    h("h4", {}, `${p.name} · ${tn("{n} point", "{n} points", p.score)}`),
+    h("h3", {}, `${p.name} · ${tn("{n} point", "{n} points", p.score)}`),
     good.length ? h("ul", { class: "words" }, good.map((w) => chip(w, onWord, null, ink)))
                 : bad.length ? null : h("p", { class: "help" }, t("No words.")),
     bad.length ? h("details", {
