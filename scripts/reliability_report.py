@@ -746,7 +746,7 @@ def page_cases(port: int, inp: Inputs, pid: int, verbose: bool) -> list[tuple[st
         for sk in many:
             sk.close()
         from boggle_cv.web.config import ServeConfig
-        per_client = ServeConfig(db_path=Path("x")).max_connections_per_client
+        per_client = ServeConfig(db_path=Path("x")).max_pending_per_client  # none of them sends a request
         record("70 connections from one address", refused == len(many) - per_client, f"{refused} answered 429")
     out.append(("memory", True, f"{mem.rss_mb:.0f} MB RSS, {mem.pss_mb:.0f} MB PSS"))
     return out

@@ -2,8 +2,9 @@
 
 The limits bound what any client can make the server hold (docs/web.md, "Limits"):
   * connections: at most `max_connections` at once (more are answered 503 by
-    uvicorn), `max_connections_per_client` from one address (more are answered 429
-    and closed); request headers must arrive within `header_timeout_s` of the
+    uvicorn), `max_connections_per_client` from one address (at the cap its
+    longest-idle keep-alive connection makes way; 429 and closed when none is idle),
+    of which `max_pending_per_client` may wait for their first request; request headers must arrive within `header_timeout_s` of the
     connection (or of the previous response), a whole request body within
     `body_timeout_s` and, after `body_grace_s`, at `min_body_rate` on average (408);
   * photos: a body is received first (at most `max_photo_requests_per_client` at once
@@ -55,12 +56,19 @@ class ServeConfig:
     public_url: the address players' phones use (e.g. http://192.168.1.20:8765) for
         join links; None: the address the request came to.
     max_connections: open connections at once (uvicorn's limit_concurrency: 503 above).
-        1024 holds a club night (180 phones, each with its live stream and a keep-alive
-        connection) with room to spare; the server raises its open-file limit to fit
-        (limits.fit_open_files) or lowers this to what the system allows.
-    max_connections_per_client: open connections from one address (429 above): a
-        phone's browser opens at most 6 to one server, a few tabs stay well below it,
-        and 43 addresses would be needed to fill max_connections.
+        4096 holds a club night (180 phones, each with its live stream and a keep-alive
+        connection) and 16 addresses at their own cap; an idle connection costs about
+        5 KB. The server raises its open-file limit to fit (limits.fit_open_files) or
+        lowers this to what the system allows.
+    max_connections_per_client: open connections from one address. A family or a club
+        behind one public address (NAT) shares it: a browser opens at most 6 to one
+        server (its live stream among them), so 256 holds 42 devices at their most and
+        five tables of ten (measured: docs/hosting.md). At the cap a new connection
+        takes the place of the address's longest-idle keep-alive connection; 429 and
+        closed when none is idle.
+    max_pending_per_client: connections from one address that have not sent a request
+        yet (a browser sends its request as it connects): more are answered 429 and
+        closed, so a flood of slow heads from one address holds at most this many.
     header_timeout_s: seconds for a request's headers to arrive (the connection is
         closed after that), counted from the connection or the previous response.
     body_timeout_s: seconds for a whole request body to arrive (408 after that).
@@ -111,8 +119,9 @@ class ServeConfig:
     max_players: int = 12
     max_words: int = 2000
     public_url: str | None = None
-    max_connections: int = 1024
-    max_connections_per_client: int = 24
+    max_connections: int = 4096
+    max_connections_per_client: int = 256
+    max_pending_per_client: int = 24
     header_timeout_s: float = 10.0
     body_timeout_s: float = 120.0
     body_grace_s: float = 10.0
