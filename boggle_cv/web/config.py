@@ -95,6 +95,9 @@ class ServeConfig:
         at once, then per hour (together).
     rounds_burst / rounds_per_hour: rounds one address may store through /api/rounds
         at once, then per hour.
+    practice_burst / practice_per_hour: practice rounds one address may record at once,
+        then per hour: a club's players practising side by side on one Wi-Fi (30 of them,
+        a 3-minute round each: 600 an hour) share it.
     max_round_bytes: the most a round stored through /api/rounds may take in the games
         database (its words and report as JSON, bytes; 413 above).
     lang: the edition (boggle_cv.game.editions) of a new room and of /api/score and
@@ -141,6 +144,8 @@ class ServeConfig:
     anon_per_hour: float = 2400.0
     rounds_burst: int = 10
     rounds_per_hour: float = 30.0
+    practice_burst: int = 30
+    practice_per_hour: float = 600.0
     max_round_bytes: int = 1 * MB
     guess_limit: int = 30
     guess_window_s: float = 600.0

@@ -6,6 +6,8 @@ still hold a flood from one address (tests/web/test_limits.py holds the rest).
   browser reopens one when it needs it): a table's next page loads;
 - an address whose connections are all busy (live streams) is refused, 429;
 - connections that send no request (slow heads) are held to max_pending_per_client;
+- practice rounds have an allowance of their own, sized for a club practising side by
+  side (scripts storing rounds through /api/rounds keep theirs);
 - in real browsers (chromium, one context a device, every one from 127.0.0.1): a host's
   laptop, a TV showing the table screen and 8 phones that open the join link at once
   play a round with the default limits, and no answer is refused. Before these caps
@@ -102,6 +104,21 @@ def test_connections_that_send_nothing_are_held_to_the_pending_cap(tmp_path, dic
         assert _get(another).startswith(b"HTTP/1.1 200")
         for sk in (*quiet, another):
             sk.close()
+
+
+def test_practice_rounds_have_an_allowance_of_their_own(tmp_path, dictionary, scanner_factory):
+    from starlette.testclient import TestClient
+    config = ServeConfig(db_path=tmp_path / "g.db", practice_burst=2, practice_per_hour=1, rounds_burst=1,
+                         rounds_per_hour=1)
+    with TestClient(create_app(config, scanner_factory, dictionary)) as c:
+        deals = [c.post("/api/practice/deals", json={"size": 4}).json()["deal"] for _ in range(3)]
+        got = [c.post("/api/practice/rounds", json={"deal": d, "name": f"p{k}", "words": "tea"}).status_code
+               for k, d in enumerate(deals)]
+        assert got == [201, 201, 429]  # two at once (practice_burst), not one (rounds_burst)
+        body = {"board": "PERS/LATG/SINE/TERS", "players": [{"name": "ann", "words": "rest"}], "game": "friday"}
+        assert c.post("/api/rounds", json=body).status_code == 201  # the scripts' allowance is apart
+    defaults = ServeConfig(db_path=tmp_path / "x.db")
+    assert defaults.practice_burst >= 30 and defaults.practice_per_hour >= 30 * 60 / 3  # 30 players, 3-minute rounds
 
 
 @pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
