@@ -141,13 +141,14 @@ def play(browser: Any, base: str, tables: int, phones: int, watch: Watch, refuse
         t.host.click("#start")
     phones_all = [p for t in all_tables for p in t.phones]
     each(phones_all, "#room[data-phase=playing] textarea.words-box:not([readonly])", "play")
-    for k in range(4):
+    for k in range(2):
         for n, p in enumerate(working(phones_all)):
             p.type("textarea.words-box", WORDS[(n + k) % len(WORDS)] + "\n", delay=15)
     each(phones_all, ".save-state[data-state=saved]", "play")
     watch.step = "board"
     for t in all_tables:
-        t.host.click("#lock")
+        if t.host.get_attribute("#room", "data-phase") == "playing":  # else the clock (3 min) locked them
+            t.host.click("#lock")
         t.host.wait_for_selector("#room[data-phase=locked]")
         t.host.click("#type-board summary")
         t.host.fill("#board-input", "PERS/LATG/SINE/TERS")

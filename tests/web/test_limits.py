@@ -26,7 +26,7 @@ pytest.importorskip("multipart")
 
 from boggle_cv.web import ServeConfig, create_app  # noqa: E402
 from boggle_cv.web.config import serve_workers  # noqa: E402
-from boggle_cv.web.limits import uvicorn_config  # noqa: E402
+from boggle_cv.web.limits import PENDING_GRACE_S, uvicorn_config  # noqa: E402
 
 from .conftest import SAMPLE, real_model_available  # noqa: E402
 
@@ -339,13 +339,19 @@ def test_a_body_slower_than_the_minimum_rate_is_cut_after_the_grace(tmp_path, di
 def test_a_flood_from_a_few_addresses_leaves_room_for_the_table(tmp_path, dictionary):
     """Three addresses holding 64 idle connections each must not fill the server's
     connections: with the defaults (ServeConfig) each address holds at most its share
-    and the others are still answered."""
+    (once they have sent nothing for PENDING_GRACE_S, the address's next connection
+    answers all but max_pending_per_client of them 429) and the others are still
+    answered."""
     app, config = _app(tmp_path, dictionary, header_timeout_s=60)
+    addresses = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
     with Served(app, config) as s:
         held, refused = [], 0
-        for address in ("127.0.0.2", "127.0.0.3", "127.0.0.4"):
+        for address in addresses:
             for _ in range(64):
                 held.append(_from(s.port, address))
+        time.sleep(PENDING_GRACE_S + 0.3)
+        for address in addresses:
+            held.append(_from(s.port, address))
         time.sleep(0.5)
         for sk in held:
             sk.setblocking(False)
