@@ -99,7 +99,8 @@ def play(browser: Any, base: str, tables: int, phones: int, watch: Watch, refuse
     def page(name: str, device: dict[str, Any]) -> Any:
         p = browser.new_context(**device).new_page()
         p.set_default_timeout(60_000)
-        p.on("response", lambda r: refused.append(f"{name} {r.status} {r.url}") if r.status in (429, 503) else None)
+        p.on("response", lambda r: refused.append(f"{name} {r.status} {r.headers.get('content-type', '')} {r.url}")
+             if r.status in (429, 503) else None)
         return p
 
     def each(pages: list[Any], selector: str, step: str) -> None:

@@ -3,8 +3,7 @@
 The limits bound what any client can make the server hold (docs/web.md, "Limits"):
   * connections: at most `max_connections` at once (more are answered 503 by
     uvicorn), `max_connections_per_client` from one address (at the cap its
-    longest-idle keep-alive connection makes way; 429 and closed when none is idle),
-    of which `max_pending_per_client` may wait longer than 2 s for their first request;
+    longest-idle keep-alive connection makes way; 429 and closed when none is idle);
     request headers must arrive within `header_timeout_s` of the
     connection (or of the previous response), a whole request body within
     `body_timeout_s` and, after `body_grace_s`, at `min_body_rate` on average (408);
@@ -66,11 +65,8 @@ class ServeConfig:
         server (its live stream among them), so 256 holds 42 devices at their most and
         five tables of ten (measured: docs/hosting.md). At the cap a new connection
         takes the place of the address's longest-idle keep-alive connection; 429 and
-        closed when none is idle.
-    max_pending_per_client: connections from one address still without their first
-        request after limits.PENDING_GRACE_S (2 s; a browser sends its request as it
-        connects): the oldest beyond this many are answered 429 and closed when the
-        address connects again, so a flood of slow heads holds about this many.
+        closed when none is idle (every one busy, or a flood of slow heads, each held
+        header_timeout_s at most).
     header_timeout_s: seconds for a request's headers to arrive (the connection is
         closed after that), counted from the connection or the previous response.
     body_timeout_s: seconds for a whole request body to arrive (408 after that).
@@ -126,7 +122,6 @@ class ServeConfig:
     public_url: str | None = None
     max_connections: int = 4096
     max_connections_per_client: int = 256
-    max_pending_per_client: int = 24
     header_timeout_s: float = 10.0
     body_timeout_s: float = 120.0
     body_grace_s: float = 10.0

@@ -7,17 +7,13 @@ made here adds the limits of ServeConfig:
   * header_timeout_s: a connection whose request head has not arrived that many
     seconds after the connection was made, or after the previous response, is
     closed (uvicorn's own keep-alive timer stops as soon as any byte arrives);
-  * max_pending_per_client: connections of one address still without their first
-    request after PENDING_GRACE_S (a flood of slow heads: a browser sends its request
-    as it connects) are held to that many: a new connection from the address answers
-    the oldest of them beyond it 429 and closes them. Younger ones are a burst (a
-    table's pages loading on a busy server) and are never refused for it;
   * max_connections_per_client: an address's open connections. A family or a club
     behind one public address (NAT) shares it: every device holds its live stream and
     opens up to 6 more while a page loads, so at the cap a new connection first takes
     the place of the address's longest-idle keep-alive connection (one between
     requests, which a browser reopens when it needs it) and is answered 429 only when
-    none is idle. Not counted for the reverse proxy named by ServeConfig.proxy, whose
+    none is idle. A flood of slow heads from one address is held to the cap too, each
+    for header_timeout_s. Not counted for the reverse proxy named by ServeConfig.proxy, whose
     X-Forwarded-For then names each request's address for the other limits
     (uvicorn's proxy headers, from that address only).
 The body's own time limit is uploads.BodyLimit's (408).
@@ -41,17 +37,12 @@ _TOO_MANY = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\ncon
              b"content-length: 44\r\n\r\ntoo many connections from this address: wait")
 
 
-#: Seconds a connection may wait for its first request before it counts as a slow head.
-PENDING_GRACE_S = 2.0
-
-
 class GuardedH11(H11Protocol):
     """uvicorn's h11 protocol with a header deadline and per-client connection caps
     (class attributes, set by guarded_protocol)."""
 
     header_timeout_s: float = 10.0
     max_per_client: int = 256
-    max_pending_per_client: int = 24
     #: a reverse proxy's address, whose connections are not counted per address
     proxy: str | None = None
     #: open connections per client address, for this server (a fresh dict per
@@ -61,13 +52,11 @@ class GuardedH11(H11Protocol):
     _deadline: asyncio.TimerHandle | None = None
     _waiting_since: Any = None
     _idle_since: float = 0.0
-    _made_at: float = 0.0
     _counted: str | None = None
 
     # uvicorn narrows asyncio.Protocol's BaseTransport to Transport (with the same ignore)
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._made_at = self.loop.time()
         host = _host(self)
         if host is not None and host != self.proxy:
             same = self.per_host.setdefault(host, set())
@@ -81,18 +70,10 @@ class GuardedH11(H11Protocol):
         self._arm()
 
     def _make_room(self, same: set["GuardedH11"]) -> bool:
-        """True when this address may open one more connection. Its connections still
-        without a request after PENDING_GRACE_S beyond max_pending_per_client (with this
-        one) are answered 429 and closed, the oldest first; then, at max_per_client, its
-        longest-idle keep-alive connection closes to make way (False: none is idle)."""
-        now = self.loop.time()
+        """True when this address may open one more connection: it has fewer than
+        max_per_client open, or its longest-idle keep-alive connection closes to make
+        way (False: none is idle: every one is busy or waits for its first request)."""
         open_ = [c for c in same if not c.transport.is_closing()]
-        excess = sum(1 for c in open_ if c.pending) + 1 - self.max_pending_per_client
-        slow = sorted((c for c in open_ if c.pending and now - c._made_at >= PENDING_GRACE_S), key=lambda c: c._made_at)
-        for c in slow[:max(0, excess)]:
-            c.transport.write(_TOO_MANY)
-            c.transport.close()
-        open_ = [c for c in open_ if not c.transport.is_closing()]
         if len(open_) < self.max_per_client:
             return True
         idle = [c for c in open_ if c.idle]
@@ -100,11 +81,6 @@ class GuardedH11(H11Protocol):
             return False
         min(idle, key=lambda c: c._idle_since).transport.close()
         return True
-
-    @property
-    def pending(self) -> bool:
-        """No request has arrived on this connection yet (its head may be on its way)."""
-        return self.cycle is None
 
     @property
     def idle(self) -> bool:
@@ -155,7 +131,6 @@ def guarded_protocol(config: ServeConfig) -> type[GuardedH11]:
     """GuardedH11 with this server's limits."""
     return type("GuardedH11Server", (GuardedH11,), {"header_timeout_s": float(config.header_timeout_s),
                                                     "max_per_client": int(config.max_connections_per_client),
-                                                    "max_pending_per_client": int(config.max_pending_per_client),
                                                     "proxy": config.proxy, "per_host": {}})
 
 
