@@ -44,7 +44,7 @@ pytest.importorskip("playwright.sync_api")
 from .conftest import REPO, LiveServer  # noqa: E402
 from .phones import (CHROMIUM, LAPTOP, WIDTH, make_app, phones_on, scroll_width, table_fixtures,  # noqa: E402
                      wait_until)
-from .screen_views import Game, draw  # noqa: E402
+from .screen_views import Api, Game, draw  # noqa: E402
 from .test_e2e_table import host_click, join, new_room, saved, typed_board  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
@@ -337,11 +337,11 @@ def test_every_step_fits_every_screen_in_three_languages(site, phones, axe, lang
 
 
 def test_the_screen_says_when_it_is_reconnecting_and_catches_up(site, tmp_path, scanner_factory, dictionary, axe):
-    """The server stops during the clock: the table screen says it is reconnecting and
-    its clock no longer looks live; the server comes back (same database, same port)
-    and the host locks the lists at once: the screen catches up to the board step and
-    the banner goes. A screen whose network drops (it hears of a change it cannot read)
-    says so too, and catches up once it can read the room again."""
+    """The server stops during the clock: the table screen (a TV) and the host's panel
+    say they are reconnecting and their clocks no longer look live; the server comes
+    back (same database, same port) and the host locks the lists at once: both catch up
+    to the board step and the banners go. A TV whose network drops (it hears of a change
+    it cannot read) says so too, and catches up once it can read the room again."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     _, browser = site  # the module's chromium, on a server of this test's own
     db = tmp_path / "games.sqlite3"
@@ -349,37 +349,44 @@ def test_the_screen_says_when_it_is_reconnecting_and_catches_up(site, tmp_path, 
     port = live.port
     try:
         with phones_on(browser, live.url) as devices:
-            game = Game(live.url, ["Ann", "Bob"], [], target=50)
-            api = game.api
-            api("POST", game.room("/rounds"), {}, game.host)  # the clock runs: 3 minutes
+            host, _, code = new_room(devices, device=WIDE)
+            token = host.evaluate("(c) => JSON.parse(localStorage.getItem('boggle-cv.rooms'))[c].host", code)
+            api = Api(live.url)
+            for name in ("Ann", "Bob"):
+                api("POST", f"/api/rooms/{code}/players", {"name": name})
+            host_click(host, "#start", "playing")  # the clock runs: 3 minutes
             tv = devices.open("tv", device=TV)
-            tv.goto(f"{live.url}/?screen={game.code}#{game.screen_key}")
+            tv.goto(live.url + host.get_attribute("#screen-link", "href"))
             tv.wait_for_selector("#screen[data-step=playing][data-conn=live]")
             wait_until(tv, "() => /^\\d:\\d\\d$/.test(document.querySelector('#ts-clock').textContent)")
             assert tv.is_hidden("#screen .ts-conn")
+            host.wait_for_selector("#room-screen[data-step=playing][data-conn=live]")
 
             live.__exit__(None, None, None)  # the server stops: its streams end
-            tv.wait_for_selector("#screen[data-conn=reconnecting], #screen[data-conn=offline]")
-            banner = tv.inner_text("#screen .ts-conn")
-            assert banner in ("Reconnecting to the room…", "No connection to the room: retrying…"), banner
-            assert visible_in(tv, "#screen .ts-conn") and fits(tv)
-            clock = tv.evaluate("() => { const s = getComputedStyle(document.querySelector('#ts-clock'));"
-                                " return [s.color, s.textDecorationLine]; }")
-            assert clock[1] == "line-through" and clock[0] != "rgb(255, 255, 255)", clock
-            assert violations(tv, axe) == []
+            for page, box in ((tv, "#screen"), (host, "#room-screen")):
+                page.wait_for_selector(f"{box}[data-conn=reconnecting], {box}[data-conn=offline]")
+                banner = page.inner_text(f"{box} .ts-conn")
+                assert banner in ("Reconnecting to the room…", "No connection to the room: retrying…"), banner
+                assert visible_in(page, f"{box} .ts-conn")
+                clock = page.evaluate("(b) => { const s = getComputedStyle(document.querySelector(`${b} .ts-clock`));"
+                                      " return [s.color, s.textDecorationLine]; }", box)
+                assert clock[1] == "line-through" and clock[0] != "rgb(255, 255, 255)", clock
+            assert fits(tv) and violations(tv, axe) == []
             tv.screenshot(path=str(SHOTS / "screen-outage-tv.png"))
+            host.screenshot(path=str(SHOTS / "screen-outage-host.png"))
 
             live = LiveServer(make_app(db, scanner_factory, dictionary), port=port).__enter__()
-            api("POST", game.room("/rounds/current/lock"), {}, game.host)
-            api("PUT", game.room("/rounds/current/board"), {"board": BOARD}, game.host)
+            api("POST", f"/api/rooms/{code}/rounds/current/lock", {}, token)
+            api("PUT", f"/api/rooms/{code}/rounds/current/board", {"board": BOARD}, token)
             tv.wait_for_selector("#screen[data-step=board][data-conn=live] .ts-board", timeout=30_000)
-            assert tv.is_hidden("#screen .ts-conn")
+            host.wait_for_selector("#room-screen[data-step=board][data-conn=live] .ts-board", timeout=30_000)
+            assert tv.is_hidden("#screen .ts-conn") and host.is_hidden("#room-screen .ts-conn")
             tv.screenshot(path=str(SHOTS / "screen-back-tv.png"))
 
             # the TV's network drops while the host scores: the change is announced, the room
             # cannot be read; the screen says so, and catches up once the network is back
             tv.context.set_offline(True)
-            api("POST", game.room("/rounds/current/score"), {}, game.host)
+            api("POST", f"/api/rooms/{code}/rounds/current/score", {}, token)
             tv.wait_for_selector("#screen[data-step=board][data-conn=offline] .ts-conn:not([hidden])")
             tv.context.set_offline(False)
             tv.wait_for_selector("#screen[data-step=scored][data-conn=live] #ts-podium", timeout=30_000)
