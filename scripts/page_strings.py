@@ -8,7 +8,12 @@ Translators edit the .po files; the page reads them as they are (static/i18n.js)
     python scripts/page_strings.py            # list the msgids, and what each catalogue lacks
     python scripts/page_strings.py --update   # add the missing msgids (empty msgstr) to every catalogue
 
-tests/web/test_i18n.py fails when a msgid is missing from a catalogue or untranslated.
+tests/web/test_i18n.py fails when a msgid is missing from a catalogue or untranslated,
+and when the page shows text some other way: `shown_literals` finds the string and
+template literals of static/*.js outside t()/tn()/N_() that read as English (two words,
+one of them a common one, or a word such as "by" beside a value: "✎ by ${name}"), and
+`unmarked_text` the text and attributes of index.html outside data-i18n and
+data-i18n-attr (code, and elements marked translate="no", are left as they are).
 """
 from __future__ import annotations
 
@@ -151,6 +156,171 @@ def page_messages(static: Path = STATIC) -> dict[tuple[str, str | None], list[st
     return out
 
 
+# ---- text the page shows without a catalogue ------------------------------------------------
+
+@dataclass(frozen=True)
+class Literal:
+    """A string or template literal of a page module: where it is and its text (a
+    template's ${...} parts as PLACEHOLDER)."""
+
+    line: int
+    text: str
+    start: int
+    end: int
+
+
+PLACEHOLDER = "\x00"
+
+
+def _skip_string(text: str, i: int) -> int:
+    """The index after the string literal that starts at text[i] (a quote)."""
+    quote, j = text[i], i + 1
+    while j < len(text) and text[j] != quote:
+        j += 2 if text[j] == "\\" else 1
+    return j + 1
+
+
+def _template(text: str, i: int) -> tuple[int, str]:
+    """The template literal at text[i] ("`"): (index after it, its text with PLACEHOLDERs)."""
+    j, out = i + 1, []
+    while j < len(text) and text[j] != "`":
+        if text[j] == "\\":
+            out.append(text[j:j + 2])
+            j += 2
+        elif text.startswith("${", j):
+            j, depth = j + 2, 1
+            while j < len(text) and depth:
+                if text[j] in "\"'`":
+                    j = _template(text, j)[0] if text[j] == "`" else _skip_string(text, j)
+                    continue
+                depth += {"{": 1, "}": -1}.get(text[j], 0)
+                j += 1
+            out.append(PLACEHOLDER)
+        else:
+            out.append(text[j])
+            j += 1
+    return j + 1, "".join(out)
+
+
+_REGEX_AFTER = re.compile(r"(?:[(,=:\[!&|?{};+\-*%<>~^]|\breturn|\btypeof)\s*$")
+
+
+def js_literals(text: str) -> list[Literal]:
+    """Every string and template literal of a module, comments and regular expressions skipped."""
+    out: list[Literal] = []
+    i = 0
+    while i < len(text):
+        if text.startswith("//", i):
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = len(text) if end < 0 else end + 2
+        elif text[i] in "\"'":
+            end = _skip_string(text, i)
+            out.append(Literal(text.count("\n", 0, i) + 1, _js_unescape(text[i + 1:end - 1]), i, end))
+            i = end
+        elif text[i] == "`":
+            end, body = _template(text, i)
+            out.append(Literal(text.count("\n", 0, i) + 1, body, i, end))
+            i = end
+        elif text[i] == "/" and _REGEX_AFTER.search(text[max(0, i - 12):i]):
+            j, in_class = i + 1, False
+            while j < len(text) and text[j] != "\n" and (text[j] != "/" or in_class):
+                if text[j] == "\\":
+                    j += 1
+                in_class = (in_class or text[j] == "[") and text[j] != "]"
+                j += 1
+            i = j + 1
+        else:
+            i += 1
+    return out
+
+
+def _translated_spans(text: str, literals: list[Literal]) -> list[tuple[int, int]]:
+    """The argument lists of every t(), tn() and N_() call: (start, end) indices."""
+    after = {lit.start: lit.end for lit in literals}
+    spans = []
+    for m in _CALL.finditer(text):
+        depth, j = 1, m.end()
+        while j < len(text) and depth:
+            if j in after:
+                j = after[j]
+                continue
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            j += 1
+        spans.append((m.start(), j))
+    return spans
+
+
+#: Words that make a literal read as English to a player.
+_COMMON = frozenset("the by of to and in on at as is are was your you with from for not no all this that it its "
+                    "left saved words word points point cells cell round players player host photo room".split())
+#: Words that say something of a value beside them ("✎ by ${name}", "of ${n}").
+_LINKING = frozenset("by of to with from for and the your in on at as".split())
+_CODE_LIKE = re.compile(r"[#\[\]=<>{}]|^\.|\w\.\w|^/|https?:")
+
+
+def reads_as_english(text: str) -> bool:
+    """True for a literal a player would read as English: two words (letters only), one
+    of them a common one, or a linking word beside a value. CSS selectors, URLs, class
+    lists and identifiers ("ts-points", "not_on_board") are not."""
+    if _CODE_LIKE.search(text):
+        return False
+    words = [w.strip(",.:;!?()\"'…") for w in text.replace(PLACEHOLDER, f" {PLACEHOLDER} ").split()]
+    plain = [w.lower() for w in words if re.fullmatch(r"[A-Za-z]+", w)]
+    if len(plain) >= 2 and any(w in _COMMON for w in plain):
+        return True
+    return PLACEHOLDER in text and any(w in _LINKING for w in plain)
+
+
+def shown_literals(text: str) -> list[Literal]:
+    """The literals of a module outside t()/tn()/N_() that read as English (a player would
+    see them untranslated)."""
+    literals = js_literals(text)
+    spans = _translated_spans(text, literals)
+    return [lit for lit in literals if not any(a <= lit.start < b for a, b in spans) and reads_as_english(lit.text)]
+
+
+class _Unmarked(HTMLParser):
+    """Text and attributes of index.html a player reads that no data-i18n covers."""
+
+    SHOWN_ATTRS = ("placeholder", "aria-label", "alt", "title")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+        self._open: list[tuple[str, bool]] = []  # tag, left as it is (marked, code, translate="no")
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        kept = bool(self._open and self._open[-1][1]) or a.get("translate") == "no" or tag in ("code", "script", "style")
+        named = set((a.get("data-i18n-attr") or "").split())
+        for name in self.SHOWN_ATTRS:
+            value = a.get(name)
+            if value and re.search(r"[A-Za-z]{2,}", value) and name not in named and not kept:
+                self.found.append(f"<{tag} {name}={value!r}>")
+        if tag not in ("input", "img", "meta", "link", "br"):
+            self._open.append((tag, kept or "data-i18n" in a))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self._open:
+            if self._open.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        if self._open and not self._open[-1][1] and re.search(r"[A-Za-z]{2,}", data):
+            self.found.append(" ".join(data.split()))
+
+
+def unmarked_text(html: str) -> list[str]:
+    """The text and shown attributes of `html` outside data-i18n / data-i18n-attr."""
+    p = _Unmarked()
+    p.feed(html)
+    p.close()
+    return p.found
+
+
 # ---- .po files ------------------------------------------------------------------------------
 
 @dataclass
@@ -277,6 +447,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     messages = page_messages()
     print(f"{len(messages)} msgids ({sum(1 for k in messages if k[1] is not None)} with plural forms)")
+    for js in sorted(STATIC.glob("*.js")):
+        for lit in shown_literals(js.read_text(encoding="utf-8")):
+            print(f"{js.name}:{lit.line}: shown without t(): {lit.text.replace(PLACEHOLDER, '${…}')!r}")
+    for text in unmarked_text((STATIC / "index.html").read_text(encoding="utf-8")):
+        print(f"index.html: shown without data-i18n: {text!r}")
     for lang in LANGS:
         if args.update:
             print(f"{lang}.po: {update(lang, messages)} added")

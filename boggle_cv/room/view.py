@@ -8,7 +8,9 @@ and `images`, word -> the id of its handwriting's image for the words a sheet ad
 go with the words: the images are fetched one by one, never inlined; so does
 `sheet_words`, what the room knows of each word a sheet added: sheet_words_view; the
 host sees the words of a player without a phone, `hosted`, as that player does); the report
-only once the round is scored, its players in rank order (`rank`, `tied`). The
+only once the round is scored, its players in rank order (`rank`, `tied`), with
+the round's highlights for the table screen (`round_highlights`: the best word scored
+and who found it, a few of the words everyone missed, each with its points and path). The
 round shows the settings it is played with (`round_settings`) and the red marks that
 count (`round_marks`: chosen on the page, else seen in the photo). Board cells are
 (row, col) from 0 in the reported board's orientation ("r2c3" labels from 1 where
@@ -49,6 +51,42 @@ def ranked_report(report: dict[str, Any] | None) -> dict[str, Any] | None:
     if report is None:
         return None
     return {**report, "players": ranked(list(report.get("players") or []), "score")}
+
+
+#: How many of the words everyone missed the table screen shows (the report lists them all).
+HIGHLIGHT_MISSED = 5
+
+
+def _word_order(w: dict[str, Any]) -> tuple[int, int, str]:
+    """Best first: the most points, then the longest word, then alphabetical."""
+    return (-int(w.get("points") or 0), -len(str(w["word"])), str(w["word"]))
+
+
+def round_highlights(report: dict[str, Any] | None, missed: int = HIGHLIGHT_MISSED) -> dict[str, Any] | None:
+    """What the table screen tells of a scored round besides its podium:
+
+    best: the word that scored the most points ({word, points, path, by: [the player who
+        found it], written?}; ties: the longer word, then alphabetical), None when no word scored;
+    missed: up to `missed` of the words everyone missed ({word, points, path, common}),
+        the ones a family would know first (the report's common words), each part best first,
+        as the report orders them.
+
+    Paths are [[row, col], ...] from 0 in the report's board. None for no report."""
+    if report is None:
+        return None
+    scored = [(w, p["name"]) for p in report.get("players") or [] for w in p.get("words") or []
+              if w.get("status") == "scored" and int(w.get("points") or 0) > 0]
+    best = None
+    if scored:
+        word, name = min(scored, key=lambda wp: _word_order(wp[0]))
+        best = {"word": word["word"], "points": int(word["points"]), "path": word.get("path"), "by": [name]}
+        if word.get("written"):
+            best["written"] = word["written"]
+    every = list(report.get("missed") or [])
+    ordered = [w for w in every if w.get("common")] + [w for w in every if not w.get("common")]
+    shown = [{"word": w["word"], "points": int(w.get("points") or 0), "path": w.get("path"),
+              "common": bool(w.get("common"))} for w in ordered[:max(0, missed)]]
+    return {"best": best, "missed": shown, "missed_total": len(every)}
 
 
 def round_settings(room: Room) -> Settings:
@@ -220,6 +258,7 @@ def room_view(room: Room, host: bool, player: Player | None, now: float, screen:
                   "deadline": r.deadline, "locked_at": r.locked_at, "locked_by": r.locked_by,
                   "settings": round_settings(room).to_dict(), "settings_fixed": r.settings is not None,
                   "board": board_view(room), "report": ranked_report(r.report) if r.phase is Phase.scored else None,
-                  "questions": questions if r.phase is Phase.locked else None},
+                  "questions": questions if r.phase is Phase.locked else None,
+                  "highlights": round_highlights(r.report) if r.phase is Phase.scored else None},
         "last_change": room.last_change,
     }

@@ -2,8 +2,9 @@
 
 The limits bound what any client can make the server hold (docs/web.md, "Limits"):
   * connections: at most `max_connections` at once (more are answered 503 by
-    uvicorn), `max_connections_per_client` from one address (more are answered 429
-    and closed); request headers must arrive within `header_timeout_s` of the
+    uvicorn), `max_connections_per_client` from one address (at the cap its
+    longest-idle keep-alive connection makes way; 429 and closed when none is idle);
+    request headers must arrive within `header_timeout_s` of the
     connection (or of the previous response), a whole request body within
     `body_timeout_s` and, after `body_grace_s`, at `min_body_rate` on average (408);
   * photos: a body is received first (at most `max_photo_requests_per_client` at once
@@ -55,12 +56,17 @@ class ServeConfig:
     public_url: the address players' phones use (e.g. http://192.168.1.20:8765) for
         join links; None: the address the request came to.
     max_connections: open connections at once (uvicorn's limit_concurrency: 503 above).
-        1024 holds a club night (180 phones, each with its live stream and a keep-alive
-        connection) with room to spare; the server raises its open-file limit to fit
-        (limits.fit_open_files) or lowers this to what the system allows.
-    max_connections_per_client: open connections from one address (429 above): a
-        phone's browser opens at most 6 to one server, a few tabs stay well below it,
-        and 43 addresses would be needed to fill max_connections.
+        4096 holds a club night (180 phones, each with its live stream and a keep-alive
+        connection) and 16 addresses at their own cap; an idle connection costs about
+        5 KB. The server raises its open-file limit to fit (limits.fit_open_files) or
+        lowers this to what the system allows.
+    max_connections_per_client: open connections from one address. A family or a club
+        behind one public address (NAT) shares it: a browser opens at most 6 to one
+        server (its live stream among them), so 256 holds 42 devices at their most and
+        five tables of ten (measured: docs/hosting.md). At the cap a new connection
+        takes the place of the address's longest-idle keep-alive connection; 429 and
+        closed when none is idle (every one busy, or a flood of slow heads, each held
+        header_timeout_s at most).
     header_timeout_s: seconds for a request's headers to arrive (the connection is
         closed after that), counted from the connection or the previous response.
     body_timeout_s: seconds for a whole request body to arrive (408 after that).
@@ -87,6 +93,9 @@ class ServeConfig:
         at once, then per hour (together).
     rounds_burst / rounds_per_hour: rounds one address may store through /api/rounds
         at once, then per hour.
+    practice_burst / practice_per_hour: practice rounds one address may record at once,
+        then per hour: a club's players practising side by side on one Wi-Fi (30 of them,
+        a 3-minute round each: 600 an hour) share it.
     max_round_bytes: the most a round stored through /api/rounds may take in the games
         database (its words and report as JSON, bytes; 413 above).
     lang: the edition (boggle_cv.game.editions) of a new room and of /api/score and
@@ -111,8 +120,8 @@ class ServeConfig:
     max_players: int = 12
     max_words: int = 2000
     public_url: str | None = None
-    max_connections: int = 1024
-    max_connections_per_client: int = 24
+    max_connections: int = 4096
+    max_connections_per_client: int = 256
     header_timeout_s: float = 10.0
     body_timeout_s: float = 120.0
     body_grace_s: float = 10.0
@@ -132,6 +141,8 @@ class ServeConfig:
     anon_per_hour: float = 2400.0
     rounds_burst: int = 10
     rounds_per_hour: float = 30.0
+    practice_burst: int = 30
+    practice_per_hour: float = 600.0
     max_round_bytes: int = 1 * MB
     guess_limit: int = 30
     guess_window_s: float = 600.0

@@ -204,7 +204,7 @@ def rate_limits(config: ServeConfig) -> dict[tuple[str, str], TokenBuckets]:
             ("POST", "/api/score"): anon,
             ("POST", "/api/rounds"): TokenBuckets(config.rounds_burst, config.rounds_per_hour),
             ("POST", "/api/practice/deals"): anon, ("POST", "/api/practice/sheet"): anon,
-            ("POST", "/api/practice/rounds"): TokenBuckets(config.rounds_burst, config.rounds_per_hour)}
+            ("POST", "/api/practice/rounds"): TokenBuckets(config.practice_burst, config.practice_per_hour)}
 
 
 def _authority(value: bytes, scheme: str) -> str:

@@ -3,14 +3,19 @@
 uvicorn bounds open connections (limit_concurrency: 503 above it), idle keep-alive
 connections and the size of a request head, but it waits forever for a request
 whose headers never finish (300 such connections stayed open 50 s). The protocol
-made here adds two limits of ServeConfig:
+made here adds the limits of ServeConfig:
   * header_timeout_s: a connection whose request head has not arrived that many
     seconds after the connection was made, or after the previous response, is
     closed (uvicorn's own keep-alive timer stops as soon as any byte arrives);
-  * max_connections_per_client: a further connection from an address that holds
-    that many already is answered 429 and closed (not counted for the reverse proxy
-    named by ServeConfig.proxy, whose X-Forwarded-For then names each request's
-    address for the other limits: uvicorn's proxy headers, from that address only).
+  * max_connections_per_client: an address's open connections. A family or a club
+    behind one public address (NAT) shares it: every device holds its live stream and
+    opens up to 6 more while a page loads, so at the cap a new connection first takes
+    the place of the address's longest-idle keep-alive connection (one between
+    requests, which a browser reopens when it needs it) and is answered 429 only when
+    none is idle. A flood of slow heads from one address is held to the cap too, each
+    for header_timeout_s. Not counted for the reverse proxy named by ServeConfig.proxy, whose
+    X-Forwarded-For then names each request's address for the other limits
+    (uvicorn's proxy headers, from that address only).
 The body's own time limit is uploads.BodyLimit's (408).
 
 Every open connection is a file descriptor: fit_open_files raises the process's
@@ -34,20 +39,20 @@ _TOO_MANY = too_many_connections()
 
 
 class GuardedH11(H11Protocol):
-    """uvicorn's h11 protocol with a header deadline and a per-client connection cap
+    """uvicorn's h11 protocol with a header deadline and per-client connection caps
     (class attributes, set by guarded_protocol)."""
 
     header_timeout_s: float = 10.0
-    max_per_client: int = 8
+    max_per_client: int = 256
     #: a reverse proxy's address, whose connections are not counted per address
     proxy: str | None = None
     #: open connections per client address, for this server (a fresh dict per
-    #: guarded_protocol class): counted as connections come and go, not by scanning
-    #: every open connection for each new one
-    per_host: dict[str, int] = {}
+    #: guarded_protocol class), kept as they come and go; an address with none is dropped
+    per_host: dict[str, set["GuardedH11"]] = {}
 
     _deadline: asyncio.TimerHandle | None = None
     _waiting_since: Any = None
+    _idle_since: float = 0.0
     _counted: str | None = None
 
     # uvicorn narrows asyncio.Protocol's BaseTransport to Transport (with the same ignore)
@@ -55,13 +60,34 @@ class GuardedH11(H11Protocol):
         super().connection_made(transport)
         host = _host(self)
         if host is not None and host != self.proxy:
-            same = self.per_host[host] = self.per_host.get(host, 0) + 1
+            same = self.per_host.setdefault(host, set())
+            refused = not self._make_room(same)
+            same.add(self)
             self._counted = host
-            if same > self.max_per_client:
+            if refused:
                 self.transport.write(_TOO_MANY)
                 self.transport.close()
                 return
         self._arm()
+
+    def _make_room(self, same: set["GuardedH11"]) -> bool:
+        """True when this address may open one more connection: it has fewer than
+        max_per_client open, or its longest-idle keep-alive connection closes to make
+        way (False: none is idle: every one is busy or waits for its first request)."""
+        open_ = [c for c in same if not c.transport.is_closing()]
+        if len(open_) < self.max_per_client:
+            return True
+        idle = [c for c in open_ if c.idle]
+        if not idle:
+            return False
+        min(idle, key=lambda c: c._idle_since).transport.close()
+        return True
+
+    @property
+    def idle(self) -> bool:
+        """A keep-alive connection between requests: its last response sent, no new request begun."""
+        cycle = self.cycle
+        return cycle is not None and cycle is self._waiting_since and bool(cycle.response_complete)
 
     def on_response_complete(self) -> None:
         self._arm()  # before uvicorn may start a pipelined request's cycle
@@ -71,17 +97,18 @@ class GuardedH11(H11Protocol):
         self._disarm()
         host, self._counted = self._counted, None
         if host is not None:
-            left = self.per_host.get(host, 1) - 1
-            if left > 0:
-                self.per_host[host] = left
-            else:
-                self.per_host.pop(host, None)
+            same = self.per_host.get(host)
+            if same is not None:
+                same.discard(self)
+                if not same:
+                    self.per_host.pop(host, None)
         super().connection_lost(exc)
 
     def _arm(self) -> None:
         """Expect a new request head within header_timeout_s."""
         self._disarm()
         self._waiting_since = self.cycle  # a new request makes a new cycle
+        self._idle_since = self.loop.time()
         self._deadline = self.loop.call_later(self.header_timeout_s, self._too_slow)
 
     def _disarm(self) -> None:

@@ -105,7 +105,7 @@ def test_sheets_on_several_phones(phones, reading, tmp_path):
     msg = ann.inner_text(MSG)
     assert msg.startswith("From the sheet"), msg
     assert f"{len(done.added)} words added" in msg and "1 already in the list" in msg, msg
-    assert "crossed out (not added): dose" in msg and f"{len(done.doubtful)} to confirm below" in msg, msg
+    assert "crossed out (not added): dose" in msg and f"{len(done.doubtful)} to confirm: tap the right reading" in msg, msg
     n = len(expected)
     saved(ann, f"{n} words")
     assert ann.input_value("textarea.words-box").split("\n") == expected

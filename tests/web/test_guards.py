@@ -155,9 +155,12 @@ def test_anonymous_writes_are_rate_limited(games_db, dictionary):
 
 
 def test_default_rate_limits_fit_a_table():
-    """A table makes one room a night and a script scores a round a few times a minute."""
+    """A table makes one room a night and a script scores a round a few times a minute;
+    a club's 30 players practising side by side behind one address record a round every
+    3 minutes each."""
     c = ServeConfig(db_path=Path("x.db"))
     assert c.rooms_burst >= 5 and c.anon_burst >= 30 and c.rounds_burst >= 5
+    assert c.practice_burst >= 30 and c.practice_per_hour >= 30 * 20
     assert c.anon_per_hour >= 600 and c.rounds_per_hour >= 20
 
 

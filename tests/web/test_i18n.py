@@ -2,15 +2,17 @@
 of the gettext catalogues in boggle_cv/web/static/i18n/<lang>.po (scripts/page_strings.py
 extracts them: t(), tn() and N_() calls in static/*.js, data-i18n elements and
 data-i18n-attr attributes of index.html); a msgid missing from a catalogue, or left
-untranslated, fails here."""
+untranslated, fails here, as does text the page shows some other way (an English
+literal outside t(), text of index.html outside data-i18n), a number counted without
+plural forms, and German that speaks to a player as anything but du."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from scripts.page_strings import (CATALOGUES, LANGS, STATIC, html_messages, js_messages, page_messages,
-                                  read_po)
+from scripts.page_strings import (CATALOGUES, LANGS, PLACEHOLDER as VALUE, STATIC, html_messages, js_messages,
+                                  page_messages, read_po, reads_as_english, shown_literals, unmarked_text)
 
 MESSAGES = page_messages()
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -103,8 +105,61 @@ def test_crossed_off_by_several_players_reads_in_the_plural(lang):
     assert len(e.msgstr) == 2 and e.msgstr[0] != e.msgstr[1], e.msgstr
 
 
+#: Literals a module holds that no player sees: (file, text) -> why.
+NOT_SHOWN = {("errors.js", f"no param {VALUE}"): "a missing param's error, caught: the server's English is shown"}
+#: Text of index.html that stays as it is in every language: the name, a board, the languages in their own.
+AS_IT_IS = {"boggle-cv", "<input placeholder='PERS/LATG/SINE/TERS'>",
+            "English", "Français", "Deutsch", "Español", "Italiano", "Nederlands"}
+
+
+def test_the_finders_of_text_shown_without_a_catalogue():
+    found = [lit.text for lit in shown_literals(
+        'h("span", {}, `✎ by ${c.by}`); say(m, "Lists are locked"); $("#players li.name"); t("ok {x}", { x: "by the way" });'
+        ' el.className = "ts-points ts-fit"; h("p", { class: "words" }); // not a word of the page\n'
+        ' const re = /the "word" of/; x = a / b / c; f(`${n}×${n}, `); throw new Error(`no param ${k}`);')]
+    assert found == [f"✎ by {VALUE}", "Lists are locked", f"no param {VALUE}"]
+    assert not reads_as_english("not_on_board") and not reads_as_english("#report button.chip[aria-pressed=true]")
+    assert unmarked_text('<p data-i18n>Fine</p><p>Not marked</p><code>[Th]</code><span translate="no">boggle-cv</span>'
+                         '<input placeholder="Your name"><img alt="QR code" data-i18n-attr="alt">') == \
+        ["Not marked", "<input placeholder='Your name'>"]
+
+
+def test_no_text_is_shown_without_the_catalogues():
+    """Every literal of the page's modules a player would read goes through t()/tn(), and
+    every text of index.html is marked data-i18n (or is one of AS_IT_IS)."""
+    shown = [(js.name, lit.line, lit.text) for js in sorted(STATIC.glob("*.js"))
+             for lit in shown_literals(js.read_text(encoding="utf-8")) if (js.name, lit.text) not in NOT_SHOWN]
+    assert not shown, f"shown without t(): {shown[:5]}"
+    unmarked = [x for x in unmarked_text((STATIC / "index.html").read_text(encoding="utf-8")) if x not in AS_IT_IS]
+    assert not unmarked, f"index.html shows text outside data-i18n: {unmarked[:5]}"
+
+
+def test_a_number_of_things_is_counted_with_plural_forms():
+    """A count of things is a tn() with both forms (never t("{n} words") or "cell(s)")."""
+    counted = re.compile(r"\{(n|count)\} (?!was\b|has\b|does\b)[a-z]{2,}s\b")
+    for (msgid, plural), where in MESSAGES.items():
+        if plural is None:
+            assert not counted.search(msgid), f"{msgid!r} ({where}) counts without plural forms: use tn()"
+        assert "(s)" not in msgid and (plural is None or "(s)" not in plural), msgid
+    for lang in LANGS:
+        for e in read_po(CATALOGUES / f"{lang}.po")[1].values():
+            assert not any("(s)" in s for s in e.msgstr), (lang, e.msgstr)
+
+
+#: A German clause that starts with a verb in "ihr" form and its object: "Fotografiert das", "(oder) tippt es".
+IHR_IMPERATIVE = re.compile(r"(?:^|[.:;!?(]\s*|,\s*|\b(?:oder|und)\s+)([A-Za-zÄÖÜäöüß]+[^s\W]t)\s+(das|die|den|dem|es|eure?|euch)\b")
+NOT_VERBS = {"jetzt", "tritt", "nicht", "erst", "bitte", "gilt", "ist", "hat"}  # "tritt dem Raum bei" is du's
+
+
 def test_german_speaks_to_one_player_as_du():
+    """du throughout: no formal Sie, no ihr/euch/eure (nor the possessive ihr, which a
+    player reads as "you all"), no imperative in the ihr form ("Fotografiert das Spielfeld")."""
     _, entries = read_po(CATALOGUES / "de.po")
     for e in entries.values():
         for s in e.msgstr:
-            assert not re.search(r"\b(Sie|Ihre?[mnrs]?|Ihnen|euch|eure?[mnrs]?)\b|Macht |Schüttelt ", s), s
+            assert not re.search(r"\b(Sie|Ihnen)\b", s), s
+            assert not re.search(r"\b(ihr|ihre[mnrs]?|euch|euer|eure[mnrs]?)\b", s, re.I), s
+            verbs = [m.group(1) for m in IHR_IMPERATIVE.finditer(s) if m.group(1).lower() not in NOT_VERBS]
+            assert not verbs and not re.search(r"Macht |Schüttelt ", s), (verbs, s)
+    assert IHR_IMPERATIVE.findall("Fotografiert das Spielfeld (oder tippt es ein), prüft die Felder") == \
+        [("Fotografiert", "das"), ("tippt", "es"), ("prüft", "die")]

@@ -11,6 +11,8 @@ import pytest
 
 pytest.importorskip("starlette")
 
+from boggle_cv.web.config import ServeConfig  # noqa: E402
+
 from .serving import free_port, serve, stop, wait_health  # noqa: E402
 
 
@@ -37,9 +39,10 @@ def test_limits_per_address_follow_the_proxy_s_forwarded_address(tmp_path, proxy
         assert made == [201] * 10
         assert _create(port, "10.0.0.1") == 429
         assert _create(port, "10.0.0.2") == (201 if proxy else 429)  # another phone, or the same peer
-        held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(30)]
+        cap = ServeConfig(db_path=tmp_path / "x.db").max_connections_per_client
+        held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(cap + 6)]
         try:
-            for s in held:  # a request on each: past the cap of 24 an address, 429 without --proxy
+            for s in held:  # a request on each: past the cap an address (none idle yet), 429 without --proxy
                 s.sendall(f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
             statuses = [s.recv(64).split(b" ")[1] for s in held]
         finally:

@@ -48,7 +48,7 @@ export function sheetSummary(sheet, where = "below") {
   let text = `${bits.join(", ")}.`;
   const n = sheet.doubtful.length;
   if (n) {
-    text += " " + (where === "below" ? tn("{n} to confirm below.", "{n} to confirm below.", n)
+    text += " " + (where === "below" ? tn("{n} to confirm: tap the right reading.", "{n} to confirm: tap the right reading.", n)
       : where === "name" ? tn("{n} to confirm under their name.", "{n} to confirm under their name.", n)
       : tn("{n} to confirm (under their name once the lists are locked).",
            "{n} to confirm (under their name once the lists are locked).", n));
