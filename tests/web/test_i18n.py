@@ -148,7 +148,7 @@ def test_a_number_of_things_is_counted_with_plural_forms():
 
 #: A German clause that starts with a verb in "ihr" form and its object: "Fotografiert das", "(oder) tippt es".
 IHR_IMPERATIVE = re.compile(r"(?:^|[.:;!?(]\s*|,\s*|\b(?:oder|und)\s+)([A-Za-zÄÖÜäöüß]+[^s\W]t)\s+(das|die|den|dem|es|eure?|euch)\b")
-NOT_VERBS = {"jetzt", "tritt", "nicht", "erst", "bitte", "gilt", "ist", "hat"}  # "tritt dem Raum bei" is du's
+NOT_VERBS = {"jetzt", "tritt", "nicht", "erst", "bitte", "gilt", "ist", "hat", "mit"}  # "tritt dem Raum bei" is du's
 
 
 def test_german_speaks_to_one_player_as_du():
