@@ -56,9 +56,23 @@ def wheel(built: tuple[Path, str]) -> Path:
 
 def test_every_package_is_declared(built: tuple[Path, str]):
     """The folders of data files are declared packages: setuptools warns of none it
-    would leave out ("Package would be ignored")."""
+    would leave out ("Package would be ignored"), and the metadata is current (a
+    licence expression, no deprecated table)."""
     log = built[1]
     assert "would be ignored" not in log and "absent from the `packages` configuration" not in log, log[-3000:]
+    assert "deprecated" not in log.lower(), log[-3000:]
+
+
+def test_the_wheel_carries_every_licence(wheel: Path):
+    """The code's MIT licence and each shipped word list's and model's own notice are in
+    the wheel's metadata (License-File), as the licence expression names them."""
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        meta = next(z.read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
+    assert "License-Expression: MIT AND" in meta, meta[:800]
+    licences = {n.split(".dist-info/licenses/", 1)[1] for n in names if ".dist-info/licenses/" in n}
+    assert "LICENSE" in licences and "models/word_reader.LICENSE" in licences, licences
+    assert {f"boggle_cv/data/{p.name}" for p in (REPO / "boggle_cv" / "data").glob("*.LICENSE")} <= licences
 
 
 @pytest.fixture(scope="module")
