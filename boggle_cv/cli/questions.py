@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from ..game.board import Board, normalise_face
+from ..game.wording import counted
 
 if TYPE_CHECKING:
     import numpy as np
@@ -48,7 +49,7 @@ def show_board(scan: ScanResult, board: Board, out: TextIO | None = None) -> Non
     the grid (report.reading_lines)."""
     from ..game.report import reading_lines
     n = len(scan.reading.flagged)
-    say(f"Board read: {board.size}x{board.size}, {n} doubtful cell(s) (marked ?)", out)
+    say(f"Board read: {board.size}x{board.size}, {counted(n, 'doubtful cell')} (marked ?)", out)
     say(reading_lines(scan, board, notes=False), out)
 
 

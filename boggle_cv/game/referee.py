@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .board import Board, Cell, cell_label
 from .dictionary import Dictionary
+from .wording import counted
 from ..errors import UsageError
 from .photo_reading import PhotoReading, scan_from_dict
 from .scoring import Rules, ScoreSheet, check_players, score_round
@@ -350,9 +351,9 @@ def referee_round(request: RoundRequest, dictionary: Dictionary | None = None) -
         decision = decide(RoundDoubts(board, rules, players, cells, request.doubts), dictionary)
         asked = [c for c in unresolved if cell_label(c) in decision.keys]
         if asked:
-            notes.append(f"{len(asked)} doubtful cell(s) to check: " + ", ".join(cell_label(c) for c in asked))
+            notes.append(f"{counted(len(asked), 'doubtful cell')} to check: " + ", ".join(cell_label(c) for c in asked))
         if len(asked) < len(unresolved):
-            notes.append(f"{len(unresolved) - len(asked)} doubtful cell(s) no score depends on: "
+            notes.append(f"{counted(len(unresolved) - len(asked), 'doubtful cell')} no score depends on: "
                          + ", ".join(shown(d) for d in decision.settled if d.kind == "cell"))
     for kind, cell in doubted:
         what = "a red bonus ring" if kind == "bonus" else "the red challenge cube"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .board import Board, Cell, cell_label
 from .scoring import SCHEMA_VERSION, Rules, ScoredWord, ScoreSheet
+from .wording import counted
 
 if TYPE_CHECKING:
     from .referee import RoundResult
@@ -136,7 +137,7 @@ def round_header(result: RoundResult) -> str:
     r = scan.reading
     fits = sets_fit(r.sets, len(r.flagged))
     text = (f"Board read: {board.size}x{board.size}, mean confidence {r.mean_confidence:.0%}, "
-            f"{len(r.flagged)} doubtful cell(s); cube sets that fit: {fits}")
+            f"{counted(len(r.flagged), 'doubtful cell')}; cube sets that fit: {fits}")
     seen = set(scan.bonus_cells) | {m.cell for m in scan.marks}
     rings = [c for c in sorted(result.rules.bonus_cells) if c in seen]
     if "photo" in result.rules_why.get("bonus_cells", "") and rings:

@@ -226,8 +226,9 @@ def refuse_unseen(reading: BoardReading) -> None:
     unseen = [(c.row, c.col) for row in reading.cells for c in row if c.outside_photo >= UNSEEN_OUTSIDE]
     if unseen:
         from ..game.board import cell_label
+        from ..game.wording import counted
         cells = ", ".join(cell_label(c) for c in unseen)
-        raise NoBoardError(f"no board found: {len(unseen)} cell(s) lie outside the photo ({cells})",
+        raise NoBoardError(f"no board found: {counted(len(unseen), 'cell lies', 'cells lie')} outside the photo ({cells})",
                            "photograph the whole tray, or give the board with --board")
 
 

@@ -100,12 +100,12 @@ def test_no_known_cube_set_says_why_truly():
     """A board no cube set can make: with doubtful cells the report points at them;
     with none, it does not send the reader to check doubtful cells that are not there."""
     doubtful = _report_of(_doubtful_reading()).splitlines()[0]
-    assert "1 doubtful cell(s); cube sets that fit: no known cube set (check the doubtful cells)" in doubtful
+    assert "1 doubtful cell; cube sets that fit: no known cube set (check the doubtful cells)" in doubtful
     n = 4
     faces = np.full((n * n, len(FACES)), 1e-4, np.float32)
     faces[:, FACES.index("A")] = 1.0
     turns = np.tile(np.array([[0.97, 0.01, 0.01, 0.01]], np.float32), (n * n, 1))
     sure = _report_of(decode(Reading(faces / faces.sum(1, keepdims=True), turns), n, use_prior=False))
     first = sure.splitlines()[0]
-    assert "0 doubtful cell(s)" in first and "no known cube set" in first, first
+    assert "0 doubtful cells" in first and "no known cube set" in first, first
     assert "doubtful cells)" not in first and "compare the board with the tray" in first
