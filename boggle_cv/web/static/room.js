@@ -10,7 +10,7 @@ import { recheck, forgetAll } from "./status.js";
 import { Screens } from "./screens.js";
 import { questionsLine } from "./errors.js";
 import { t, tn, N_, currentLanguage } from "./i18n.js";
-import { Live, STATE_TEXT } from "./live.js";
+import { Live, STATE_TEXT, reachedServer } from "./live.js";
 import { Timer, formatSeconds } from "./timer.js";
 import { WordBox } from "./words.js";
 import { BoardPanel } from "./boardpanel.js";
@@ -131,7 +131,7 @@ export class Room {
         this.joinUrl = doc.join_url;
         await this.render(doc.room);
       } catch (err) {
-        this.live.reached(err.status !== 0);
+        this.live.reached(reachedServer(err));  // out of reach: "reconnecting", asked again until it answers
         if (err.status === 401) this.passLost(err);
         else if (err.status === 404) {  // the room is gone (another --db): forget its passes
           forgetRoom(this.code);
