@@ -174,7 +174,12 @@ export class BoardPanel {
     });
   }
 
-  /** Every cell in doubt confirmed as it reads now (one request; each shows ✓, confirmed by this player). */
+  /**
+   * Every cell in doubt confirmed as it reads now (one request; each shows ✓, confirmed
+   * by this player). The line after it counts those cells the room still holds confirmed
+   * (one corrected since on another phone: one fewer; none left, or the round moved on:
+   * no line).
+   */
   async confirmAll(button) {
     const b = this.view;
     const fix = Object.fromEntries([...askedCells(this.questions)].map((k) => k.split(",").map(Number))
@@ -182,9 +187,13 @@ export class BoardPanel {
     await guarded(button, $("#board-msg"), "", async () => {
       const doc = await request("PUT", `/api/rooms/${this.room.code}/rounds/current/board`, { token: this.room.token(), json: { fix } });
       await this.room.onView(doc.room);
-      const n = Object.keys(fix).length, round = doc.room.round.number;
-      return { text: tn("{n} cell confirmed as read.", "{n} cells confirmed as read.", n),
-               still: (v) => v.round.number === round && v.round.phase === "locked" };
+      const round = doc.room.round.number;
+      const line = (v) => {
+        if (v.round.number !== round || v.round.phase !== "locked") return false;
+        const held = Object.keys(fix).filter((label) => (v.round.board.corrections[label] || {}).confirmed).length;
+        return held ? tn("{n} cell confirmed as read.", "{n} cells confirmed as read.", held) : false;
+      };
+      return { text: line(doc.room), still: line };
     });
   }
 

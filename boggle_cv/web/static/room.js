@@ -6,7 +6,7 @@
 // winner). Every status line is worked out from the room as it is now (status.js).
 import { request, passes, savePasses, forgetPlayer, forgetRoom } from "./api.js";
 import { $, h, say, guarded, listNames } from "./dom.js";
-import { recheck, forgetAll } from "./status.js";
+import { recheck, forgetAll, known } from "./status.js";
 import { Screens } from "./screens.js";
 import { questionsLine } from "./errors.js";
 import { t, tn, N_, currentLanguage } from "./i18n.js";
@@ -171,6 +171,7 @@ export class Room {
     const justScored = !!this.view && view.round.phase === "scored" &&
                        (roundChanged || this.view.round.phase !== "scored");
     this.view = view;
+    known(view);  // what an action says from now on is judged against this view
     const r = view.round, isHost = view.you.host;
     if (roundChanged) { this.selectedWord = null; this.showAllMissed = false; this.openLists.clear(); this.allWords = false; }
     $("#room").dataset.phase = r.phase;
