@@ -142,14 +142,14 @@ def phone_step(pages: dict[str, Any], name: str, axe: str | None) -> None:
 
 def test_a_game_to_its_target_on_the_table_screen_and_the_phones(phones, axe):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    host, link, code = new_room(phones, device=WIDE)
+    host, link, code = new_room(phones, device=WIDE, clock=True)  # the screens' clocks: the story's time is the test's
     host.wait_for_selector("body.host-wide #room-screen[data-step=lobby]")
     assert violations(host, axe) == []  # the host's room, the invitation first
     screen_url = host.get_attribute("#screen-link", "href")
     assert screen_url.startswith(f"/?screen={code}#") and len(screen_url.split("#")[1]) == 32
     screens = {"host": host}
     for label, device in (("tv", TV), ("laptop", WIDE)):
-        page = phones.open(label, device=device)
+        page = phones.open(label, device=device, clock=True)
         page.goto(phones.base_url + screen_url)
         screens[label] = page
     tv = screens["tv"]
@@ -236,10 +236,15 @@ def test_a_game_to_its_target_on_the_table_screen_and_the_phones(phones, axe):
         saved(pages[name], n)
     host_click(host, "#lock", "locked")
     typed_board(host, BOARD)
+    for page in screens.values():  # the story's STORY_S stand still while it is checked, however slow the machine
+        page.clock.pause_at(int(page.evaluate("() => Date.now()")) + 1)
     host_click(host, "#score", "scored")
     # the last round's story first (the screens saw it scored), then the game over on its own
     for page in screens.values():
         page.wait_for_selector("[data-step=scored] #ts-best[data-word=slate]")
+    for page in screens.values():
+        page.clock.resume()
+        page.clock.fast_forward((STORY_S + 1) * 1000)
     step(screens, "over", axe, "#ts-champion", "#ts-standings", "#ts-next-code")
     assert tv.inner_text("#ts-champion") == "Ann wins the game!"
     assert tv.inner_text("#ts-next-code") == code
