@@ -338,7 +338,25 @@ def test_every_step_fits_every_screen_in_three_languages(site, phones, axe, lang
             else:
                 assert violations(page, axe, box) == [], (lang, label, name)
             page.screenshot(path=str(SHOTS / f"layout-{lang}-{label}-{name}.png"))
+        if lang == "en" and label == "tv":
+            cells_as_on_the_phones(page, family.views["board"], family.join_url)
         page.context.close()
+
+
+def cells_as_on_the_phones(page: Any, board_view: dict[str, Any], join_url: str) -> None:
+    """The board step says of each cell what the phones say (cellstate.js): doubtful
+    while a question is open about it (whatever the reading's own list), ✓ confirmed as
+    read, ✎ corrected; its heading counts the open questions."""
+    view = json.loads(json.dumps(board_view))
+    view["round"]["questions"] = [{"kind": "cell", "cell": [1, 1], "options": ["A", "O"]}]
+    view["round"]["board"]["doubtful"] = [[3, 3], [1, 1], [0, 0]]  # the reading's own doubts: not the screen's word
+    view["round"]["board"]["corrections"] = {"r1c1": {"face": "P", "by": "Ann", "confirmed": True},
+                                             "r3c3": {"face": "N", "by": "Bob", "confirmed": False}}
+    assert draw(page, view, join_url) == "board"
+    cells = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#screen .ts-board .cell')]
+        .filter((c) => c.classList.length > 1).map((c) => [c.dataset.cell, c.getAttribute('class')]))""")
+    assert cells == {"0,0": "cell confirmed", "1,1": "cell doubtful", "2,2": "cell fixed"}, cells
+    assert page.inner_text("#screen .ts-boardstep h1") == "1 doubtful cell"
 
 
 def test_the_screen_says_when_it_is_reconnecting_and_catches_up(site, tmp_path, scanner_factory, dictionary, axe):
