@@ -126,9 +126,12 @@ def run_server(config: ServeConfig, host: str, port: int, say: Callable[[str], N
             return
         from .workers import run_workers
 
+        # said once, by the command, before any process starts: the socket is listening
+        # already (connections wait in its queue), and a process started again says it no more
+        _say_where(say, host, bound, lan, workers)
+
         def one(index: int) -> None:
-            _serve(config, sock, say if index == 0 else _quiet,
-                   lambda: _say_where(say, host, bound, lan, workers) if index == 0 else None)
+            _serve(config, sock, say if index == 0 else _quiet, lambda: None)
         run_workers(workers, one, say)
     finally:
         sock.close()

@@ -39,10 +39,30 @@ Object.defineProperty(Navigator.prototype, "vibrate", { configurable: true,
 NO_EVENTSOURCE = "delete window.EventSource; window.EventSource = undefined;"
 
 
-def make_app(db: Path, scanner_factory: Any, dictionary: Any, min_seconds: int = 2) -> Any:
-    """The server's app with the timer allowed down to `min_seconds` (tests run short rounds)."""
+class ServerClock:
+    """The rooms' clock for a test (epoch seconds): real time, moved forward when the
+    test says so, so that a round's timer runs out when the test is ready for it (after
+    the words are typed), however slow the machine."""
+
+    def __init__(self) -> None:
+        self.ahead_s = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.ahead_s
+
+    def past(self, deadline: float) -> None:
+        """Move the clock just past `deadline` (epoch s, on this clock)."""
+        self.ahead_s += max(0.0, deadline - self() + 0.5)
+
+
+def make_app(db: Path, scanner_factory: Any, dictionary: Any, min_seconds: int = 2,
+             clock: ServerClock | None = None) -> Any:
+    """The server's app with the timer allowed down to `min_seconds` (tests run short
+    rounds); its rooms on `clock` when given (a test that runs a timer out)."""
     app = create_app(ServeConfig(db_path=db), scanner_factory, dictionary)
     app.state.rooms.limits = dataclasses.replace(app.state.rooms.limits, seconds=(min_seconds, 3600))
+    if clock is not None:
+        app.state.rooms.clock = clock
     return app
 
 
@@ -116,12 +136,17 @@ class Phones:
         self.problems: list[str] = []
         self.pages: dict[str, Any] = {}
 
-    def open(self, name: str, *init_scripts: str, device: dict[str, Any] | None = None) -> Any:
-        """A new phone (its own storage) or, with device=LAPTOP, the host's laptop."""
+    def open(self, name: str, *init_scripts: str, device: dict[str, Any] | None = None, clock: bool = False) -> Any:
+        """A new phone (its own storage) or, with device=LAPTOP, the host's laptop;
+        clock: its time is the test's to hold or move (page.clock, installed before
+        anything loads)."""
         ctx = self.browser.new_context(**(device or PHONE))
         for script in (RECORD_VIBRATION, *init_scripts):
             ctx.add_init_script(script)
-        return self._watch(name, ctx.new_page())
+        page = ctx.new_page()
+        if clock:
+            page.clock.install()
+        return self._watch(name, page)
 
     def tab(self, name: str, of: str) -> Any:
         """A second tab of phone `of` (the same storage, so the same passes)."""
@@ -141,6 +166,19 @@ class Phones:
         if message.type == "error" and "Failed to load resource" not in message.text \
                 and "EventSource" not in message.text and "ERR_CONNECTION" not in message.text:
             self.problems.append(f"{name} console: {message.text}")
+
+
+@contextlib.contextmanager
+def time_held(page: Any) -> Iterator[None]:
+    """The page's time of day stands still inside the block (page.clock, installed
+    before the page loaded; its timers still run, so the page draws and settles as
+    ever): what a person does in a moment (two taps of a confirmation the page keeps
+    for a few seconds) takes no time, however slow the machine."""
+    page.clock.set_fixed_time(page.evaluate("() => Date.now()") / 1000)  # seconds
+    try:
+        yield
+    finally:
+        page.clock.set_system_time(page.evaluate("() => Date.now()") / 1000)  # and on again from there
 
 
 def wait_until(page: Any, js: str, timeout_s: float = 20.0, every_s: float = 0.05) -> Any:

@@ -211,7 +211,10 @@ def test_looks_right_confirms_every_doubtful_cell_at_once(site, phones):
     page.click("#looks-right")
     page.wait_for_selector(f"#board .cell.confirmed[data-cell='{where}']")
     assert page.locator("#board .cell.doubtful").count() == 0 and page.is_hidden("#looks-right")
-    assert "1 cell confirmed as read." in page.inner_text("#board-msg")
+    # said once the room holds the cell confirmed (the board is drawn a moment before it), and kept
+    page.wait_for_selector("#board-msg:not([hidden]):text-is('1 cell confirmed as read.')")
+    assert page.get_attribute(f"#corrections li[data-cell='r{int(where.split(',')[0]) + 1}c{int(where.split(',')[1]) + 1}']",
+                              "data-confirmed") == "1"
 
 
 def test_messages_next_to_the_action(site, phones):

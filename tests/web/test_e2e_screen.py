@@ -142,14 +142,14 @@ def phone_step(pages: dict[str, Any], name: str, axe: str | None) -> None:
 
 def test_a_game_to_its_target_on_the_table_screen_and_the_phones(phones, axe):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    host, link, code = new_room(phones, device=WIDE)
+    host, link, code = new_room(phones, device=WIDE, clock=True)  # the screens' clocks: the story's time is the test's
     host.wait_for_selector("body.host-wide #room-screen[data-step=lobby]")
     assert violations(host, axe) == []  # the host's room, the invitation first
     screen_url = host.get_attribute("#screen-link", "href")
     assert screen_url.startswith(f"/?screen={code}#") and len(screen_url.split("#")[1]) == 32
     screens = {"host": host}
     for label, device in (("tv", TV), ("laptop", WIDE)):
-        page = phones.open(label, device=device)
+        page = phones.open(label, device=device, clock=True)
         page.goto(phones.base_url + screen_url)
         screens[label] = page
     tv = screens["tv"]
@@ -236,10 +236,15 @@ def test_a_game_to_its_target_on_the_table_screen_and_the_phones(phones, axe):
         saved(pages[name], n)
     host_click(host, "#lock", "locked")
     typed_board(host, BOARD)
+    for page in screens.values():  # the story's STORY_S stand still while it is checked, however slow the machine
+        page.clock.pause_at(int(page.evaluate("() => Date.now()")) + 1)
     host_click(host, "#score", "scored")
     # the last round's story first (the screens saw it scored), then the game over on its own
     for page in screens.values():
         page.wait_for_selector("[data-step=scored] #ts-best[data-word=slate]")
+    for page in screens.values():
+        page.clock.resume()
+        page.clock.fast_forward((STORY_S + 1) * 1000)
     step(screens, "over", axe, "#ts-champion", "#ts-standings", "#ts-next-code")
     assert tv.inner_text("#ts-champion") == "Ann wins the game!"
     assert tv.inner_text("#ts-next-code") == code
@@ -333,7 +338,25 @@ def test_every_step_fits_every_screen_in_three_languages(site, phones, axe, lang
             else:
                 assert violations(page, axe, box) == [], (lang, label, name)
             page.screenshot(path=str(SHOTS / f"layout-{lang}-{label}-{name}.png"))
+        if lang == "en" and label == "tv":
+            cells_as_on_the_phones(page, family.views["board"], family.join_url)
         page.context.close()
+
+
+def cells_as_on_the_phones(page: Any, board_view: dict[str, Any], join_url: str) -> None:
+    """The board step says of each cell what the phones say (cellstate.js): doubtful
+    while a question is open about it (whatever the reading's own list), ✓ confirmed as
+    read, ✎ corrected; its heading counts the open questions."""
+    view = json.loads(json.dumps(board_view))
+    view["round"]["questions"] = [{"kind": "cell", "cell": [1, 1], "options": ["A", "O"]}]
+    view["round"]["board"]["doubtful"] = [[3, 3], [1, 1], [0, 0]]  # the reading's own doubts: not the screen's word
+    view["round"]["board"]["corrections"] = {"r1c1": {"face": "P", "by": "Ann", "confirmed": True},
+                                             "r3c3": {"face": "N", "by": "Bob", "confirmed": False}}
+    assert draw(page, view, join_url) == "board"
+    cells = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#screen .ts-board .cell')]
+        .filter((c) => c.classList.length > 1).map((c) => [c.dataset.cell, c.getAttribute('class')]))""")
+    assert cells == {"0,0": "cell confirmed", "1,1": "cell doubtful", "2,2": "cell fixed"}, cells
+    assert page.inner_text("#screen .ts-boardstep h1") == "1 doubtful cell"
 
 
 def test_the_screen_says_when_it_is_reconnecting_and_catches_up(site, tmp_path, scanner_factory, dictionary, axe):

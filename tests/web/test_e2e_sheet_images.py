@@ -112,6 +112,9 @@ def test_the_handwriting_beside_each_word(phones, reading, tmp_path):
     assert ann.get_attribute(f"{folded} button.sheet-word[data-word='{first}']", "aria-expanded") == "true"
     wait_until(ann, all_loaded(f"{folded} li[data-word='{first}']", 1))
     assert scroll_width(ann) <= WIDTH
+    # the sheet's words unfolded below the box never squeeze the questions above it
+    held = ann.evaluate("(sel) => document.querySelector(sel).parentElement.getBoundingClientRect().height", panel)
+    assert held >= 88, held  # at least two of its rows (44 px targets)
     # Ann keeps all but two of the doubtful words: they join the folded words, ink and all
     for w in list(marks)[2:]:
         ann.click(f"{panel} li[data-word='{w}'] button.alt.reading")

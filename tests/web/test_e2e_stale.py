@@ -25,7 +25,8 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
 from .conftest import SAMPLE, LiveServer, RecordedReader, sample_truth  # noqa: E402
-from .phones import CHROMIUM, PHONE, Phones, make_app, photo_fixtures, wait_until  # noqa: E402
+from .phones import CHROMIUM, LAPTOP, PHONE, Phones, make_app, photo_fixtures, wait_until  # noqa: E402
+from .screen_views import Api  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no chromium at {CHROMIUM}")
 
@@ -340,3 +341,40 @@ def test_reconnecting_while_the_server_is_down_and_caught_up_after(site, tmp_pat
             page.context.close()
         live.__exit__(None, None, None)
     assert phones.problems == [], phones.problems
+
+
+def test_a_network_gone_with_the_stream_still_open_says_reconnecting_and_catches_up(phones):
+    """The host's laptop (the table screen's panel beside its controls) and a German
+    phone lose their network while their live streams stay open: a change is announced
+    that neither can read. Both headers leave "live" ("offline: retrying", the host's
+    panel its banner), and once the network is back both say "live" again and show
+    the change, without a tap."""
+    host = phones.open("host", device={**LAPTOP, "locale": "en"})
+    host.goto(phones.base_url + "/")
+    host.wait_for_selector("body[data-ready]")
+    host.click("#create")
+    host.wait_for_selector("#join-link[href*='?room=']")
+    hans = join(phones, "Hans", host.get_attribute("#join-link", "href"), "de")
+    for page in (host, hans):
+        page.wait_for_selector("#conn[data-state=live]")
+    host.wait_for_selector("#room-screen[data-step=lobby][data-conn=live]")
+    token = host.evaluate("() => Object.values(JSON.parse(localStorage.getItem('boggle-cv.rooms')))[0].host")
+    code = host.inner_text("#join-code")
+    for page in (host, hans):
+        page.context.set_offline(True)
+    # the change is announced on the streams still open; fetching the room fails
+    Api(phones.base_url)("POST", f"/api/rooms/{code}/rounds", {}, token)
+    for page in (host, hans):
+        page.wait_for_selector("#conn[data-state=offline]")
+    assert host.inner_text("#conn") == "offline: retrying" and hans.inner_text("#conn") == "offline: neuer Versuch"
+    host.wait_for_selector("#room-screen[data-conn=offline] .ts-conn:not([hidden])")
+    assert host.inner_text("#room-screen .ts-conn") == "No connection to the room: retrying…"
+    assert host.get_attribute("#room", "data-phase") == "waiting"  # nothing drawn that it could not read
+    for page in (host, hans):
+        page.context.set_offline(False)
+    for page in (host, hans):
+        page.wait_for_selector("#conn[data-state=live]", timeout=15_000)
+        page.wait_for_selector("#room[data-phase=playing]")
+    host.wait_for_selector("#room-screen[data-step=playing][data-conn=live]")
+    assert host.is_hidden("#room-screen .ts-conn")
+    hans.wait_for_selector("textarea.words-box:not([readonly])")

@@ -38,9 +38,9 @@ BOARD = "PERS/LATG/SINE/TERS"   # rest: r4c3 e4c2 s3c1 t4c1; last: l2c1 a2c2 s3c
 site, phones = table_fixtures("table")
 
 
-def new_room(phones: Phones, device: dict[str, Any] | None = None) -> tuple[Any, str, str]:
-    """The host's page on a new room: (page, join link, code)."""
-    host = phones.open("host", device=device)
+def new_room(phones: Phones, device: dict[str, Any] | None = None, clock: bool = False) -> tuple[Any, str, str]:
+    """The host's page on a new room: (page, join link, code); clock: as Phones.open."""
+    host = phones.open("host", device=device, clock=clock)
     host.goto(phones.base_url + "/")
     host.wait_for_selector("body[data-ready]")
     host.click("#create")

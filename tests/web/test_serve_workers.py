@@ -61,6 +61,9 @@ def test_every_process_serves_one_killed_is_started_again_and_sigterm_stops_all(
         if proc.poll() is None:
             stop(proc)
     assert code == 143, err
-    assert "share this port" in err
+    assert err.count("share this port") == 1, err  # said by the command once, whatever its processes did
+    # the killed process's semaphores are its resource tracker's to clean up (and it says so); every
+    # process stopped by SIGTERM, starting or serving, cleans up its own
+    assert err.count("leaked semaphore") <= 1, err
     assert re.search(r"server process [12] ended \(killed by SIGKILL\); starting it again", err), err
     assert "Traceback" not in err

@@ -4,7 +4,7 @@
 // tapped in) and the path of the word tapped in the report.
 import { request, fetchImage } from "./api.js";
 import { $, h, say, guarded, cellName, faceName } from "./dom.js";
-import { askedCells, byText, cellQuestion } from "./cellstate.js";
+import { askedCells, byText, cellQuestion, cellStates, keyOf } from "./cellstate.js";
 import { t, tn } from "./i18n.js";
 import { renderBoard } from "./board.js";
 import { openPicker } from "./picker.js";
@@ -66,12 +66,9 @@ export class BoardPanel {
     }
     const photo = b.source === "photo" && this.photo && this.photo.src === b.photo_url ? this.photo : null;
     // a cell is doubtful while the referee has a question open about it; a confirmed cell is ✓, a corrected one ✎
-    const asked = askedCells(this.questions);
-    const fixed = new Map(Object.entries(b.corrections).filter(([, c]) => !c.confirmed).map(([label, c]) => [keyOf(label), c.by]));
-    const confirmed = new Map(Object.entries(b.corrections).filter(([, c]) => c.confirmed).map(([label, c]) => [keyOf(label), c.by]));
+    const states = cellStates(b, this.questions), asked = states.doubtful;
     const marks = this.marks();
-    const model = { faces: b.faces, geometry: photo && b.read ? b.read.geometry : null, photo,
-                    doubtful: asked, fixed, confirmed, ...marks };
+    const model = { faces: b.faces, geometry: photo && b.read ? b.read.geometry : null, photo, ...states, ...marks };
     renderBoard($("#board"), model, { whole: this.whole, path: this.path, selected: this.picking,
                                        onCell: this.open ? (r, c) => this.pick(r, c) : () => this.closedTap() });
     $("#zoom").hidden = !photo;
@@ -177,7 +174,12 @@ export class BoardPanel {
     });
   }
 
-  /** Every cell in doubt confirmed as it reads now (one request; each shows ✓, confirmed by this player). */
+  /**
+   * Every cell in doubt confirmed as it reads now (one request; each shows ✓, confirmed
+   * by this player). The line after it counts those cells the room still holds confirmed
+   * (one corrected since on another phone: one fewer; none left, or the round moved on:
+   * no line).
+   */
   async confirmAll(button) {
     const b = this.view;
     const fix = Object.fromEntries([...askedCells(this.questions)].map((k) => k.split(",").map(Number))
@@ -185,9 +187,13 @@ export class BoardPanel {
     await guarded(button, $("#board-msg"), "", async () => {
       const doc = await request("PUT", `/api/rooms/${this.room.code}/rounds/current/board`, { token: this.room.token(), json: { fix } });
       await this.room.onView(doc.room);
-      const n = Object.keys(fix).length, round = doc.room.round.number;
-      return { text: tn("{n} cell confirmed as read.", "{n} cells confirmed as read.", n),
-               still: (v) => v.round.number === round && v.round.phase === "locked" };
+      const round = doc.room.round.number;
+      const line = (v) => {
+        if (v.round.number !== round || v.round.phase !== "locked") return false;
+        const held = Object.keys(fix).filter((label) => (v.round.board.corrections[label] || {}).confirmed).length;
+        return held ? tn("{n} cell confirmed as read.", "{n} cells confirmed as read.", held) : false;
+      };
+      return { text: line(doc.room), still: line };
     });
   }
 
@@ -242,10 +248,4 @@ export class BoardPanel {
       }
     });
   }
-}
-
-/** "r2c3" -> "1,2" (0-based key). */
-function keyOf(label) {
-  const m = /^r(\d+)c(\d+)$/.exec(label);
-  return m ? `${Number(m[1]) - 1},${Number(m[2]) - 1}` : label;
 }

@@ -11,6 +11,25 @@ export function askedCells(questions) {
     .map((q) => `${q.cell[0]},${q.cell[1]}`));
 }
 
+/** "r2c3" (the view's cell label, from 1) -> "1,2" (the board's key, from 0). */
+export function keyOf(label) {
+  const m = /^r(\d+)c(\d+)$/.exec(label);
+  return m ? `${Number(m[1]) - 1},${Number(m[2]) - 1}` : label;
+}
+
+/**
+ * Each cell's state on a board (the view's round.board and round.questions), as
+ * board.js's renderBoard draws it: {doubtful: Set of "r,c" (a question is open about
+ * it), fixed: Map "r,c" -> who corrected it (✎), confirmed: Map "r,c" -> who said it
+ * reads right (✓)}. Every screen that draws a board (the phone's, the table screen's)
+ * says the same of a cell.
+ */
+export function cellStates(board, questions) {
+  const by = (confirmed) => new Map(Object.entries(board.corrections || {})
+    .filter(([, c]) => !!c.confirmed === confirmed).map(([label, c]) => [keyOf(label), c.by]));
+  return { doubtful: askedCells(questions), fixed: by(false), confirmed: by(true) };
+}
+
 /** The open question about cell (r, c), or null. */
 export function cellQuestion(questions, r, c) {
   return (questions || []).find((q) => q.kind === "cell" && Array.isArray(q.cell) && q.cell[0] === r && q.cell[1] === c) || null;

@@ -3,6 +3,11 @@
 // POLL_MS while the stream is down or when EventSource is not available.
 // The state ("connecting", "live", "reconnecting", "polling", "offline") is shown
 // on the page; every change calls onVersion(version) and the page fetches the room.
+// A fetch of the room that does not reach the server says the room is out of reach,
+// whatever the stream looks like (a stream can stay open while requests fail: the
+// Wi-Fi gone, a proxy in front of a server that stopped): the page then says
+// "reconnecting" (or "offline"), asks again every POLL_MS, and is live again once a
+// fetch gets through.
 
 import { N_ } from "./i18n.js";
 
@@ -23,6 +28,7 @@ export class Live {
     this.retryTimer = null;
     this.state = "";
     this.stopped = false;
+    this.unreached = false;  // the last fetch of the room did not reach the server
   }
 
   start() {
@@ -50,8 +56,10 @@ export class Live {
     const es = new EventSource(`/api/rooms/${encodeURIComponent(this.code)}/events`);
     this.es = es;
     es.addEventListener("open", () => {
-      this.stopPolling();
-      this.setState("live");
+      if (!this.unreached) {
+        this.stopPolling();
+        this.setState("live");
+      }  // else the stream is back but the room not yet read: live once a fetch gets through (reached)
       this.onVersion(null);  // changes made while the stream was down
     });
     es.addEventListener("room", (e) => {
@@ -87,13 +95,28 @@ export class Live {
   }
 
   /**
-   * The page tells us whether its last request reached the server. Not reached while
-   * the stream is down: "reconnecting" (the server restarting, the Wi-Fi gone a
-   * moment), or "offline" when the phone itself says it has no network.
+   * The page tells us whether its last fetch of the room reached the server (see
+   * reachedServer). Not reached, stream or no stream: "reconnecting" (the server
+   * restarting, the Wi-Fi gone a moment), or "offline" when the phone itself says it
+   * has no network, and the room is asked for again every POLL_MS. Reached again: the
+   * state the stream is in ("live" when it is open).
    */
   reached(ok) {
-    if (!ok && this.state !== "live") this.setState(navigator.onLine === false ? "offline" : "reconnecting");
-    else if (ok && (this.state === "offline" || (this.state === "reconnecting" && !this.es))) {
+    if (this.stopped) return;
+    if (!ok) {
+      this.unreached = true;
+      this.setState(navigator.onLine === false ? "offline" : "reconnecting");
+      this.startPolling();
+      return;
+    }
+    const was = this.unreached;
+    this.unreached = false;
+    if (this.es && this.es.readyState === EventSource.OPEN) {
+      if (was) {
+        this.stopPolling();
+        this.setState("live");
+      }
+    } else if (was || this.state === "offline" || (this.state === "reconnecting" && !this.es)) {
       this.setState(this.es ? "reconnecting" : "polling");
     }
   }
@@ -110,6 +133,14 @@ export class Live {
     this.state = state;
     this.onState(state);
   }
+}
+
+/**
+ * Did a failed request reach the room's server? Not when the connection failed
+ * (status 0) or a proxy in front of the server answered for it (502, 504).
+ */
+export function reachedServer(err) {
+  return ![0, 502, 504].includes(err.status);
 }
 
 export const STATE_TEXT = {

@@ -6,11 +6,11 @@
 // winner). Every status line is worked out from the room as it is now (status.js).
 import { request, passes, savePasses, forgetPlayer, forgetRoom } from "./api.js";
 import { $, h, say, guarded, listNames } from "./dom.js";
-import { recheck, forgetAll } from "./status.js";
+import { recheck, forgetAll, known } from "./status.js";
 import { Screens } from "./screens.js";
 import { questionsLine } from "./errors.js";
 import { t, tn, N_, currentLanguage } from "./i18n.js";
-import { Live, STATE_TEXT } from "./live.js";
+import { Live, STATE_TEXT, reachedServer } from "./live.js";
 import { Timer, formatSeconds } from "./timer.js";
 import { WordBox } from "./words.js";
 import { BoardPanel } from "./boardpanel.js";
@@ -131,7 +131,7 @@ export class Room {
         this.joinUrl = doc.join_url;
         await this.render(doc.room);
       } catch (err) {
-        this.live.reached(err.status !== 0);
+        this.live.reached(reachedServer(err));  // out of reach: "reconnecting", asked again until it answers
         if (err.status === 401) this.passLost(err);
         else if (err.status === 404) {  // the room is gone (another --db): forget its passes
           forgetRoom(this.code);
@@ -171,6 +171,7 @@ export class Room {
     const justScored = !!this.view && view.round.phase === "scored" &&
                        (roundChanged || this.view.round.phase !== "scored");
     this.view = view;
+    known(view);  // what an action says from now on is judged against this view
     const r = view.round, isHost = view.you.host;
     if (roundChanged) { this.selectedWord = null; this.showAllMissed = false; this.openLists.clear(); this.allWords = false; }
     $("#room").dataset.phase = r.phase;

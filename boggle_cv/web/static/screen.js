@@ -9,7 +9,7 @@
 import { request } from "./api.js";
 import { $, h } from "./dom.js";
 import { t, N_ } from "./i18n.js";
-import { Live, POLL_MS } from "./live.js";
+import { Live, reachedServer } from "./live.js";
 import { Timer } from "./timer.js";
 import { drawScreen, fitNames } from "./screensteps.js";
 
@@ -90,7 +90,6 @@ export class TableScreen {
     this.live.stop();
     this.finale.close();
     clearInterval(this.timer.handle);
-    clearTimeout(this.retry);
     window.removeEventListener("resize", this.onResize);
   }
 
@@ -110,18 +109,11 @@ export class TableScreen {
       const r = doc.room.round;
       this.timer.set(`${r.number}:${r.started_at}`, r.deadline, r.phase, r.locked_by);
       this.draw();
-      if (this.unreached) { this.unreached = false; showConnection(this.box, this.live.state); }
     } catch (err) {
-      this.live.reached(err.status !== 0);
-      if (err.status === 401 || err.status === 404) { this.close(); this.onLost(err.message); return; }
-      if (err.status === 0) {
-        // a change was announced but the room is out of reach (the stream may still look open):
-        // say so, and ask again until it answers
-        this.unreached = true;
-        showConnection(this.box, "offline");
-        clearTimeout(this.retry);
-        this.retry = setTimeout(() => this.refresh(), POLL_MS);
-      }
+      // a change announced but the room out of reach (the stream may still look open):
+      // the banner says so, and live.js asks again until it answers
+      this.live.reached(reachedServer(err));
+      if (err.status === 401 || err.status === 404) { this.close(); this.onLost(err.message); }
     }
   }
 }

@@ -14,6 +14,7 @@
 import { h, listNames } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { renderBoard } from "./board.js";
+import { cellStates, keyOf } from "./cellstate.js";
 import { ranked, widthOf } from "./report.js";
 
 const PODIUM = 3;     // the podium's places (every player tied on them stands there)
@@ -100,19 +101,17 @@ function playing(view, clockEl, level) {
     playerChips(view, (p) => tn("{n} word", "{n} words", p.word_count)));
 }
 
-/** "r2c3" -> "1,2" (the board's cells from 0). */
-function keyOf(label) {
-  const m = /^r(\d+)c(\d+)$/.exec(label);
-  return m ? `${m[1] - 1},${m[2] - 1}` : label;
-}
-
-/** The round's board as a picture for the room (no cell to tap), `path` drawn on it. */
-function boardPicture(b, path = null, label = "") {
+/**
+ * The round's board as a picture for the room (no cell to tap), `path` drawn on it:
+ * each cell as the phones show it (cellstate.js: ? while a question is open about it,
+ * ✓ confirmed, ✎ corrected).
+ */
+function boardPicture(r, path = null, label = "") {
+  const b = r.board;
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("class", "ts-board");
   svg.setAttribute("role", "img");
-  renderBoard(svg, { faces: b.faces, geometry: null, photo: null, doubtful: new Set(b.doubtful.map(([r, c]) => `${r},${c}`)),
-                     fixed: new Map(Object.entries(b.corrections).map(([cell, c]) => [keyOf(cell), c.by])),
+  renderBoard(svg, { faces: b.faces, geometry: null, photo: null, ...cellStates(b, r.questions),
                      bonus: new Set((b.bonus || []).map(keyOf)), challenge: b.challenge ? keyOf(b.challenge) : null },
               { path });
   svg.setAttribute("aria-label", label || t("The board: {rows}", { rows: b.faces.map((row) => row.join(" ")).join(" / ") }));
@@ -121,13 +120,13 @@ function boardPicture(b, path = null, label = "") {
 }
 
 function boardStep(view, level) {
-  const b = view.round.board;
+  const r = view.round, b = r.board;
   if (!b.faces) {
     return h("div", { class: "ts-center" }, heading(level, t("Time's up!"), { class: "ts-big" }),
       h("p", { class: "ts-say" }, t("Now a photo of the tray, from any phone.")));
   }
-  const n = b.doubtful.length;
-  return h("div", { class: "ts-boardstep" }, boardPicture(b),
+  const n = cellStates(b, r.questions).doubtful.size;  // doubtful: a question is open about the cell
+  return h("div", { class: "ts-boardstep" }, boardPicture(r),
     h("div", { class: "ts-side" },
       heading(level, n ? tn("{n} doubtful cell", "{n} doubtful cells", n) : t("The board is read"), { class: "ts-big" }),
       h("p", { class: "ts-say" }, n ? t("Check the cells marked ? against the tray, on any phone.")
@@ -174,10 +173,10 @@ function standings(game, level, title = t("The game")) {
 
 /** The best word that scored: the word, its points and who found it, its path on the board. */
 function bestWord(view, best, level) {
-  const b = view.round.board;
+  const r = view.round, b = r.board;
   if (!best) {
     return h("section", { class: "ts-best", id: "ts-best" }, heading(level, t("Best word")),
-      h("p", { class: "ts-say" }, t("No word scored this round.")), b.faces ? boardPicture(b) : null);
+      h("p", { class: "ts-say" }, t("No word scored this round.")), b.faces ? boardPicture(r) : null);
   }
   const word = best.word.toUpperCase();
   return h("section", { class: "ts-best", id: "ts-best", dataset: { word: best.word } },
@@ -185,7 +184,7 @@ function bestWord(view, best, level) {
     h("p", { class: "ts-word ts-fit" }, word, best.written ? h("span", { class: "ts-written" }, ` (${best.written})`) : null),
     h("p", { class: "ts-by ts-fit" }, h("span", { class: "ts-pts" }, tn("{n} point", "{n} points", best.points)), " · ",
       withNames(t("found by {names}", { names: listNames(best.by) }), best.by)),
-    b.faces ? boardPicture(b, best.path, t("The board, the path of {word} drawn on it: {rows}",
+    b.faces ? boardPicture(r, best.path, t("The board, the path of {word} drawn on it: {rows}",
                                             { word, rows: b.faces.map((row) => row.join(" ")).join(" / ") })) : null);
 }
 

@@ -47,9 +47,28 @@ export function say(el, text, kind = "", { quiet = false, still = null } = {}) {
   }
 }
 
-/** Say `text` in `el` and keep it while `still(view)` holds (see say). */
+/**
+ * Say `text` in `el` and keep it while `still(view)` holds (see say). The text is
+ * judged at once against the room as the page knows it now (known): an action whose
+ * answer a newer view has overtaken (another phone's change drawn meanwhile) says what
+ * is true now, or nothing (a busy text of its own is cleared).
+ */
 export function claim(el, text, kind = "", still = null) {
+  if (still && latest) {
+    let now;
+    try { now = still(latest); } catch (e) { now = false; }
+    if (now !== true && !(typeof now === "string" && now)) {
+      if (el && el.classList.contains("busy")) say(el, "", "", { quiet: true });
+      return;
+    }
+    if (typeof now === "string") text = now;
+  }
   say(el, text, kind, { still });
+}
+
+/** The room as the page knows it now (room.js, as soon as it takes a newer view). */
+export function known(view) {
+  latest = view;
 }
 
 /** Every kept message asked again against `view` (the room as it is now). */
