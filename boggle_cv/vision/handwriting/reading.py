@@ -27,7 +27,8 @@ import numpy as np
 
 # the words near a word live with the game (its sheet lexicon uses them too); named here as well
 from ...game.near_words import MAX_LEN as MAX_LEN, board_lexicon as board_lexicon, clean_lexicon, fold_candidate as fold_candidate, one_edit
-from . import charlm, commonness, ctc, doubt, recogniser
+from . import board_check, charlm, commonness, ctc, doubt, recogniser
+from .board_check import BoardCheck
 
 #: How many alternatives a reading keeps.
 TOP_K = 5
@@ -105,6 +106,11 @@ class WordReading:
     #: only), and the calibration's P(right) from it (None without a calibration)
     evidence: doubt.Evidence | None = field(default=None, compare=False, repr=False)
     p_right: float | None = field(default=None, compare=False)
+    #: with a board known: what the ink says without the board (the open reading:
+    #: board_check), always among the alternatives of a doubtful word; '' otherwise
+    written: str = ""
+    #: with a board known: the lexicon word checked against the open reading
+    board_check: BoardCheck | None = field(default=None, compare=False, repr=False)
 
 
 def _softmax(scores: np.ndarray, prior: np.ndarray | None = None) -> np.ndarray:
@@ -281,7 +287,9 @@ def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = Non
     (``read_against_dictionary``). ``lang``: the lexicon's language, for the prior of
     how common each word is (``commonness``; uniform for a language without a table).
     ``board_words``: the lexicon's words that can be traced on the board (the solver's
-    words), each weighed up by BOARD_BONUS; None when no board is known."""
+    words), each weighed up by BOARD_BONUS; None when no board is known. With a board
+    known, each reading is checked against the open reading (``ink_decides``, against
+    ``dictionary``, else the edition's): the ink decides whether a board's word stands."""
     images = list(images)
     if not images:
         return []
@@ -300,4 +308,28 @@ def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = Non
             for k, i in enumerate(again):
                 second = read_views(views[i] + [m[k] for m in more], lex, encoded, prior, board, out[i].free)
                 out[i] = second if second.word else out[i]  # a view no candidate fits: keep the first look
+    if lex and board is not None:  # the board informs, the ink decides
+        opened = dictionary if dictionary is not None else _edition_dictionary(lang)
+        if opened is not None:
+            out = [ink_decides(r, v, opened, lang) for r, v in zip(out, views)]
     return out
+
+
+def ink_decides(reading: WordReading, views: Sequence[np.ndarray], dictionary: Any, lang: str) -> WordReading:
+    """A board lexicon's reading checked against the open reading of the same views
+    (read_against_dictionary; board_check.decide). A reading that is its own free
+    reading needs no check: the ink says that word."""
+    if not reading.word or reading.word == reading.free:
+        return replace(reading, written=reading.free)
+    opened = read_against_dictionary(views, dictionary, lang)
+    return board_check.decide(reading, opened, views[0], doubt.board_rule(), TOP_K)  # type: ignore[no-any-return]
+
+
+def _edition_dictionary(lang: str) -> Any:
+    """The edition's shipped dictionary, the open reading's (None for an unknown edition)."""
+    from ...errors import BoggleError
+    from ...game.dictionary import load_default
+    try:
+        return load_default(lang)
+    except BoggleError:
+        return None

@@ -154,7 +154,8 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
         quad = paper.to_photo(np.array([[b.x0, b.y0], [b.x1, b.y0], [b.x1, b.y1], [b.x0, b.y1]], np.float64))
         words.append(SheetWord(r.word, float(r.confidence), tuple((str(w), float(p)) for w, p in r.alternatives),
                                _asked(r, bool(words_in)), str(r.free), tuple((float(x), float(y)) for x, y in quad),
-                               b.crossed_out, getattr(r, "p_right", None), getattr(r, "evidence", None)))
+                               b.crossed_out, getattr(r, "p_right", None), getattr(r, "evidence", None),
+                               str(getattr(r, "written", "") or "")))
     return SheetReading(tuple(words), corners, turn, timings)
 
 
@@ -289,9 +290,11 @@ def _as_lexicon_word(r: Any, back: dict[str, str]) -> Any:
     word = back.get(str(r.word), str(r.word))
     if ranked and ranked[0][0] != word:  # two forms of a runner-up outweigh the word read
         word = ranked[0][0]
+    written = str(getattr(r, "written", "") or "")
     return SimpleNamespace(word=word, confidence=ranked[0][1] if ranked else float(r.confidence),
                            alternatives=ranked, flagged=r.flagged, free=r.free,
-                           p_right=getattr(r, "p_right", None), evidence=getattr(r, "evidence", None))
+                           p_right=getattr(r, "p_right", None), evidence=getattr(r, "evidence", None),
+                           written=back.get(written, written))
 
 
 def _may_be_a_tray(mask: np.ndarray, boxes: Sequence[WordBox], shape: tuple[int, ...]) -> bool:
