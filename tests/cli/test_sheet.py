@@ -38,7 +38,8 @@ def test_sheet_with_the_board_reads_the_sample_sheet():
     assert counted == truth()
     assert [w["word"] for w in doc["words"] if w["crossed_out"]] == ["dose"]
     first = doc["words"][0]
-    assert set(first) == {"word", "confidence", "alternatives", "flagged", "free", "crossed_out", "box"}
+    assert set(first) == {"word", "confidence", "alternatives", "flagged", "free", "written", "crossed_out", "box"}
+    assert all(w["written"] for w in doc["words"] if not w["crossed_out"])  # a board known: the open reading
     assert len(first["box"]) == 4 and first["alternatives"][0][0] == first["word"]
     assert doc["board"] == BOARD and doc["turn"] == 90
 
