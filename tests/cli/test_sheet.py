@@ -215,3 +215,31 @@ def test_a_real_tray_photo_whose_letters_pass_for_writing_is_exit_5():
     out = run("sheet", tray, "--board", "ABCDE/FGHIJ/KLMNO/PQRST/UVWXY")
     assert out.returncode == 5 and out.stderr.count("\n") == 1 and "shows a Boggle tray" in out.stderr
     assert not out.stdout
+
+
+def test_a_sheet_question_says_a_word_may_be_typed_and_takes_one_on_a_terminal():
+    """`scan --sheet` on a pseudo-terminal of 80 columns: the question's line says that
+    any word may be typed, within 80 columns, and a typed word takes the place of the
+    reading in the player's list."""
+    pexpect = __import__("pytest").importorskip("pexpect")
+    import re
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "TERM")}
+    env["TERM"] = "xterm-256color"
+    child = pexpect.spawn(sys.executable, ["-m", "boggle_cv", "scan", str(TRAY), f"--sheet=ann={SHEET}"], env=env,
+                          cwd=str(REPO), dimensions=(40, 80), encoding="utf-8", timeout=180)
+    child.expect(r"Enter keeps it, - drops it \[(\w+)\] ")
+    ansi = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\r")
+    screen = [ansi.sub("", line) for line in (child.before + child.after).split("\n")]
+    question = " ".join(line.strip() for line in screen[next(i for i, line in enumerate(screen)
+                                                              if line.startswith("ann, word ")):])
+    assert "or type the word" in question, screen
+    assert all(len(line) <= 80 for line in screen)
+    child.sendline("chorded")
+    while child.expect([r"Enter keeps it, - drops it \[\w+\] ", pexpect.EOF]) == 0:
+        child.sendline("")
+    child.close()
+    assert child.exitstatus == 0
+    report = ansi.sub("", child.before).splitlines()
+    start = next(i for i, line in enumerate(report) if line.startswith("ann: "))
+    words = [line.split()[0] for line in report[start + 1:report.index("", start)]]
+    assert "CHORDED" in words, report
