@@ -43,19 +43,18 @@ def as_written(item: Any) -> str:
     return str(getattr(item, "written", "") or getattr(item, "free", "") or "")
 
 
-def word_options(word: str, alternatives: Iterable[Any], written: str,
+def word_options(word: str, alternatives: Iterable[Any], written: Iterable[str],
                  min_p: float = MIN_P) -> tuple[Option, ...]:
     """A doubtful sheet word's options, the reading first: its alternatives (the first
-    SHEET_ALTERNATIVES), the written reading (at least P_WRITTEN: always offered), and
-    "" for none of them (P_OTHER)."""
+    SHEET_ALTERNATIVES), what was written (`written`: the open reading and the free
+    one, each at least P_WRITTEN: always offered), and "" for none of them (P_OTHER)."""
     alts = [(str(a[0]), float(a[1])) for a in alternatives or () if a and a[0]]
     p_word = next((p for a, p in alts if a == word), 0.0)
     offered = [(word, p_word), *alts[:SHEET_ALTERNATIVES]]
-    if written and written not in {a for a, _ in offered}:
-        offered.append((written, P_WRITTEN))
+    as_written = list(dict.fromkeys(w for w in written if w))
+    offered += [(w, P_WRITTEN) for w in as_written if w not in {a for a, _ in offered}]
     options = considered(offered, min_p)
-    if written and written not in {a for a, _ in options}:  # a floor under min_p's cut
-        options = (*options, (written, min_p))
+    options += tuple((w, min_p) for w in as_written if w not in {a for a, _ in options})  # a floor under min_p's cut
     return (*options, ("", P_OTHER))
 
 
@@ -79,7 +78,8 @@ def sheet_entries(player: str, read: Iterable[Any], start: int = 0,
             continue
         entries.append(word)
         if _field(item, "flagged"):
-            options = word_options(word, _field(item, "alternatives"), as_written(item), min_p)
+            free = _field(item, "free") if not isinstance(item, Mapping) else item.get("free")
+            options = word_options(word, _field(item, "alternatives"), (as_written(item), str(free or "")), min_p)
             doubts.append(WordDoubt(player, at, options, "word", source))
     return entries, doubts
 

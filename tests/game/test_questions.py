@@ -112,16 +112,17 @@ def test_a_doubtful_sheet_word_may_be_none_of_its_alternatives():
 
 
 def test_a_doubtful_sheet_word_always_offers_what_was_written():
-    """The written reading (what the ink says without the board: `written`, else
-    `free`) is among a question's options, however unlikely the lexicon found it."""
-    read = [{"word": "mates", "free": "methods", "written": "methods", "flagged": True,
+    """What was written (the open reading `written`, and the free reading) is among a
+    question's options, however unlikely the lexicon found it."""
+    read = [{"word": "mates", "free": "mthods", "written": "methods", "flagged": True,
              "alternatives": [["mates", 0.9], ["males", 0.1]], "crossed_out": False},
             {"word": "slab", "free": "slob", "flagged": True,                       # an older document: no "written"
              "alternatives": [["slab", 0.99], ["slob", 0.001]], "crossed_out": False},
             {"word": "late", "free": "late", "written": "late", "flagged": True,
              "alternatives": [["late", 0.6], ["lane", 0.4]], "crossed_out": False}]
     entries, doubts = sheet_entries("ann", read)
-    assert [[v for v, _ in d.options] for d in doubts] == [["mates", "males", "methods", ""], ["slab", "slob", ""],
+    assert [[v for v, _ in d.options] for d in doubts] == [["mates", "males", "methods", "mthods", ""],
+                                                            ["slab", "slob", ""],
                                                             ["late", "lane", ""]]
     assert dict(doubts[0].options)["methods"] >= 0.01 and dict(doubts[1].options)["slob"] >= 0.005
     d = decide(_round({"ann": entries}, words=doubts))

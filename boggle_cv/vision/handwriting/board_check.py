@@ -54,7 +54,7 @@ class BoardRule:
 
 
 #: The rule without a calibration file (the shipped file's numbers, rounded).
-DEFAULT_RULE = BoardRule(keep_gap=2.0, ask_gap=8.0)
+DEFAULT_RULE = BoardRule(keep_gap=8.0, ask_gap=18.0)
 
 
 @dataclass(frozen=True)
