@@ -108,7 +108,8 @@ def test_doubtful_words_are_asked(monkeypatch, capsys):
     assert ask_words("ann", SheetReading(words, box)) == ["seat", "rate", "east"]  # "-" dropped "tea"
     out = capsys.readouterr().out
     assert out.startswith("ann's sheet: 5 words read, 3 to confirm\n")
-    assert 'ann, word 1 of 5: "seat" (71%), "sat" (22%)\ntype it, Enter keeps it, - drops it [seat] ' in out
+    assert ('ann, word 1 of 5: "seat" (71%), "sat" (22%), or type the word\n'
+            'type it, Enter keeps it, - drops it [seat] ') in out
     assert "word 3 of" not in out  # crossed out: not asked
     assert "word 2 of" not in out  # sure: not asked
 
@@ -243,3 +244,13 @@ def test_a_sheet_question_says_a_word_may_be_typed_and_takes_one_on_a_terminal()
     start = next(i for i, line in enumerate(report) if line.startswith("ann: "))
     words = [line.split()[0] for line in report[start + 1:report.index("", start)]]
     assert "CHORDED" in words, report
+
+
+def test_a_question_shows_what_was_written_when_the_board_read_another_word():
+    from boggle_cv.cli.sheets import question_lines, sheet_text
+    from boggle_cv.vision.sheet.types import SheetReading, SheetWord
+    box = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    word = SheetWord("mates", 0.6, (("mates", 0.6), ("males", 0.3)), True, "mthods", box, False, written="methods")
+    lines = question_lines("ann", 0, SheetReading((word,), box))
+    assert " ".join(lines[:-1]) == 'ann, word 1 of 1: "mates" (60%), "males" (30%), as written "methods", or type the word'
+    assert "1  mates 60%, males 30%, as written methods" in sheet_text(SheetReading((word,), box))
