@@ -252,5 +252,5 @@ def test_a_question_shows_what_was_written_when_the_board_read_another_word():
     box = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
     word = SheetWord("mates", 0.6, (("mates", 0.6), ("males", 0.3)), True, "mthods", box, False, written="methods")
     lines = question_lines("ann", 0, SheetReading((word,), box))
-    assert " ".join(lines[:-1]) == 'ann, word 1 of 1: "mates" (60%), "males" (30%), as written "methods", or type the word'
+    assert " ".join(line.strip() for line in lines[:-1]) == 'ann, word 1 of 1: "mates" (60%), "males" (30%), as written "methods", or type the word'
     assert "1  mates 60%, males 30%, as written methods" in sheet_text(SheetReading((word,), box))
