@@ -318,6 +318,34 @@ def offboard_board_text(k: int) -> str:
     return roll("modern-4" if k % 2 == 0 else "big-1979", seed=7000 + k).to_text()
 
 
+def as_asked(sheet: Any, board: Any, dictionary: Any, on_board: Any, want: Counter[str]) -> Counter[str]:
+    """What the referee asks of a sheet read with its board known, counted as
+    ../shared/tools/eval_offboard.py counts it: questions, words asked, asked without a
+    written word among the options (asked_out), board words nobody wrote accepted
+    unasked (invented)."""
+    from boggle_cv.game.questions import RoundDoubts, WordDoubt, decide
+    from boggle_cv.game.scoring import Rules
+    from boggle_cv.game.sheet_doubts import sheet_entries
+    entries, doubts = sheet_entries("sheet", sheet.words)
+    decision = decide(RoundDoubts(board, Rules.for_board(board), {"sheet": entries}, (), tuple(doubts)), dictionary)
+    asked = {q.doubt.source: q.doubt for q in decision.questions if isinstance(q.doubt, WordDoubt)
+             and q.doubt.kind == "word"}
+    out: Counter[str] = Counter(questions=len(decision.questions))
+    left = Counter(want)
+    for i, w in enumerate(sheet.words):
+        read = fold(w.word or "")
+        if not read:
+            continue
+        if i in asked:
+            out["asked"] += 1
+            out["asked_out"] += not any(left[fold(o)] > 0 for o, _ in asked[i].options if o)
+        if left[read] > 0:
+            left[read] -= 1
+        elif read in on_board and i not in asked:
+            out["invented"] += 1
+    return out
+
+
 def board_or_not(folder: Path, save: Path | None = None) -> None:
     """Each composed sheet read twice, as `boggle-cv sheet` reads it: against the board
     ../shared/tools/eval_offboard.py deals it (one that holds few of its words), and
@@ -333,9 +361,11 @@ def board_or_not(folder: Path, save: Path | None = None) -> None:
     totals = Counter()
     fewer: list[str] = []
     docs: dict[str, Any] = {}
+    questions: list[int] = []
     for k, name in enumerate(sorted(truth)):
         want = Counter(fold(w) for w in truth[name]["words"])
-        lexicon = sheet_lexicon(Board.parse(offboard_board_text(k)), dictionary)
+        board_text = offboard_board_text(k)
+        lexicon = sheet_lexicon(Board.parse(board_text), dictionary)
         right = {}
         for how, lex, board in (("board", list(lexicon.words), lexicon.board_words), ("none", None, None)):
             try:
@@ -346,6 +376,10 @@ def board_or_not(folder: Path, save: Path | None = None) -> None:
                 continue
             docs[f"{name}#{how}"] = sheet.to_dict()
             right[how] = sum((want & Counter(w.word for w in sheet.words if not w.crossed_out and w.word)).values())
+            if how == "board":
+                asked = as_asked(sheet, Board.parse(board_text), dictionary, lexicon.board_words, want)
+                questions.append(asked["questions"])
+                totals.update(asked)
         totals.update({"words": sum(want.values()), **right})
         mark = "  FEWER" if right["board"] < right["none"] else ""
         if mark:
@@ -353,6 +387,9 @@ def board_or_not(folder: Path, save: Path | None = None) -> None:
         print(f"{name} ({truth[name]['set']}): right {right['board']} with the board, {right['none']} without{mark}")
     if save:
         save.write_text(json.dumps(docs))
+    print(f"asked as eval_offboard.py counts: invented {totals['invented']}, questions median "
+          f"{statistics.median(questions or [0]):g} a sheet, written word offered in "
+          f"{100 * (1 - totals['asked_out'] / max(totals['asked'], 1)):.0f}% of questions")
     print(f"board or not: right {totals['board']}/{totals['words']} with the board known, {totals['none']} without; "
           f"sheets with fewer right with the board {len(fewer)} of {len(truth)}" + (f" ({', '.join(fewer)})" if fewer else ""))
 

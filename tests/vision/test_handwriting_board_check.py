@@ -61,8 +61,20 @@ def test_decide_keeps_the_written_word_among_the_options_of_every_outcome():
     assert asked.flagged and asked.word == "methods" and asked.alternatives[0][0] == "methods"
     assert {"methods", "mates"} <= {a for a, _ in asked.alternatives}
     assert asked.confidence == asked.alternatives[0][1]
-    kept = decide(board, opened, view, BoardRule(1e9, 1e9), 5)
-    assert kept.word == "mates" and "methods" in dict(kept.alternatives)
+    sure = reading("mates", (("mates", 0.7), ("males", 0.2), ("makes", 0.1)), "methods", flagged=False)
+    kept = decide(sure, opened, view, BoardRule(1e9, 1e9), 5)
+    assert kept.word == "mates" and not kept.flagged and "methods" in dict(kept.alternatives)
+    doubtful = decide(board, opened, view, BoardRule(1e9, 1e9), 5)  # kept, but doubtful: asked, the ink's word first
+    assert doubtful.flagged and doubtful.word == "methods" and "mates" in dict(doubtful.alternatives)
+
+
+def test_a_board_word_the_ink_does_not_support_is_no_alternative():
+    view = frames("methods")
+    board = reading("mates", (("mates", 0.7), ("males", 0.3)), "methods", flagged=True)
+    opened = reading("methods", (("methods", 0.8), ("method", 0.1), ("mates", 0.1)), "methods")
+    written = decide(board, opened, view, RULE, 5, on_board={"mates", "method"})
+    assert [a for a, _ in written.alternatives] == ["methods", "method"]  # mates: far below the ink's word
+    assert [a for a, _ in decide(board, opened, view, RULE, 5).alternatives] == ["methods", "method", "mates"]
 
 
 def test_merged_and_with_written():

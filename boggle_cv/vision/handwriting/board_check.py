@@ -14,8 +14,9 @@ checked against what the ink says without the board (out-of-vocabulary rejection
                  ink): nats (natural log), under the crop's first view (stretch 1)
 
 The lexicon word is kept when it is the open word or the free reading, or when the gap
-is at most ``BoardRule.keep_gap``; with a gap up to ``BoardRule.ask_gap`` the player is
-asked, the open word first ("as written") and the lexicon word beside it; beyond that
+is at most ``BoardRule.keep_gap`` (a kept word that is doubtful all the same is asked
+about as below: the open word first); with a gap up to ``BoardRule.ask_gap`` the player
+is asked, the open word first ("as written") and the lexicon word beside it; beyond that
 the word stands as written: the open reading, exactly as it is read with no board
 (0 points where it is not on the board; the referee says so). Either way the open
 word is the reading's ``written`` and among its alternatives, so that a question
@@ -25,7 +26,7 @@ always offers what the ink says. The two gaps are fitted on the tune split
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -132,20 +133,36 @@ ASKED_SHARE = 0.5
 WRITTEN_FLOOR = 0.02
 
 
-def decide(board_reading: Any, open_reading: Any, view: np.ndarray, rule: BoardRule, top: int) -> Any:
+def supported(alternatives: Sequence[tuple[str, float]], on_board: Container[str], view: np.ndarray,
+              best_ll: float, ask_gap: float, keep: str) -> tuple[tuple[str, float], ...]:
+    """`alternatives` without the board's words that the ink supports less than
+    `ask_gap` nats below `best_ll` (the open reading's log-likelihood): a board word is
+    offered only where it could be asked about (`keep`: a word kept whatever its fit)."""
+    return tuple((w, p) for w, p in alternatives
+                 if w == keep or w not in on_board or best_ll - log_likelihood(view, w) <= ask_gap)
+
+
+def decide(board_reading: Any, open_reading: Any, view: np.ndarray, rule: BoardRule, top: int,
+           on_board: Container[str] = frozenset()) -> Any:
     """The reading that stands (module doc), a handwriting.WordReading: the board's,
     with the open word among its alternatives ("kept"); the open word first and the
     board's beside it, asked ("asked"); or the open reading as it is ("written").
-    Each carries the open word as `written` and the BoardCheck as `board_check`."""
+    Each carries the open word as `written` and the BoardCheck as `board_check`. A word
+    of `on_board` (the board's words) that the ink supports less than the rule's
+    `ask_gap` below the open reading is no alternative (supported)."""
     written = open_reading.word or open_reading.free
     if not board_reading.word or not written:
         return replace(board_reading, written=written)
     c = check(board_reading.word, written, board_reading.free, view, rule)
-    if c.outcome == "kept":
-        alts = with_written(board_reading.alternatives, written, top, WRITTEN_FLOOR)
+    best = c.gap + c.lexicon_ll
+    if c.outcome == "kept" and not (board_reading.flagged and board_reading.word != written):
+        alts = supported(with_written(board_reading.alternatives, written, top, WRITTEN_FLOOR), on_board, view, best,
+                         rule.ask_gap, board_reading.word)
         return replace(board_reading, alternatives=alts, written=written, board_check=c)
-    if c.outcome == "asked":
+    if c.outcome in ("asked", "kept"):  # asked, or kept but doubtful: the ink's word first, the board's beside it
         alts = merged(open_reading.alternatives or ((written, 1.0),), board_reading.alternatives, ASKED_SHARE, top)
+        alts = supported(alts, on_board, view, best, rule.ask_gap, alts[0][0])
         return replace(open_reading, word=alts[0][0], confidence=alts[0][1], alternatives=alts, flagged=True,
                        written=written, board_check=c)
-    return replace(open_reading, written=written, board_check=c)
+    alts = supported(open_reading.alternatives, on_board, view, best, rule.ask_gap, written)
+    return replace(open_reading, alternatives=alts or open_reading.alternatives, written=written, board_check=c)

@@ -310,19 +310,22 @@ def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = Non
                 out[i] = second if second.word else out[i]  # a view no candidate fits: keep the first look
     if lex and board is not None:  # the board informs, the ink decides
         opened = dictionary if dictionary is not None else _edition_dictionary(lang)
+        on_board = frozenset(w for w, b in zip(lex, board) if b)
         if opened is not None:
-            out = [ink_decides(r, v, opened, lang) for r, v in zip(out, views)]
+            out = [ink_decides(r, v, opened, lang, on_board) for r, v in zip(out, views)]
     return out
 
 
-def ink_decides(reading: WordReading, views: Sequence[np.ndarray], dictionary: Any, lang: str) -> WordReading:
+def ink_decides(reading: WordReading, views: Sequence[np.ndarray], dictionary: Any, lang: str,
+                on_board: frozenset[str] = frozenset()) -> WordReading:
     """A board lexicon's reading checked against the open reading of the same views
-    (read_against_dictionary; board_check.decide). A reading that is its own free
-    reading needs no check: the ink says that word."""
+    (read_against_dictionary; board_check.decide; `on_board`: the board's words). A
+    reading that is its own free reading needs no check: the ink says that word."""
     if not reading.word or reading.word == reading.free:
         return replace(reading, written=reading.free)
     opened = read_against_dictionary(views, dictionary, lang)
-    return board_check.decide(reading, opened, views[0], doubt.board_rule(), TOP_K)  # type: ignore[no-any-return]
+    return board_check.decide(reading, opened, views[0], doubt.board_rule(), TOP_K,  # type: ignore[no-any-return]
+                              on_board)
 
 
 def _edition_dictionary(lang: str) -> Any:
