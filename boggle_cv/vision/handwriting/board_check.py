@@ -20,7 +20,8 @@ is asked, the open word first ("as written") and the lexicon word beside it; bey
 the word stands as written: the open reading, exactly as it is read with no board
 (0 points where it is not on the board; the referee says so). Either way the open
 word is the reading's ``written`` and among its alternatives, so that a question
-always offers what the ink says. The two gaps are fitted on the tune split
+always offers what the ink says, and a board word that the ink supports less than
+``ask_gap`` below the open reading is no alternative (it could not be asked). The two gaps are fitted on the tune split
 (``boggle_cv/train/word_board.py``) and shipped in ``models/word_doubt.json``
 ("board"); ``DEFAULT_RULE`` holds without that file.
 """
