@@ -68,6 +68,8 @@ class Record:
     gap: float | None
     on_board: frozenset[str]
     truth: tuple[str, ...]
+    #: log P(word | ink) of the lexicon word, the open word and the free reading (nats)
+    lls: tuple[float, float, float] | None = None
 
 
 def _boards(words: list[str], k: int, pool: list[str], pool_set: set[str], rng: random.Random,
@@ -89,8 +91,9 @@ def _boards(words: list[str], k: int, pool: list[str], pool_set: set[str], rng: 
     return out
 
 
-def read_records(folders: list[Path], words_file: Path) -> list[Record]:
-    """Every lexicon reading of every sheet of `folders` under each board (module doc)."""
+def read_records(folders: list[Path], words_file: Path, keep_in: Path | None = None) -> list[Record]:
+    """Every lexicon reading of every sheet of `folders` under each board (module doc);
+    `keep_in`: a pickle of the records so far, written after each sheet."""
     from boggle_cv.game.dictionary import load_default
     from boggle_cv.vision.handwriting import board_check, reading
     from boggle_cv.vision.sheet import read_sheet
@@ -98,7 +101,7 @@ def read_records(folders: list[Path], words_file: Path) -> list[Record]:
     from eval_sheets import fold
 
     keep_all = board_check.BoardRule(float("inf"), float("inf"))
-    seen: list[tuple[Any, Any, float | None]] = []
+    seen: list[tuple[Any, Any, Any]] = []
 
     def recording(r: Any, views: Any, dictionary: Any, lang: str, on_board: Any = frozenset()) -> Any:
         if not r.word or r.word == r.free:
@@ -106,8 +109,8 @@ def read_records(folders: list[Path], words_file: Path) -> list[Record]:
             return replace(r, written=r.free)
         opened = reading.read_against_dictionary(views, dictionary, lang)
         c = board_check.check(r.word, opened.word or opened.free, r.free, views[0], keep_all)
-        seen.append((r, opened, c.gap))
-        return board_check.decide(r, opened, views[0], keep_all, reading.TOP_K, on_board)
+        seen.append((r, opened, c))
+        return replace(r, written=opened.word or opened.free)  # the board reading as it is: matched below
 
     reading.ink_decides = recording  # type: ignore[assignment]
     dictionary = load_default()
@@ -127,7 +130,7 @@ def read_records(folders: list[Path], words_file: Path) -> list[Record]:
                     print(f"{folder.name}/{name}: {type(e).__name__}: {e}", flush=True)
                     continue
                 final = Counter((w.word, w.free) for w in sheet.words if not w.crossed_out)
-                for r, opened, gap in seen:
+                for r, opened, c in seen:
                     if final[(r.word, r.free)] <= 0:
                         continue  # a piece or a join the sheet did not keep
                     final[(r.word, r.free)] -= 1
@@ -136,8 +139,11 @@ def read_records(folders: list[Path], words_file: Path) -> list[Record]:
                         (opened.word or opened.free) if opened is not None else r.word,
                         bool(opened.flagged) if opened is not None else bool(r.flagged),
                         tuple(a for a, _ in opened.alternatives) if opened is not None else (),
-                        gap, frozenset(on), tuple(words)))
+                        c.gap if c is not None else None, frozenset(on), tuple(words),
+                        (c.lexicon_ll, c.open_ll, c.free_ll) if c is not None else None))
             print(f"{folder.name}/{name}: {len(records)} records", flush=True)
+            if keep_in is not None:
+                keep_in.write_bytes(pickle.dumps(records))
     return records
 
 
@@ -178,10 +184,11 @@ def play(records: list[Record], keep_gap: float, ask_gap: float) -> dict[str, Ta
     for r, true in zip(records, true_words(records)):
         t = out[r.kind]
         t.words += 1
-        kept = r.gap is None or r.lexicon_word == r.open_word or r.gap <= keep_gap
+        off_board = r.gap is not None and r.lexicon_word not in r.on_board and r.lexicon_word != r.open_word
+        kept = r.gap is None or r.lexicon_word == r.open_word or (r.gap <= keep_gap and not off_board)
         if kept and not (r.lexicon_flagged and r.lexicon_word != r.open_word):
             word, flagged, options = r.lexicon_word, r.lexicon_flagged, (*r.lexicon_alts[:4], r.open_word)
-        elif kept or r.gap <= ask_gap:
+        elif kept or (r.gap <= ask_gap and not off_board):
             word, flagged, options = r.open_word, True, (r.open_word, *r.open_alts[:2], *r.lexicon_alts[:2])
         else:
             word, flagged, options = r.open_word, r.open_flagged, (r.open_word, *r.open_alts[:4])
@@ -224,15 +231,14 @@ def main() -> None:
     ap.add_argument("sheets", type=Path, nargs="+")
     ap.add_argument("--out", type=Path, help="the calibration file to write the rule into")
     ap.add_argument("--words", type=Path, default=ROOT.parent / "shared" / "words" / "enable2k.txt")
-    ap.add_argument("--records", type=Path, help="a pickle of the records: made when missing, reused when there")
+    ap.add_argument("--records", type=Path, nargs="+",
+                    help="pickles of the records: made when missing (written as the sheets are read), reused when there")
     ap.add_argument("--missed-per-1000", type=float, default=0.5)
     a = ap.parse_args()
-    if a.records and a.records.is_file():
-        records = pickle.loads(a.records.read_bytes())
+    if a.records and all(p.is_file() for p in a.records):
+        records = [r for p in a.records for r in pickle.loads(p.read_bytes())]
     else:
-        records = read_records(a.sheets, a.words)
-        if a.records:
-            a.records.write_bytes(pickle.dumps(records))
+        records = read_records(a.sheets, a.words, a.records[0] if a.records else None)
     keep, ask = choose(records, a.missed_per_1000)
     print(f"{len(records)} readings; keep_gap {keep}, ask_gap {ask}:")
     report(records, keep, ask)

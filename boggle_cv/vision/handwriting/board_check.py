@@ -10,11 +10,14 @@ checked against what the ink says without the board (out-of-vocabulary rejection
   open reading   the best word of the whole dictionary for the ink (the reading of a
                  sheet before its board is known: reading.read_against_dictionary),
                  else the free reading (``WordReading.free``)
-  gap            max(log P(free | ink), log P(open word | ink)) - log P(lexicon word |
-                 ink): nats (natural log), under the crop's first view (stretch 1)
+  gap            log P(open reading | ink) - log P(lexicon word | ink): nats (natural
+                 log), under the crop's first view (stretch 1). Word against word: the
+                 free reading's own likelihood is no yardstick, a scrawl's free
+                 reading being a string no word comes near.
 
-The lexicon word is kept when it is the open word or the free reading, or when the gap
-is at most ``BoardRule.keep_gap`` (a kept word that is doubtful all the same is asked
+A lexicon word that is not on the board gains nothing from it: the open reading
+stands in its place. A board word is kept when it is the open word or the free
+reading, or when the gap is at most ``BoardRule.keep_gap`` (a kept word that is doubtful all the same is asked
 about as below: the open word first); with a gap up to ``BoardRule.ask_gap`` the player
 is asked, the open word first ("as written") and the lexicon word beside it; beyond that
 the word stands as written: the open reading, exactly as it is read with no board
@@ -83,12 +86,12 @@ def log_likelihood(view: np.ndarray, word: str) -> float:
 
 
 def check(lexicon_word: str, open_word: str, free: str, view: np.ndarray, rule: BoardRule) -> BoardCheck:
-    """The check of `lexicon_word` against `open_word` and the `free` reading under
-    `view` (module doc)."""
+    """The check of `lexicon_word` against `open_word` under `view` (module doc; the
+    `free` reading's likelihood is kept for the record)."""
     ll_word = log_likelihood(view, lexicon_word)
     ll_open = log_likelihood(view, open_word)
     ll_free = log_likelihood(view, free)
-    gap = max(ll_open, ll_free) - ll_word
+    gap = ll_open - ll_word
     if lexicon_word in (open_word, free) or gap <= rule.keep_gap:
         outcome = "kept"
     elif gap <= rule.ask_gap:
@@ -144,26 +147,30 @@ def supported(alternatives: Sequence[tuple[str, float]], on_board: Container[str
 
 
 def decide(board_reading: Any, open_reading: Any, view: np.ndarray, rule: BoardRule, top: int,
-           on_board: Container[str] = frozenset()) -> Any:
+           on_board: Container[str] | None = None) -> Any:
     """The reading that stands (module doc), a handwriting.WordReading: the board's,
     with the open word among its alternatives ("kept"); the open word first and the
     board's beside it, asked ("asked"); or the open reading as it is ("written").
     Each carries the open word as `written` and the BoardCheck as `board_check`. A word
     of `on_board` (the board's words) that the ink supports less than the rule's
-    `ask_gap` below the open reading is no alternative (supported)."""
+    `ask_gap` below the open reading is no alternative (supported); a lexicon word not
+    on the board gives way to the open reading (None: every word counts as on it)."""
     written = open_reading.word or open_reading.free
     if not board_reading.word or not written:
         return replace(board_reading, written=written)
     c = check(board_reading.word, written, board_reading.free, view, rule)
-    best = c.gap + c.lexicon_ll
+    if on_board is not None and board_reading.word not in on_board and board_reading.word != written:
+        c = replace(c, outcome="written")  # not on the board: the board informs nothing
+    board = on_board if on_board is not None else frozenset()
+    best = c.open_ll
     if c.outcome == "kept" and not (board_reading.flagged and board_reading.word != written):
-        alts = supported(with_written(board_reading.alternatives, written, top, WRITTEN_FLOOR), on_board, view, best,
+        alts = supported(with_written(board_reading.alternatives, written, top, WRITTEN_FLOOR), board, view, best,
                          rule.ask_gap, board_reading.word)
         return replace(board_reading, alternatives=alts, written=written, board_check=c)
     if c.outcome in ("asked", "kept"):  # asked, or kept but doubtful: the ink's word first, the board's beside it
         alts = merged(open_reading.alternatives or ((written, 1.0),), board_reading.alternatives, ASKED_SHARE, top)
-        alts = supported(alts, on_board, view, best, rule.ask_gap, alts[0][0])
+        alts = supported(alts, board, view, best, rule.ask_gap, alts[0][0])
         return replace(open_reading, word=alts[0][0], confidence=alts[0][1], alternatives=alts, flagged=True,
                        written=written, board_check=c)
-    alts = supported(open_reading.alternatives, on_board, view, best, rule.ask_gap, written)
+    alts = supported(open_reading.alternatives, board, view, best, rule.ask_gap, written)
     return replace(open_reading, alternatives=alts or open_reading.alternatives, written=written, board_check=c)
