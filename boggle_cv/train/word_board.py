@@ -184,11 +184,10 @@ def play(records: list[Record], keep_gap: float, ask_gap: float) -> dict[str, Ta
     for r, true in zip(records, true_words(records)):
         t = out[r.kind]
         t.words += 1
-        off_board = r.gap is not None and r.lexicon_word not in r.on_board and r.lexicon_word != r.open_word
-        kept = r.gap is None or r.lexicon_word == r.open_word or (r.gap <= keep_gap and not off_board)
+        kept = r.gap is None or r.lexicon_word == r.open_word or r.gap <= keep_gap
         if kept and not (r.lexicon_flagged and r.lexicon_word != r.open_word):
             word, flagged, options = r.lexicon_word, r.lexicon_flagged, (*r.lexicon_alts[:4], r.open_word)
-        elif kept or (r.gap <= ask_gap and not off_board):
+        elif kept or r.gap <= ask_gap:
             word, flagged, options = r.open_word, True, (r.open_word, *r.open_alts[:2], *r.lexicon_alts[:2])
         else:
             word, flagged, options = r.open_word, r.open_flagged, (r.open_word, *r.open_alts[:4])

@@ -123,12 +123,3 @@ def board_check_readings(images, lexicon, board, dictionary):
     from boggle_cv.vision.handwriting import read_words
     return read_words(images, lexicon, board_words=board, dictionary=dictionary)
 
-
-def test_a_lexicon_word_off_the_board_gives_way_to_the_open_reading():
-    """A neighbour of a board word is in the lexicon but not on the board: the board
-    says nothing for it, so what the ink says without the board stands."""
-    view = frames("seat", sure=0.6)
-    near = reading("sat", (("sat", 0.6), ("seat", 0.4)), "seat", flagged=False)
-    opened = reading("seats", (("seats", 0.5), ("seat", 0.5)), "seat")
-    assert decide(near, opened, view, BoardRule(1e9, 1e9), 5, on_board={"seat"}).word == "seats"
-    assert decide(near, opened, view, BoardRule(1e9, 1e9), 5, on_board={"sat"}).word == "sat"

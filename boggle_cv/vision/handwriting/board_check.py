@@ -15,9 +15,8 @@ checked against what the ink says without the board (out-of-vocabulary rejection
                  free reading's own likelihood is no yardstick, a scrawl's free
                  reading being a string no word comes near.
 
-A lexicon word that is not on the board gains nothing from it: the open reading
-stands in its place. A board word is kept when it is the open word or the free
-reading, or when the gap is at most ``BoardRule.keep_gap`` (a kept word that is doubtful all the same is asked
+The lexicon word is kept when it is the open word or the free reading, or when the gap
+is at most ``BoardRule.keep_gap`` (a kept word that is doubtful all the same is asked
 about as below: the open word first); with a gap up to ``BoardRule.ask_gap`` the player
 is asked, the open word first ("as written") and the lexicon word beside it; beyond that
 the word stands as written: the open reading, exactly as it is read with no board
@@ -59,7 +58,7 @@ class BoardRule:
 
 
 #: The rule without a calibration file (the shipped file's numbers, rounded).
-DEFAULT_RULE = BoardRule(keep_gap=8.0, ask_gap=18.0)
+DEFAULT_RULE = BoardRule(keep_gap=3.0, ask_gap=14.0)
 
 
 @dataclass(frozen=True)
@@ -153,14 +152,12 @@ def decide(board_reading: Any, open_reading: Any, view: np.ndarray, rule: BoardR
     board's beside it, asked ("asked"); or the open reading as it is ("written").
     Each carries the open word as `written` and the BoardCheck as `board_check`. A word
     of `on_board` (the board's words) that the ink supports less than the rule's
-    `ask_gap` below the open reading is no alternative (supported); a lexicon word not
-    on the board gives way to the open reading (None: every word counts as on it)."""
+    `ask_gap` below the open reading is no alternative (supported; None: no word is
+    taken away)."""
     written = open_reading.word or open_reading.free
     if not board_reading.word or not written:
         return replace(board_reading, written=written)
     c = check(board_reading.word, written, board_reading.free, view, rule)
-    if on_board is not None and board_reading.word not in on_board and board_reading.word != written:
-        c = replace(c, outcome="written")  # not on the board: the board informs nothing
     board = on_board if on_board is not None else frozenset()
     best = c.open_ll
     if c.outcome == "kept" and not (board_reading.flagged and board_reading.word != written):
