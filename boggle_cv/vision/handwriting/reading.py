@@ -318,14 +318,16 @@ def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = Non
 
 def ink_decides(reading: WordReading, views: Sequence[np.ndarray], dictionary: Any, lang: str,
                 on_board: frozenset[str] = frozenset()) -> WordReading:
-    """A board lexicon's reading checked against the open reading of the same views
-    (read_against_dictionary; board_check.decide; `on_board`: the board's words). A
-    reading that is its own free reading needs no check: the ink says that word."""
-    if not reading.word or reading.word == reading.free:
+    """A board lexicon's reading weighed against what the same ink says without the
+    board (board_check: the open reading, read_against_dictionary, and the rivals off
+    the board; `on_board`: the board's words). A word off the board that is its own
+    free reading needs no check (the ink spells it, and the board gives it nothing);
+    nor does a board word that is its own free reading need the open reading."""
+    if not reading.word or (reading.word == reading.free and reading.word not in on_board):
         return replace(reading, written=reading.free)
-    opened = read_against_dictionary(views, dictionary, lang)
-    return board_check.decide(reading, opened, views[0], doubt.board_rule(), TOP_K,  # type: ignore[no-any-return]
-                              on_board)
+    opened = None if reading.word == reading.free else read_against_dictionary(views, dictionary, lang)
+    check = board_check.weigh(reading, opened, views[0], dictionary, on_board, lang)
+    return board_check.decide(reading, opened, check, doubt.board_rule(), TOP_K)  # type: ignore[no-any-return]
 
 
 def _edition_dictionary(lang: str) -> Any:
