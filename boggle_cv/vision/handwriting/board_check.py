@@ -10,7 +10,7 @@ weighed against what the ink says without the board (a likelihood-ratio test aga
 the best readings off the board):
 
   score      what the ink says of a string with no board known: log P(string | ink)
-             / reading.TEMPERATURE + its prior of common words + reading.LENGTH_BONUS
+             / word_odds.TEMPERATURE + its prior of common words + word_odds.LENGTH_BONUS
              a letter (nats; the logit the open reading ranks the dictionary's words
              by), under the crop's first view
   written    the open reading: the dictionary's best word for the ink (the reading of
@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from . import commonness, ctc
+from .word_odds import LENGTH_BONUS, TEMPERATURE
 from ...game.near_words import one_edit
 
 
@@ -111,7 +112,6 @@ class BoardCheck:
 
 def scores(view: np.ndarray, words: Sequence[str], lang: str = "en") -> np.ndarray:
     """(len(words),) each string's score under one view's (T, 27) frames (module doc)."""
-    from .reading import LENGTH_BONUS, TEMPERATURE
     if not words:
         return np.zeros(0)
     ll = ctc.log_likelihoods(view, *ctc.encode(list(words))) if view.shape[0] else np.full(len(words), ctc.NEG_INF)

@@ -29,15 +29,10 @@ import numpy as np
 from ...game.near_words import MAX_LEN as MAX_LEN, board_lexicon as board_lexicon, clean_lexicon, fold_candidate as fold_candidate, one_edit
 from . import board_check, charlm, commonness, ctc, doubt, recogniser
 from .board_check import BoardCheck
+from .word_odds import LENGTH_BONUS as LENGTH_BONUS, TEMPERATURE as TEMPERATURE
 
 #: How many alternatives a reading keeps.
 TOP_K = 5
-#: Softmax temperature over candidate log-likelihoods (1 = the model's own odds; 1.5
-#: and FLAG_BELOW were chosen on the "tune" split: `python -m boggle_cv.train.word_flags`;
-#: both again for the fine-tuned reader read at one stretch: at 1.5 and 0.90, 2.9%
-#: confident errors on Jeremy's 489 tune words, 44.2% flagged; at 2.0 and 0.90, 1.4%
-#: and 55.4% (DHSD's 95 tune crops: 0.0%, 3.2% flagged)).
-TEMPERATURE = 2.0
 #: Flag a reading whose top posterior is below this...
 FLAG_BELOW = 0.90
 #: ...or whose runner-up's posterior is within this of the top one.
@@ -71,18 +66,6 @@ RECHECK_BELOW = 0.95
 #: 1.2 loses (51.6-67.4 on DHSD). About 1 ms a word.
 LETTER_WEIGHT = 0.5
 LETTER_BONUS = 1.0
-#: A bonus per letter of a lexicon candidate (natural log units, added after the
-#: temperature, beside the prior of common words): without it the reading leans to
-#: short words - CTC lets blanks swallow unclear ink, so "order" hides in a blurred
-#: "predecessor", "tile" in "children" - and of its errors on Jeremy's tune words 1 in
-#: 4 was a letter or more too short against 1 in 75 too long. Chosen on the tune split
-#: with the temperature and the prior kept (`python -m boggle_cv.train.word_flags
-#: ../shared/handwriting-public --length`, T 2.0, threshold 0.90): 0 / 0.5 / 1.0 /
-#: 1.5 / 2.0 gave Jeremy 85.7 / 87.5 / 89.6 / 89.4 / 88.5% top-1 (confident errors 1.4
-#: / 1.2 / 1.2 / 1.2 / 1.4%), and on its words cut at their true boxes from sheets
-#: composed of the tune crops (scripts/compose_sheets.py --seed 77) 77.5 / 80.2 / 81.5
-#: / 81.7 / 81.5%; DHSD 98.9% at each.
-LENGTH_BONUS = 1.0
 #: A log-prior bonus (natural log units, beside the prior of common words) for a
 #: lexicon word that can be traced on the board (``read_words(board_words=...)``): a
 #: player writes the words they found on the board far more often than a dictionary
