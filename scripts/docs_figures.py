@@ -18,7 +18,7 @@ usage:
   python scripts/docs_figures.py --render                write the tables from the record only
   python scripts/docs_figures.py --prepare heldout|small SRC DST   a step some rows take
 
-Tables: tray, cells, handwriting, sheets, taps (docs/accuracy.md), speed (docs/speed.md),
+Tables: tray, cells, handwriting, sheets, taps, offboard (docs/accuracy.md), speed (docs/speed.md),
 dictionary (docs/dictionary.md). A row that is not measured keeps its recorded cells.
 Run it with the Python of the environment whose `boggle-cv` is this checkout (its
 virtual environment): the commands call `boggle-cv`, `python -m boggle_cv` and the
@@ -159,6 +159,31 @@ def sheet_taps(name: str) -> Callable[[list[str]], Cells]:
     return read
 
 
+def game_taps(outs: list[str]) -> Cells:
+    """scripts/game_taps.py's last line."""
+    m = found(r"game taps: median ([\d.]+) a sheet \(print ([\d.]+) max \d+, scrawl ([\d.]+) max \d+\), typed \d+ in "
+              r"\d+ sheets, score errors (\d+) in (\d+) player-rounds, display errors \d+, invented (\d+) in (\d+) "
+              r"written words", outs[-1])
+    return {"words": m[7], "invented": m[6], "errors": f"{m[4]} in {m[5]} player-rounds",
+            "median": f"{m[1]} (print {m[2]}, scrawl {m[3]})", "offered": "", "right": ""}
+
+
+def eval_offboard(outs: list[str]) -> Cells:
+    """../shared/tools/eval_offboard.py's last line."""
+    m = found(r"offboard: invented (\d+) in (\d+) words \((\d+) sheets\), questions median ([\d.]+) a sheet, written "
+              r"word offered in (\d+)% of questions, right (\d+)/(\d+) \(([\d.]+)%\)", outs[-1])
+    return {"words": m[2], "invented": m[1], "errors": "", "median": m[4], "offered": f"{m[5]}%",
+            "right": f"{m[6]}/{m[7]} ({m[8]}%)"}
+
+
+def board_or_not(outs: list[str]) -> Cells:
+    """scripts/eval_sheets.py board-or-not's last line."""
+    m = found(r"board or not: right (\d+)/(\d+) with the board known, (\d+) without; sheets with fewer right with "
+              r"the board (\d+) of (\d+)", outs[-1])
+    return {"words": m[2], "invented": "", "errors": "", "median": "", "offered": "",
+            "right": f"{m[1]} with the board, {m[3]} without; fewer with the board on {m[4]} of {m[5]} sheets"}
+
+
 def bench_scan(outs: list[str]) -> Cells:
     out = outs[-1]
     scan = found(r"scan .*?median ([\d.]+) s \(min [\d.]+\), peak memory (\d+) MB", out)
@@ -293,6 +318,11 @@ TABLES = {t.name: t for t in (
     Table("taps", "docs/accuracy.md", ("sheets composed from the held-out crops", "sheets", "taps a sheet (median)",
                                        "worst sheet", "words typed", "confident errors", "words found", "s a sheet"),
           ("sheets", "median", "worst", "typed", "confident", "found", "seconds")),
+    Table("offboard", "docs/accuracy.md", ("sheets composed from the held-out crops, read with a board known",
+                                           "words written", "invented", "score errors",
+                                           "questions (taps) a sheet, median", "written word offered",
+                                           "words read as written"),
+          ("words", "invented", "errors", "median", "offered", "right")),
     Table("speed", "docs/speed.md", ("what", "measured", "yardstick, same run", "target"),
           ("measured", "yardstick", "target")),
     Table("dictionary", "docs/dictionary.md", ("dictionary", "words", "common", "edges", "file",
@@ -326,6 +356,9 @@ SHEET_VARIANTS = s(f"{VARIANTS} {{work}}/sheets-test {{work}}/sheets-var --sheet
 SHEET_HARSH = s(f"{VARIANTS} {{work}}/sheets-test {{work}}/sheets-harsh --sheets --harsh", "{work}/sheets-harsh")
 EVAL_SHEETS = "{python} {shared}/tools/eval_sheets.py"
 TAPS = "{python} scripts/sheet_taps.py {work}/sheets-test"
+GAME_TAPS = "{python} scripts/game_taps.py {work}/sheets-test"
+EVAL_OFFBOARD = "{python} {shared}/tools/eval_offboard.py {work}/sheets-test"
+BOARD_OR_NOT = "{python} scripts/eval_sheets.py board-or-not {work}/sheets-test"
 HANDWRITING_CMD = "{python} scripts/eval_handwriting.py {shared}/handwriting-public --split test --set "
 
 
@@ -412,6 +445,16 @@ ROWS = [
         (TEST_CROPS, COMPOSED, s(TAPS + " --board")), sheet_taps("careful print")),
     Row("taps", "scrawl-board", "fast scrawl, a board known (simulated)",
         (TEST_CROPS, COMPOSED, s(TAPS + " --board")), sheet_taps("fast scrawl")),
+
+    Row("offboard", "plain", "the plain game (`game_taps.py`: games of 4, a simulated board that holds each "
+        "player's words but a tenth)", (TEST_CROPS, COMPOSED, s(GAME_TAPS)), game_taps),
+    Row("offboard", "offboard", "a fifth of each player's words off the board, half of them near-words one edit from "
+        "a board word (`game_taps.py --offboard 0.2 --boards 5`: every game dealt 5 boards)",
+        (TEST_CROPS, COMPOSED, s(GAME_TAPS + " --offboard 0.2 --boards 5")), game_taps),
+    Row("offboard", "shaken", "a board shaken from the project's cubes, which holds few of the sheet's words "
+        "(`eval_offboard.py`: `sheet --board`)", (TEST_CROPS, COMPOSED, s(EVAL_OFFBOARD)), eval_offboard),
+    Row("offboard", "board-or-not", "the same boards: words read right with the board known and with none "
+        "(against the dictionary), sheet by sheet", (TEST_CROPS, COMPOSED, s(BOARD_OR_NOT)), board_or_not),
 
     bench("scan", "cold `boggle-cv scan` of a 12 MP photo with four players' lists, interpreter start included",
           "{python} benchmarks/bench_scan.py", bench_scan, "2.5x, 175 MB"),
@@ -615,6 +658,8 @@ def main() -> int:
         shutil.rmtree(a.work)
     a.work.mkdir(parents=True, exist_ok=True)
     measured = measure(rows, a.shared.resolve(), a.work.resolve())
+    if RECORD.exists():  # read again: another run may have recorded its rows meanwhile
+        record = json.loads(RECORD.read_text(encoding="utf-8"))
     record.update(measured)
     tables = {r.table for r in rows}
     if a.dry_run:

@@ -34,6 +34,11 @@
              the reader, apart from the layout.
              python scripts/eval_sheets.py boxes /tmp/tune-sheets /tmp/tune-crops
 
+  board-or-not  each composed sheet read against the board ../shared/tools/eval_offboard.py
+             deals it and with no board (against the dictionary): the words right each
+             way, per sheet; the last line says on how many sheets the board cost words.
+             python scripts/eval_sheets.py board-or-not /tmp/sheets-test
+
   umlauts    the held-out DHSD crops whose words hold ä, ö, ü or ß, read against their
              folded names with and without read_sheet(lang="de")'s written forms.
              python scripts/eval_sheets.py umlauts /tmp/crops-test
@@ -306,6 +311,89 @@ def boxes(folder: Path, crops: Path, words_path: Path) -> None:
               f"cut from the sheets at their true boxes {b} ({100 * b / n:.1f}%)")
 
 
+def offboard_board_text(k: int) -> str:
+    """The board ../shared/tools/eval_offboard.py deals the k-th sheet (in name order):
+    shaken from the project's cubes, 4x4 modern and 5x5 Big Boggle in turn."""
+    from boggle_cv.game.dice import roll
+    return roll("modern-4" if k % 2 == 0 else "big-1979", seed=7000 + k).to_text()
+
+
+def as_asked(sheet: Any, board: Any, dictionary: Any, on_board: Any, want: Counter[str]) -> Counter[str]:
+    """What the referee asks of a sheet read with its board known, counted as
+    ../shared/tools/eval_offboard.py counts it: questions, words asked, asked without a
+    written word among the options (asked_out), board words nobody wrote accepted
+    unasked (invented)."""
+    from boggle_cv.game.questions import RoundDoubts, WordDoubt, decide
+    from boggle_cv.game.scoring import Rules
+    from boggle_cv.game.sheet_doubts import sheet_entries
+    entries, doubts = sheet_entries("sheet", sheet.words)
+    decision = decide(RoundDoubts(board, Rules.for_board(board), {"sheet": entries}, (), tuple(doubts)), dictionary)
+    asked = {q.doubt.source: q.doubt for q in decision.questions if isinstance(q.doubt, WordDoubt)
+             and q.doubt.kind == "word"}
+    out: Counter[str] = Counter(questions=len(decision.questions))
+    left = Counter(want)
+    for i, w in enumerate(sheet.words):
+        read = fold(w.word or "")
+        if not read:
+            continue
+        if i in asked:
+            out["asked"] += 1
+            out["asked_out"] += not any(left[fold(o)] > 0 for o, _ in asked[i].options if o)
+        if left[read] > 0:
+            left[read] -= 1
+        elif read in on_board and i not in asked:
+            out["invented"] += 1
+    return out
+
+
+def board_or_not(folder: Path, save: Path | None = None) -> None:
+    """Each composed sheet read twice, as `boggle-cv sheet` reads it: against the board
+    ../shared/tools/eval_offboard.py deals it (one that holds few of its words), and
+    with no board (against the whole dictionary); the words right each way (as a
+    multiset, crossed-out words left out), per sheet, and the sheets read right less
+    often with the board known."""
+    from boggle_cv.game.board import Board
+    from boggle_cv.game.dictionary import load_default
+    from boggle_cv.game.sheet_lexicon import sheet_lexicon
+    from boggle_cv.vision.sheet import read_sheet
+    truth = json.loads((folder / "truth.json").read_text())
+    dictionary = load_default()
+    totals = Counter()
+    fewer: list[str] = []
+    docs: dict[str, Any] = {}
+    questions: list[int] = []
+    for k, name in enumerate(sorted(truth)):
+        want = Counter(fold(w) for w in truth[name]["words"])
+        board_text = offboard_board_text(k)
+        lexicon = sheet_lexicon(Board.parse(board_text), dictionary)
+        right = {}
+        for how, lex, board in (("board", list(lexicon.words), lexicon.board_words), ("none", None, None)):
+            try:
+                sheet = read_sheet(folder / name, lex, dictionary=dictionary, board_words=board)
+            except Exception as e:  # a refusal counts as nothing read
+                print(f"{name}: {type(e).__name__}: {e}")
+                right[how] = 0
+                continue
+            docs[f"{name}#{how}"] = sheet.to_dict()
+            right[how] = sum((want & Counter(w.word for w in sheet.words if not w.crossed_out and w.word)).values())
+            if how == "board":
+                asked = as_asked(sheet, Board.parse(board_text), dictionary, lexicon.board_words, want)
+                questions.append(asked["questions"])
+                totals.update(asked)
+        totals.update({"words": sum(want.values()), **right})
+        mark = "  FEWER" if right["board"] < right["none"] else ""
+        if mark:
+            fewer.append(name)
+        print(f"{name} ({truth[name]['set']}): right {right['board']} with the board, {right['none']} without{mark}")
+    if save:
+        save.write_text(json.dumps(docs))
+    print(f"asked as eval_offboard.py counts: invented {totals['invented']}, questions median "
+          f"{statistics.median(questions or [0]):g} a sheet, written word offered in "
+          f"{100 * (1 - totals['asked_out'] / max(totals['asked'], 1)):.0f}% of questions")
+    print(f"board or not: right {totals['board']}/{totals['words']} with the board known, {totals['none']} without; "
+          f"sheets with fewer right with the board {len(fewer)} of {len(truth)}" + (f" ({', '.join(fewer)})" if fewer else ""))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -330,6 +418,9 @@ def main() -> None:
     b.add_argument("folder", type=Path, help="sheets made by scripts/compose_sheets.py (truth with boxes)")
     b.add_argument("crops", type=Path, help="the crops folder they were made from")
     b.add_argument("--words", type=Path, default=ROOT.parent / "shared" / "words" / "enable2k.txt")
+    o = sub.add_parser("board-or-not")
+    o.add_argument("folder", type=Path, help="sheet-NNN.jpg and truth.json (a compose_sheets.py output)")
+    o.add_argument("--save", type=Path, help="write every reading here (JSON)")
     u = sub.add_parser("umlauts")
     u.add_argument("crops", type=Path, help="a crops folder made by test-crops")
     a = ap.parse_args()
@@ -339,6 +430,8 @@ def main() -> None:
         composed(a.folder, a.words, a.why, a.verbose)
     elif a.cmd == "boxes":
         boxes(a.folder, a.crops, a.words)
+    elif a.cmd == "board-or-not":
+        board_or_not(a.folder, a.save)
     elif a.cmd == "umlauts":
         umlauts(a.crops)
     else:

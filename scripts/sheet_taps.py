@@ -160,6 +160,43 @@ def simulated_board(words: list[str], pool: list[str], pool_set: set[str],
     return on_board, lexicon + sorted(set(written) - set(lexicon))
 
 
+def offboard_board(lists: list[list[str]], share: float, pool: list[str], pool_set: set[str],
+                   rng: random.Random) -> tuple[list[str], list[str], set[str]]:
+    """(the board's words, the lexicon, the written words left off the board) for a
+    game's lists (each a player's words, a-z) of which a `share` of each player's words
+    is not on the board (game_taps.py --offboard): half of those are near-words, with
+    a dictionary word one edit from each on the board in its place (a misspelling, a
+    cube skipped, a word one cube away), the other half words of no board path
+    (nothing near them is put on the board); the other written words are on it, with a
+    fifth of their neighbours (NEIGHBOURS_ON) and random words to BOARD_WORDS. The
+    lexicon is the board's words and every dictionary word one edit away
+    (handwriting.board_lexicon): a written word off the board is in it only when it
+    is one of those."""
+    from boggle_cv.vision.handwriting import board_lexicon
+    from boggle_cv.vision.handwriting.reading import one_edit
+    written = sorted({w for ws in lists for w in ws})
+    off: set[str] = set()
+    for ws in lists:
+        mine = sorted(set(ws))
+        off |= set(rng.sample(mine, round(share * len(mine))))
+    shuffled = sorted(off)
+    rng.shuffle(shuffled)
+    near = set(shuffled[:(len(shuffled) + 1) // 2])
+    board = set(written) - off
+    for w in sorted(near):
+        options = sorted((one_edit(w) & pool_set) - set(written))
+        if options:
+            board.add(rng.choice(options))
+    for w in sorted(set(written) - off):
+        board |= {n for n in sorted((one_edit(w) & pool_set) - off) if rng.random() < NEIGHBOURS_ON}
+    while len(board) < BOARD_WORDS:
+        pick = rng.choice(pool)
+        if pick not in off:
+            board.add(pick)
+    on_board = sorted(board)
+    return on_board, board_lexicon(on_board, pool_set), off
+
+
 def summary(name: str, costs: list[SheetCost], seconds: list[float]) -> str:
     """One line: sheets, words, right, taps (median / worst / mean), typed per 10 sheets,
     confident errors per 1,000 words, median seconds a sheet."""

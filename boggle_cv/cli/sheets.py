@@ -122,15 +122,21 @@ def terminal_ink(photo: Path, reading: SheetReading) -> dict[int, list[str]]:
 
 def question_lines(name: str, i: int, reading: SheetReading, width: int = 80) -> list[str]:
     """A doubtful word's question, every line within `width` columns: which word it
-    is, its readings (wrapped), then the prompt with the default in brackets
-    (`type it, or Enter keeps it (- drops it) [seat] `)."""
+    is, its readings and what the ink says without the board, and that any word may
+    be typed (wrapped: `ann, word 3 of 20: "mates" (54%), "makes" (20%), as written
+    "methods", or type the word`), then the prompt with the default in brackets
+    (`type it, Enter keeps it, - drops it [mates] `)."""
     import textwrap
     w = reading.words[i]
     keep = "\u00a0"  # a word stays on one line with its share: "lest" (8%), never "lest" | (8%)
+    shown = [a for a, _ in w.alternatives[:MAX_ALTERNATIVES]]
     options = ", ".join(f'"{a}"{keep}({p:.0%})' for a, p in w.alternatives[:MAX_ALTERNATIVES]) or f'"{w.word or w.free}"'
+    written = w.as_written
+    if written and written not in shown and written != (w.word or w.free):
+        options += f', as{keep}written{keep}"{written}"'
     lines = [line.replace(keep, " ") for line in textwrap.wrap(
-        f"{name}, word {i + 1} of {len(reading.words)}: {options}", width, subsequent_indent="    ",
-        break_long_words=True)]
+        f"{name}, word {i + 1} of {len(reading.words)}: {options}, or type the word", width,
+        subsequent_indent="    ", break_long_words=True)]
     default = w.word or w.free
     prompt = f"type it, Enter keeps it, - drops it [{default}] "
     if len(prompt) > width:
@@ -227,6 +233,8 @@ def sheet_text(reading: SheetReading, ink: dict[int, list[str]] | None = None,
         for i in asked:
             w = reading.words[i]
             options = ", ".join(f"{a} {p:.0%}" for a, p in w.alternatives[:MAX_ALTERNATIVES]) or (w.word or w.free)
+            if w.as_written and w.as_written not in {a for a, _ in w.alternatives[:MAX_ALTERNATIVES]}:
+                options += f", as written {w.as_written}"
             lines.append(f"{i + 1:3d}  {options}")
             lines += ["       " + line for line in (ink or {}).get(i, [])]
         lines.append("")

@@ -23,18 +23,48 @@ SHEET_ALTERNATIVES = 5
 #: when every alternative scores the same. 7 of 158 doubtful readings of 40 composed
 #: sheets (scripts/sheet_taps.py --board, test split) were none of their five.
 P_OTHER = 0.04
+#: The least probability a doubtful sheet word's written reading holds among its
+#: options (what the ink says without the board: the reading's `written`, else its
+#: `free`), so that a question always offers it ("as written: methods"), whatever the
+#: lexicon made of it.
+P_WRITTEN = 0.02
 
 
 def _field(item: Any, name: str) -> Any:
     return item.get(name) if isinstance(item, Mapping) else getattr(item, name)
 
 
+def as_written(item: Any) -> str:
+    """What a sheet word's ink says without the board (a SheetWord or its to_dict()):
+    its `written` reading where the board was known, else its free reading ('' when
+    neither is there)."""
+    if isinstance(item, Mapping):
+        return str(item.get("written") or item.get("free") or "")
+    return str(getattr(item, "written", "") or getattr(item, "free", "") or "")
+
+
+def word_options(word: str, alternatives: Iterable[Any], written: Iterable[str],
+                 min_p: float = MIN_P) -> tuple[Option, ...]:
+    """A doubtful sheet word's options, the reading first: its alternatives (the first
+    SHEET_ALTERNATIVES), what was written (`written`: the open reading and the free
+    one, each at least P_WRITTEN: always offered), and "" for none of them (P_OTHER)."""
+    alts = [(str(a[0]), float(a[1])) for a in alternatives or () if a and a[0]]
+    p_word = next((p for a, p in alts if a == word), 0.0)
+    offered = [(word, p_word), *alts[:SHEET_ALTERNATIVES]]
+    as_written = list(dict.fromkeys(w for w in written if w))
+    offered += [(w, P_WRITTEN) for w in as_written if w not in {a for a, _ in offered}]
+    options = considered(offered, min_p)
+    options += tuple((w, min_p) for w in as_written if w not in {a for a, _ in options})  # a floor under min_p's cut
+    return (*options, ("", P_OTHER))
+
+
 def sheet_entries(player: str, read: Iterable[Any], start: int = 0,
                   min_p: float = MIN_P) -> tuple[list[str], list[WordDoubt]]:
     """A sheet's words (SheetWords or their to_dict()) as list entries and doubts:
     each word read (the free reading where no lexicon word was found), a crossed-out
-    one as "" with a "crossed" doubt, a flagged one with its alternatives as a "word"
-    doubt; `start`: where the sheet's entries begin in the player's list."""
+    one as "" with a "crossed" doubt, a flagged one with its alternatives and its
+    written reading as a "word" doubt (word_options); `start`: where the sheet's
+    entries begin in the player's list."""
     entries: list[str] = []
     doubts: list[WordDoubt] = []
     for source, item in enumerate(read):
@@ -48,10 +78,9 @@ def sheet_entries(player: str, read: Iterable[Any], start: int = 0,
             continue
         entries.append(word)
         if _field(item, "flagged"):
-            alts = [(str(a[0]), float(a[1])) for a in _field(item, "alternatives") or () if a and a[0]]
-            p_word = next((p for a, p in alts if a == word), 0.0)
-            options = considered([(word, p_word), *alts[:SHEET_ALTERNATIVES]], min_p)
-            doubts.append(WordDoubt(player, at, (*options, ("", P_OTHER)), "word", source))
+            free = _field(item, "free") if not isinstance(item, Mapping) else item.get("free")
+            options = word_options(word, _field(item, "alternatives"), (as_written(item), str(free or "")), min_p)
+            doubts.append(WordDoubt(player, at, options, "word", source))
     return entries, doubts
 
 

@@ -38,7 +38,8 @@ def test_sheet_with_the_board_reads_the_sample_sheet():
     assert counted == truth()
     assert [w["word"] for w in doc["words"] if w["crossed_out"]] == ["dose"]
     first = doc["words"][0]
-    assert set(first) == {"word", "confidence", "alternatives", "flagged", "free", "crossed_out", "box"}
+    assert set(first) == {"word", "confidence", "alternatives", "flagged", "free", "written", "crossed_out", "box"}
+    assert all(w["written"] for w in doc["words"] if not w["crossed_out"])  # a board known: the open reading
     assert len(first["box"]) == 4 and first["alternatives"][0][0] == first["word"]
     assert doc["board"] == BOARD and doc["turn"] == 90
 
@@ -107,7 +108,8 @@ def test_doubtful_words_are_asked(monkeypatch, capsys):
     assert ask_words("ann", SheetReading(words, box)) == ["seat", "rate", "east"]  # "-" dropped "tea"
     out = capsys.readouterr().out
     assert out.startswith("ann's sheet: 5 words read, 3 to confirm\n")
-    assert 'ann, word 1 of 5: "seat" (71%), "sat" (22%)\ntype it, Enter keeps it, - drops it [seat] ' in out
+    assert ('ann, word 1 of 5: "seat" (71%), "sat" (22%), or type the word\n'
+            'type it, Enter keeps it, - drops it [seat] ') in out
     assert "word 3 of" not in out  # crossed out: not asked
     assert "word 2 of" not in out  # sure: not asked
 
@@ -234,3 +236,40 @@ def test_a_sheet_photo_with_no_writing_leaves_its_player_out_and_says_so(tmp_pat
     doc = json.loads(out.stdout)
     assert [p["name"] for p in doc["players"]] == ["ann", "bob"] and doc["players"][0]["words"] == []
 
+
+def test_a_sheet_question_says_a_word_may_be_typed_and_takes_one_on_a_terminal():
+    """`scan --sheet` on a pseudo-terminal of 80 columns: the question's line says that
+    any word may be typed, within 80 columns, and a typed word takes the place of the
+    reading in the player's list."""
+    pexpect = __import__("pytest").importorskip("pexpect")
+    import re
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "TERM")}
+    env["TERM"] = "xterm-256color"
+    child = pexpect.spawn(sys.executable, ["-m", "boggle_cv", "scan", str(TRAY), f"--sheet=ann={SHEET}"], env=env,
+                          cwd=str(REPO), dimensions=(40, 80), encoding="utf-8", timeout=180)
+    child.expect(r"Enter keeps it, - drops it \[(\w+)\] ")
+    ansi = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\r")
+    screen = [ansi.sub("", line) for line in (child.before + child.after).split("\n")]
+    question = " ".join(line.strip() for line in screen[next(i for i, line in enumerate(screen)
+                                                              if line.startswith("ann, word ")):])
+    assert "or type the word" in question, screen
+    assert all(len(line) <= 80 for line in screen)
+    child.sendline("chorded")
+    while child.expect([r"Enter keeps it, - drops it \[\w+\] ", pexpect.EOF]) == 0:
+        child.sendline("")
+    child.close()
+    assert child.exitstatus == 0
+    report = ansi.sub("", child.before).splitlines()
+    start = next(i for i, line in enumerate(report) if line.startswith("ann: "))
+    words = [line.split()[0] for line in report[start + 1:report.index("", start)]]
+    assert "CHORDED" in words, report
+
+
+def test_a_question_shows_what_was_written_when_the_board_read_another_word():
+    from boggle_cv.cli.sheets import question_lines, sheet_text
+    from boggle_cv.vision.sheet.types import SheetReading, SheetWord
+    box = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    word = SheetWord("mates", 0.6, (("mates", 0.6), ("males", 0.3)), True, "mthods", box, False, written="methods")
+    lines = question_lines("ann", 0, SheetReading((word,), box))
+    assert " ".join(line.strip() for line in lines[:-1]) == 'ann, word 1 of 1: "mates" (60%), "males" (30%), as written "methods", or type the word'
+    assert "1  mates 60%, males 30%, as written methods" in sheet_text(SheetReading((word,), box))

@@ -111,6 +111,24 @@ def test_a_doubtful_sheet_word_may_be_none_of_its_alternatives():
     assert d.keys == ["ann#1"] and [shown(s) for s in d.settled] == ["slab (or slob, no word)"]
 
 
+def test_a_doubtful_sheet_word_always_offers_what_was_written():
+    """What was written (the open reading `written`, and the free reading) is among a
+    question's options, however unlikely the lexicon found it."""
+    read = [{"word": "mates", "free": "mthods", "written": "methods", "flagged": True,
+             "alternatives": [["mates", 0.9], ["males", 0.1]], "crossed_out": False},
+            {"word": "slab", "free": "slob", "flagged": True,                       # an older document: no "written"
+             "alternatives": [["slab", 0.99], ["slob", 0.001]], "crossed_out": False},
+            {"word": "late", "free": "late", "written": "late", "flagged": True,
+             "alternatives": [["late", 0.6], ["lane", 0.4]], "crossed_out": False}]
+    entries, doubts = sheet_entries("ann", read)
+    assert [[v for v, _ in d.options] for d in doubts] == [["mates", "males", "methods", "mthods", ""],
+                                                            ["slab", "slob", ""],
+                                                            ["late", "lane", ""]]
+    assert dict(doubts[0].options)["methods"] >= 0.01 and dict(doubts[1].options)["slob"] >= 0.005
+    d = decide(_round({"ann": entries}, words=doubts))
+    assert d.questions and all("methods" in dict(q.doubt.options) for q in d.questions if q.doubt.index == 0)
+
+
 def test_a_board_given_as_a_table_of_words_needs_no_grid():
     doubt = WordDoubt("ann", 0, (("fire", 0.6), ("five", 0.4)))
     same = RoundDoubts(BOARD, RULES, {"ann": ["fire"]}, (), (doubt,))

@@ -83,6 +83,15 @@ READERS = [
                                "median 1.14 s, slowest 1.58 s"], {"right": "1444/1480 (97.6%)", "extra": "45"}),
     (figures.composed_sheets, ["sheets: words right 719/795 (90.4%), extra 77, confident errors 2, sheets all right "
                                "9/40"], {"right": "719/795 (90.4%)", "also": "sheets all right 9/40"}),
+    (figures.game_taps, ["game taps: median 4 a sheet (print 1 max 4, scrawl 5 max 11), typed 17 in 40 sheets, score "
+                         "errors 2 in 40 player-rounds, display errors 7, invented 1 in 795 written words"],
+     {"words": "795", "invented": "1", "errors": "2 in 40 player-rounds", "median": "4 (print 1, scrawl 5)"}),
+    (figures.eval_offboard, ["offboard: invented 3 in 795 words (40 sheets), questions median 14 a sheet, written word "
+                             "offered in 5% of questions, right 37/795 (4.7%)"],
+     {"words": "795", "invented": "3", "median": "14", "offered": "5%", "right": "37/795 (4.7%)"}),
+    (figures.board_or_not, ["board or not: right 400/795 with the board known, 390 without; sheets with fewer right "
+                            "with the board 0 of 40"],
+     {"right": "400 with the board, 390 without; fewer with the board on 0 of 40 sheets"}),
     (figures.bench_scan, ["photo: tray-12mp.jpg 3000x4000 (12.0 MP)\n"
                           "scan  (boggle-cv scan, 4 players): median 1.204 s (min 0.750), peak memory 150 MB\n"
                           "floor (python + cv2 + half decode): median 0.355 s (min 0.310), peak memory 91 MB\n"

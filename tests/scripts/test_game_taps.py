@@ -66,4 +66,48 @@ def test_the_last_line_on_a_small_set(tmp_path):
     assert out.returncode == 0, out.stderr
     last = out.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"game taps: median [\d.]+ a sheet \(print [\d.]+ max \d+, scrawl [\d.]+ max \d+\), "
-                        r"typed \d+ in 3 sheets, score errors \d+ in 3 player-rounds, display errors \d+", last), last
+                        r"typed \d+ in 3 sheets, score errors \d+ in 3 player-rounds, display errors \d+, "
+                        r"invented \d+ in 6 written words", last), last
+
+
+def test_a_board_word_nobody_wrote_accepted_unasked_is_invented():
+    truth = {"ann": ["seat", "slab"]}
+    rounds = play(truth, {"ann": [read("seat"), read("sat")]}, TABLE, {"ann": "jeremy-words"})
+    assert (rounds[0].invented, rounds[0].shown_wrong, rounds[0].written) == (1, 1, 2)
+    rounds = play(truth, {"ann": [read("seat"), read("slob")]}, TABLE, {"ann": "jeremy-words"})
+    assert (rounds[0].invented, rounds[0].shown_wrong) == (0, 1)  # shown wrong, but no board word: 0 points
+
+
+def test_an_offboard_board_leaves_a_share_of_each_player_s_words_off_half_with_a_near_word():
+    import random
+
+    from sheet_taps import offboard_board
+    pool = [a + b + c + d for a in "bcdfgst" for b in "aeiou" for c in "lmnrst" for d in "aeiosy"]
+    pool_set = set(pool)
+    ann, bob = sorted(pool_set)[:20], sorted(pool_set)[100:110]
+    board, lexicon, off = offboard_board([ann, bob], 0.2, pool, pool_set, random.Random(3))
+    assert len(off & set(ann)) == 4 and len(off & set(bob)) == 2
+    assert not off & set(board) and set(ann + bob) - off <= set(board)
+    near = [w for w in off if any(sum(x != y for x, y in zip(w, b)) == 1 for b in board if len(b) == len(w))]
+    assert len(near) >= 3  # half of the 6 words off the board have a word one letter away on it
+    assert set(board) <= set(lexicon) and len(board) >= 110
+
+
+def test_every_game_dealt_k_boards_gives_k_player_rounds_a_sheet(tmp_path):
+    folder = tmp_path / "sheets"
+    folder.mkdir()
+    truth = {f"sheet-00{i}.jpg": {"set": "dhsd", "writer": "w", "words": ["seat", "tears"]} for i in range(2)}
+    (folder / "truth.json").write_text(json.dumps(truth))
+    saved = {f"{n}{k}": {"words": [read("seat"), read("tears")]} for n in truth for k in ("", "#2", "#3")}
+    (tmp_path / "readings.json").write_text(json.dumps(saved))
+    words = tmp_path / "words.txt"
+    fill = [a + b + c for a in "bcdfg" for b in "aeiou" for c in "klmnprst"]
+    words.write_text("\n".join(["seat", "tears", "tear", "sat", "stare", "east", *fill]) + "\n")
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "game_taps.py"), str(folder), "--boards", "3",
+                          "--offboard", "0.5", "--words", str(words), "--load", str(tmp_path / "readings.json")],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "score errors 0 in 6 player-rounds" in out.stdout.splitlines()[-1]
+    bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "game_taps.py"), str(folder), "--offboard", "2"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "--offboard" in bad.stderr

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from ...errors import EngineMissingError
 from . import shipped
+from .board_check import BoardRule
 
 FILE = "word_doubt.json"
 ENV = "BOGGLE_CV_WORD_DOUBT"
@@ -78,6 +79,9 @@ class Calibration:
     weights: tuple[float, ...]
     bias: float
     ask_below: float
+    #: when a board lexicon's word stands against the open reading (board_check);
+    #: None: board_check.DEFAULT_RULE
+    board: BoardRule | None = None
 
     def p_right(self, ev: Evidence) -> float:
         values = dict(zip(NAMES, ev.vector()))
@@ -88,8 +92,11 @@ class Calibration:
         return 1.0 / (1.0 + math.exp(-min(max(z, -CLIP), CLIP)))
 
     def to_dict(self) -> dict[str, object]:
-        return {"names": list(self.names), "mean": list(self.mean), "scale": list(self.scale),
-                "weights": list(self.weights), "bias": self.bias, "ask_below": self.ask_below}
+        doc: dict[str, object] = {"names": list(self.names), "mean": list(self.mean), "scale": list(self.scale),
+                                  "weights": list(self.weights), "bias": self.bias, "ask_below": self.ask_below}
+        if self.board is not None:
+            doc["board"] = self.board.to_dict()
+        return doc
 
     @classmethod
     def from_dict(cls, doc: dict[str, object]) -> Calibration:
@@ -101,8 +108,10 @@ class Calibration:
         assert isinstance(names, list) and all(n in NAMES for n in names), names
         bias, ask_below = doc["bias"], doc["ask_below"]
         assert isinstance(bias, (int, float)) and isinstance(ask_below, (int, float))
+        board = doc.get("board")
+        assert board is None or isinstance(board, dict), board
         return cls(tuple(str(n) for n in names), floats("mean"), floats("scale"), floats("weights"),
-                   float(bias), float(ask_below))
+                   float(bias), float(ask_below), BoardRule.from_dict(board) if board is not None else None)
 
 
 @lru_cache(maxsize=2)
@@ -113,6 +122,13 @@ def _load(path_str: str, mtime_ns: int) -> Calibration:
         return Calibration.from_dict(json.loads(data))
     except (ValueError, KeyError, AssertionError, TypeError) as err:
         raise EngineMissingError(f"handwriting calibration cannot be read: {path} ({err})", "reinstall boggle-cv") from err
+
+
+def board_rule() -> BoardRule:
+    """The rule of board_check in use: the calibration's, else board_check.DEFAULT_RULE."""
+    from .board_check import DEFAULT_RULE
+    cal = calibration()
+    return cal.board if cal is not None and cal.board is not None else DEFAULT_RULE
 
 
 def calibration() -> Calibration | None:

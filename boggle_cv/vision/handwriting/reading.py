@@ -27,16 +27,12 @@ import numpy as np
 
 # the words near a word live with the game (its sheet lexicon uses them too); named here as well
 from ...game.near_words import MAX_LEN as MAX_LEN, board_lexicon as board_lexicon, clean_lexicon, fold_candidate as fold_candidate, one_edit
-from . import charlm, commonness, ctc, doubt, recogniser
+from . import board_check, charlm, commonness, ctc, doubt, recogniser
+from .board_check import BoardCheck
+from .word_odds import LENGTH_BONUS as LENGTH_BONUS, TEMPERATURE as TEMPERATURE
 
 #: How many alternatives a reading keeps.
 TOP_K = 5
-#: Softmax temperature over candidate log-likelihoods (1 = the model's own odds; 1.5
-#: and FLAG_BELOW were chosen on the "tune" split: `python -m boggle_cv.train.word_flags`;
-#: both again for the fine-tuned reader read at one stretch: at 1.5 and 0.90, 2.9%
-#: confident errors on Jeremy's 489 tune words, 44.2% flagged; at 2.0 and 0.90, 1.4%
-#: and 55.4% (DHSD's 95 tune crops: 0.0%, 3.2% flagged)).
-TEMPERATURE = 2.0
 #: Flag a reading whose top posterior is below this...
 FLAG_BELOW = 0.90
 #: ...or whose runner-up's posterior is within this of the top one.
@@ -70,18 +66,6 @@ RECHECK_BELOW = 0.95
 #: 1.2 loses (51.6-67.4 on DHSD). About 1 ms a word.
 LETTER_WEIGHT = 0.5
 LETTER_BONUS = 1.0
-#: A bonus per letter of a lexicon candidate (natural log units, added after the
-#: temperature, beside the prior of common words): without it the reading leans to
-#: short words - CTC lets blanks swallow unclear ink, so "order" hides in a blurred
-#: "predecessor", "tile" in "children" - and of its errors on Jeremy's tune words 1 in
-#: 4 was a letter or more too short against 1 in 75 too long. Chosen on the tune split
-#: with the temperature and the prior kept (`python -m boggle_cv.train.word_flags
-#: ../shared/handwriting-public --length`, T 2.0, threshold 0.90): 0 / 0.5 / 1.0 /
-#: 1.5 / 2.0 gave Jeremy 85.7 / 87.5 / 89.6 / 89.4 / 88.5% top-1 (confident errors 1.4
-#: / 1.2 / 1.2 / 1.2 / 1.4%), and on its words cut at their true boxes from sheets
-#: composed of the tune crops (scripts/compose_sheets.py --seed 77) 77.5 / 80.2 / 81.5
-#: / 81.7 / 81.5%; DHSD 98.9% at each.
-LENGTH_BONUS = 1.0
 #: A log-prior bonus (natural log units, beside the prior of common words) for a
 #: lexicon word that can be traced on the board (``read_words(board_words=...)``): a
 #: player writes the words they found on the board far more often than a dictionary
@@ -105,6 +89,11 @@ class WordReading:
     #: only), and the calibration's P(right) from it (None without a calibration)
     evidence: doubt.Evidence | None = field(default=None, compare=False, repr=False)
     p_right: float | None = field(default=None, compare=False)
+    #: with a board known: what the ink says without the board (the open reading:
+    #: board_check), always among the alternatives of a doubtful word; '' otherwise
+    written: str = ""
+    #: with a board known: the lexicon word checked against the open reading
+    board_check: BoardCheck | None = field(default=None, compare=False, repr=False)
 
 
 def _softmax(scores: np.ndarray, prior: np.ndarray | None = None) -> np.ndarray:
@@ -281,7 +270,9 @@ def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = Non
     (``read_against_dictionary``). ``lang``: the lexicon's language, for the prior of
     how common each word is (``commonness``; uniform for a language without a table).
     ``board_words``: the lexicon's words that can be traced on the board (the solver's
-    words), each weighed up by BOARD_BONUS; None when no board is known."""
+    words), each weighed up by BOARD_BONUS; None when no board is known. With a board
+    known, each reading is checked against the open reading (``ink_decides``, against
+    ``dictionary``, else the edition's): the ink decides whether a board's word stands."""
     images = list(images)
     if not images:
         return []
@@ -300,4 +291,33 @@ def read_words(images: Sequence[np.ndarray], lexicon: Iterable[str] | None = Non
             for k, i in enumerate(again):
                 second = read_views(views[i] + [m[k] for m in more], lex, encoded, prior, board, out[i].free)
                 out[i] = second if second.word else out[i]  # a view no candidate fits: keep the first look
+    if lex and board is not None:  # the board informs, the ink decides
+        opened = dictionary if dictionary is not None else _edition_dictionary(lang)
+        on_board = frozenset(w for w, b in zip(lex, board) if b)
+        if opened is not None:
+            out = [ink_decides(r, v, opened, lang, on_board) for r, v in zip(out, views)]
     return out
+
+
+def ink_decides(reading: WordReading, views: Sequence[np.ndarray], dictionary: Any, lang: str,
+                on_board: frozenset[str] = frozenset()) -> WordReading:
+    """A board lexicon's reading weighed against what the same ink says without the
+    board (board_check: the open reading, read_against_dictionary, and the rivals off
+    the board; `on_board`: the board's words). A word off the board that is its own
+    free reading needs no check (the ink spells it, and the board gives it nothing);
+    nor does a board word that is its own free reading need the open reading."""
+    if not reading.word or (reading.word == reading.free and reading.word not in on_board):
+        return replace(reading, written=reading.free)
+    opened = None if reading.word == reading.free else read_against_dictionary(views, dictionary, lang)
+    check = board_check.weigh(reading, opened, views[0], dictionary, on_board, lang)
+    return board_check.decide(reading, opened, check, doubt.board_rule(), TOP_K)  # type: ignore[no-any-return]
+
+
+def _edition_dictionary(lang: str) -> Any:
+    """The edition's shipped dictionary, the open reading's (None for an unknown edition)."""
+    from ...errors import BoggleError
+    from ...game.dictionary import load_default
+    try:
+        return load_default(lang)
+    except BoggleError:
+        return None

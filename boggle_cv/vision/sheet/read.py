@@ -154,7 +154,8 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
         quad = paper.to_photo(np.array([[b.x0, b.y0], [b.x1, b.y0], [b.x1, b.y1], [b.x0, b.y1]], np.float64))
         words.append(SheetWord(r.word, float(r.confidence), tuple((str(w), float(p)) for w, p in r.alternatives),
                                _asked(r, bool(words_in)), str(r.free), tuple((float(x), float(y)) for x, y in quad),
-                               b.crossed_out, getattr(r, "p_right", None), getattr(r, "evidence", None)))
+                               b.crossed_out, getattr(r, "p_right", None), getattr(r, "evidence", None),
+                               str(getattr(r, "written", "") or "")))
     return SheetReading(tuple(words), corners, turn, timings)
 
 
@@ -232,6 +233,14 @@ MIN_PIECE = 0.8
 SPLIT_GAP = 0.2
 
 
+def _written_fits(r: Any) -> bool:
+    """With a board known: what the ink says without the board (the reading's
+    `written`) fits the free reading (_fits): one word, whatever the board's lexicon
+    made of it (a sheet read with no board is never cut)."""
+    written = str(getattr(r, "written", "") or "")
+    return bool(written) and written != str(r.word) and edit_distance(written, str(r.free)) * 3 <= max(len(str(r.free)), 1)
+
+
 def _misfit(r: Any) -> int:
     """Letters the reading's word differs by from the network's free reading."""
     return edit_distance(str(r.word), str(r.free)) if r.word else 99
@@ -246,12 +255,13 @@ def _split_merged(flat: ImageU8, ink: Any, boxes: list[WordBox], readings: list[
     letter off their free readings (a gap inside one word leaves pieces that are not
     words: "put" read from "pat"). Chosen on rendered sheets (two words a line on a
     sixth of the lines) and composed ones (one a line). Against a lexicon only: a
-    free reading always fits itself."""
+    free reading always fits itself; nor is a box cut whose written reading (a board
+    known: what the ink says without it) fits its free reading."""
     if not words_in:
         return boxes, readings
     cuts = []
     for k, (b, r) in enumerate(zip(boxes, readings)):
-        if not _fits(r) and len(str(r.free)) >= 5:
+        if not _fits(r) and not _written_fits(r) and len(str(r.free)) >= 5:
             gap = _widest_gap(ink.mask, b)
             if gap is not None and gap[1] - gap[0] >= SPLIT_GAP * (b.y1 - b.y0):
                 cuts.append((k, replace(b, x1=gap[0]), replace(b, x0=gap[1], joinable=False)))
@@ -289,9 +299,11 @@ def _as_lexicon_word(r: Any, back: dict[str, str]) -> Any:
     word = back.get(str(r.word), str(r.word))
     if ranked and ranked[0][0] != word:  # two forms of a runner-up outweigh the word read
         word = ranked[0][0]
+    written = str(getattr(r, "written", "") or "")
     return SimpleNamespace(word=word, confidence=ranked[0][1] if ranked else float(r.confidence),
                            alternatives=ranked, flagged=r.flagged, free=r.free,
-                           p_right=getattr(r, "p_right", None), evidence=getattr(r, "evidence", None))
+                           p_right=getattr(r, "p_right", None), evidence=getattr(r, "evidence", None),
+                           written=back.get(written, written))
 
 
 def _may_be_a_tray(mask: np.ndarray, boxes: Sequence[WordBox], shape: tuple[int, ...]) -> bool:
