@@ -65,12 +65,29 @@ class Refusal:
     reason: str
 
 
+#: A cell's centre patch: 9 x 9 offsets (dx, dy) within +-0.3 pitch, and which of them
+#: lie within +-0.2 pitch (where the detector's heat is read).
+_PATCH = np.array([(dx, dy) for dx in np.linspace(-0.3, 0.3, 9) for dy in np.linspace(-0.3, 0.3, 9)])
+_NEAR = np.abs(_PATCH).max(axis=1) <= 0.2
+_PATCH.setflags(write=False)
+_NEAR.setflags(write=False)
+
+
+def can_hold_board(lat: Lattice, size: int | None, cfg: BoardConfig) -> bool:
+    """False when the lattice has too few members for any window to be a board: a
+    window needs ``min_visible`` of its N x N cells in the frame and ``min_fill`` of
+    those holding members, so at least min_fill x min_visible x N^2 members (N: `size`,
+    or the smallest of SIZES). board_from_lattice refuses such a lattice whatever
+    else it sees (only its reason is then lost)."""
+    n = size or min(SIZES)
+    return len(lat.members) >= cfg.min_fill * cfg.min_visible * n * n
+
+
 def cell_state(white: GreyU8, lat: Lattice, cell: Cell, heat: Heat | None = None) -> CellState:
     """The CellState of lattice cell (col, row); white: (H, W) uint8 whiteness map,
     heat: (H, W) float32 detector heat of the same image, or None."""
     h, w = white.shape
-    g = np.linspace(-0.3, 0.3, 9)
-    offs = np.array([(dx, dy) for dx in g for dy in g])
+    offs = _PATCH
     pts = lat.project(offs + cell)
     inside = (pts[:, 0] >= 0) & (pts[:, 0] < w - 1) & (pts[:, 1] >= 0) & (pts[:, 1] < h - 1)
     frac_out = float(1 - inside.mean())
@@ -82,7 +99,7 @@ def cell_state(white: GreyU8, lat: Lattice, cell: Cell, heat: Heat | None = None
     val = float(median(vals))
     dark = float(np.mean(vals < 0.7 * val))
     if heat is not None:
-        near = np.abs(offs[inside]).max(axis=1) <= 0.2
+        near = _NEAR[inside]
         if near.any():
             hv = float(heat[p[near, 1], p[near, 0]].max())
     return CellState(val, frac_out, dark, hv)
