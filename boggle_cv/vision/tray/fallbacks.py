@@ -36,9 +36,24 @@ from ..quantiles import median
 from ..stages import FloatArray, ImageU8, TrayResult
 from .blobs import Blobs
 from .lattice import Lattice
-from .plan import MIN_VIEW_PX, Fallback, Nested, Plan, SearchContext, shifted
+from .plan import MIN_VIEW_PX, Evidence, Fallback, Nested, Plan, SearchContext, Seen, shifted
 
 # --- zoom ---------------------------------------------------------------------------
+
+def something_new(evidence: Evidence, seen: Seen | None) -> bool:
+    """True when the detector's candidates hold one that ``seen`` (what a coarser view
+    of the same place saw) does not cover, or nothing was seen before: a finer look
+    at a view that showed nothing new finds nothing new either."""
+    if seen is None:
+        return True
+    found = evidence.seen()
+    return bool((~seen.covers(found.centres, found.sides)).any())
+
+
+def moved(seen: Seen, dx: float, dy: float) -> Seen:
+    """``seen`` with its centres moved by (dx, dy) (into a crop's pixels)."""
+    return Seen(seen.centres + np.array([dx, dy], np.float64), seen.sides)
+
 
 @dataclass(frozen=True)
 class ZoomConfig:
@@ -89,7 +104,9 @@ class Zoom(Nested):
     """Search a crop of the image around the detector's evidence (``zoom_box``): in
     the crop a small board fills the detector's 320 px input. The board found must
     cover the evidence's centroid (a grid of dots in the crop's margin does not
-    count). Runs only when the detector ran on the image (``ctx.evidence``)."""
+    count). Runs only when the detector ran on the image (``ctx.evidence``) and saw
+    something a coarser view did not (``something_new``); the crop's search is told
+    what the image's saw."""
 
     settings: ZoomConfig = field(default_factory=ZoomConfig)
 
@@ -99,7 +116,7 @@ class Zoom(Nested):
 
     def attempt(self, image: ImageU8, size: int | None, ctx: SearchContext) -> TrayResult | None:
         ev = ctx.evidence
-        if ev is None:
+        if ev is None or not something_new(ev, ctx.seen):
             return None
         found = zoom_box(ev.blobs, ev.lattices, ev.work_shape, self.settings)
         if found is None:
@@ -111,7 +128,7 @@ class Zoom(Nested):
         if min(x1 - x0, y1 - y0) < MIN_VIEW_PX:
             return None
         t0 = time.perf_counter()
-        sub = ctx.search(image[y0:y1, x0:x1], size, self.inner)
+        sub = ctx.search(image[y0:y1, x0:x1], size, self.inner, moved(ev.seen(), -x0, -y0))
         ctx.timings[self.name] = time.perf_counter() - t0
         if sub is None:
             return None
@@ -157,7 +174,9 @@ class Stretch(Nested):
     of sight, below what the detector learnt; stretching that direction back makes
     them squarish again. Corners and centres are mapped back by the inverse map; the
     first board whose every cube-top centre lies in the image wins (a stretched
-    lattice may skip every other row of cubes and hang off the frame).
+    lattice may skip every other row of cubes and hang off the frame). Each copy's
+    search is told what the photo's own search saw, mapped into the copy (its zoom
+    and windows look only at what the stretch shows anew).
     ``label`` is its name (two Stretches differ by their inner plan)."""
 
     settings: StretchConfig = field(default_factory=StretchConfig)
@@ -178,11 +197,13 @@ class Stretch(Nested):
         else:
             pre = 1.0
         found = None
+        photo = ctx.evidence.seen() if ctx.evidence is not None else None
         for angle, factor in self.settings.tries:
             M, out_size = stretch_matrix(angle, factor, (base.shape[0], base.shape[1]))
             stretched = np.asarray(cv2.warpAffine(base, M, out_size, flags=cv2.INTER_LINEAR,
                                                   borderMode=cv2.BORDER_REPLICATE), np.uint8)
-            sub = ctx.search(stretched, size, self.inner)
+            seen = None if photo is None else Seen(photo.centres * pre @ M[:, :2].T + M[:, 2], photo.sides * pre)
+            sub = ctx.search(stretched, size, self.inner, seen)
             if sub is None:
                 continue
             Minv = cv2.invertAffineTransform(M)
@@ -208,10 +229,29 @@ class Stretch(Nested):
 class WindowConfig:
     """frac: a window is this share of the image's width and height; margin: a board
     counts only when its corners lie at least this many pitches inside every window
-    edge that is not the image's edge."""
+    edge that is not the image's edge; evidence: a window is searched only when at
+    least this many of the detector's candidates in the image's own search (the
+    coarser view of the window: ``SearchContext.evidence``) lie in it (0: every
+    window; without that search, every window is searched)."""
 
     frac: float = 0.67
     margin: float = 1.0
+    evidence: int = 1
+
+
+def with_evidence(boxes: list[tuple[int, int, int, int]], evidence: Evidence | None,
+                  least: int, seen: Seen | None = None) -> list[tuple[int, int, int, int]]:
+    """The boxes (x0, y0, x1, y1) image px holding at least ``least`` of the detector's
+    candidates in ``evidence`` that ``seen`` (another view's candidates) does not
+    cover; all of them without evidence or when ``least`` is 0."""
+    if evidence is None or least <= 0:
+        return boxes
+    found = evidence.seen()
+    pts = found.centres
+    if seen is not None:
+        pts = pts[~seen.covers(found.centres, found.sides)]
+    return [b for b in boxes if int(((pts[:, 0] >= b[0]) & (pts[:, 0] < b[2])
+                                     & (pts[:, 1] >= b[1]) & (pts[:, 1] < b[3])).sum()) >= least]
 
 
 def window_boxes(shape: tuple[int, int], frac: float) -> list[tuple[int, int, int, int]]:
@@ -231,7 +271,9 @@ class Windows(Nested):
     detector sees the whole image at 320 px, where a small tray far away (cube tops
     of about 15 px) gives no peaks; in a window it is bigger. The first board found
     well inside its window (WindowConfig.margin) wins, so a window cannot have cut
-    rows off a bigger board."""
+    rows off a bigger board. Only the windows holding a candidate of the image's own
+    search that no other view saw are searched (``with_evidence``), and each is told
+    what the image's search saw in it (its zoom looks only at something new)."""
 
     settings: WindowConfig = field(default_factory=WindowConfig)
 
@@ -243,10 +285,14 @@ class Windows(Nested):
         t0 = time.perf_counter()
         h, w = image.shape[:2]
         found = None
-        for x0, y0, x1, y1 in window_boxes((h, w), self.settings.frac):
+        boxes = with_evidence(window_boxes((h, w), self.settings.frac), ctx.evidence, self.settings.evidence,
+                              ctx.seen)
+        coarse = ctx.evidence.seen() if ctx.evidence is not None else None
+        for x0, y0, x1, y1 in boxes:
             if min(x1 - x0, y1 - y0) < MIN_VIEW_PX:
                 break
-            sub = ctx.search(image[y0:y1, x0:x1], size, self.inner)
+            sub = ctx.search(image[y0:y1, x0:x1], size, self.inner,
+                             None if coarse is None else moved(coarse, -x0, -y0))
             if sub is None:
                 continue
             c = sub.corners

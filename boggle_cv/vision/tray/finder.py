@@ -22,8 +22,8 @@ from ..stages import DebugSink, ImageU8, TrayResult
 from .board import Refusal
 from .config import SIZES, TrayConfig
 from .debug import LastLattice, grid_image, refused_image
-from .image_search import search_image
-from .plan import MIN_VIEW_PX, Plan, SearchContext
+from .image_search import look, search_image
+from .plan import MIN_VIEW_PX, Plan, SearchContext, Seen
 
 __all__ = ["SIZES", "TrayConfig", "TrayResult", "find_tray", "search"]
 
@@ -62,18 +62,23 @@ def find_tray(image_bgr: ImageU8, size: int | None = None, *,
 
 
 def search(image: ImageU8, size: int | None, config: TrayConfig, plan: Plan,
-           timings: dict[str, float], debug: DebugSink | None = None) -> TrayResult | Refusal:
+           timings: dict[str, float], debug: DebugSink | None = None,
+           explain: bool = True, seen: Seen | None = None) -> TrayResult | Refusal:
     """Search ``image`` with the plan's sources, then try the plan's fallbacks in
     order until one finds a board: the board in the image's pixels, or the Refusal
-    of the image's own search (its first reason)."""
+    of the image's own search (its first reason; explain=False: a fallback's view,
+    whose reasons nobody reads: see image_search.search_image). seen: what another
+    view's search saw, handed to the fallbacks (plan.SearchContext)."""
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < MIN_VIEW_PX:
         return Refusal(TOO_SMALL)
     sources = config.sources if plan.sources is None else plan.sources
-    found = search_image(image, size, config, sources, timings, debug) if sources else None
+    found = search_image(image, size, config, sources, timings, debug, explain) if sources else None
     res = found.found if found is not None else None
     if res is None:
-        ctx = SearchContext(partial(_inner, config=config),
-                            found.evidence if found is not None else None, timings)
+        evidence = found.evidence if found is not None else None
+        if found is None and plan.fallbacks and "detector" in config.sources:
+            evidence = look(image, config)  # not searched itself: its fallbacks still know where to look
+        ctx = SearchContext(partial(_inner, config=config), evidence, timings, seen)
         for fallback in plan.fallbacks:
             res = fallback.attempt(image, size, ctx)
             if res is not None:
@@ -86,7 +91,8 @@ def search(image: ImageU8, size: int | None, config: TrayConfig, plan: Plan,
     return res
 
 
-def _inner(image: ImageU8, size: int | None, plan: Plan, *, config: TrayConfig) -> TrayResult | None:
+def _inner(image: ImageU8, size: int | None, plan: Plan, seen: Seen | None = None, *,
+           config: TrayConfig) -> TrayResult | None:
     """A fallback's search of one of its views (own timings, no debug images)."""
-    res = search(image, size, config, plan, {})
+    res = search(image, size, config, plan, {}, explain=False, seen=seen)
     return None if isinstance(res, Refusal) else res

@@ -15,13 +15,31 @@ from dataclasses import dataclass, replace
 from typing import Collection, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
-from ..stages import ImageU8, TrayResult
+from ..stages import FloatArray, ImageU8, TrayResult
 from .blobs import Blobs
 from .lattice import Lattice
 
 #: Views smaller than this (px, either side) are not searched.
 MIN_VIEW_PX = 16
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Candidate cube tops that the search of another view of the same photo saw:
+    centres (K, 2) (x, y) and sides (K,), in pixels of the image being searched."""
+
+    centres: FloatArray
+    sides: FloatArray
+
+    def covers(self, centres: FloatArray, sides: FloatArray) -> npt.NDArray[np.bool_]:
+        """(K,) True for each candidate (centres (K, 2), sides (K,)) lying within the
+        larger of the two sides of one seen here: the same cube top (or none)."""
+        if not len(self.centres) or not len(centres):
+            return np.zeros(len(centres), bool)
+        d = np.hypot(*(centres[:, None, :] - self.centres[None, :, :]).transpose(2, 0, 1))
+        return np.asarray((d < np.maximum(sides[:, None], self.sides[None, :])).any(axis=1))
 
 
 @dataclass(frozen=True)
@@ -33,6 +51,10 @@ class Evidence:
     lattices: list[Lattice]
     work_shape: tuple[int, int]
     scale: float
+
+    def seen(self) -> Seen:
+        """The candidates in the image's pixels."""
+        return Seen(self.blobs.centres / self.scale, self.blobs.sides / self.scale)
 
 
 @dataclass(frozen=True)
@@ -54,21 +76,26 @@ class Plan:
 
 
 class Search(Protocol):
-    """``search(image_bgr, size, plan) -> TrayResult | None``: the board found in an
-    image (its pixels) by the plan's sources and fallbacks, or None."""
+    """``search(image_bgr, size, plan, seen) -> TrayResult | None``: the board found in
+    an image (its pixels) by the plan's sources and fallbacks, or None; ``seen``: what
+    the search of another view saw, in the image's pixels (SearchContext.seen)."""
 
-    def __call__(self, image: ImageU8, size: int | None, plan: Plan, /) -> TrayResult | None: ...
+    def __call__(self, image: ImageU8, size: int | None, plan: Plan, seen: Seen | None = None, /
+                 ) -> TrayResult | None: ...
 
 
 @dataclass(frozen=True)
 class SearchContext:
     """What a fallback gets besides the image: ``search`` (see Search), the
     detector's ``evidence`` from the search of this image (None when the detector
-    did not run), and ``timings`` (stage -> seconds) of this search."""
+    did not run), ``timings`` (stage -> seconds) of this search, and ``seen``: the
+    candidates the search of another view of the photo already saw (None: no other
+    view), so that a fallback can look where this view shows something new."""
 
     search: Search
     evidence: Evidence | None
     timings: dict[str, float]
+    seen: Seen | None = None
 
 
 class Fallback(Protocol):

@@ -1,0 +1,116 @@
+"""The fallbacks look only where there is something to find: a window is searched
+only where the detector's candidates of the view it is cut from lie (a photo with
+none searches no window), a stretched copy's windows only where the copy shows
+candidates the photo itself did not, and a zoom only when its view shows a candidate
+the coarser view did not. A lattice too small to hold a board is not judged in a
+fallback's view (whose reasons nobody reads): the boards found are the same."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from boggle_cv.errors import NoBoardError
+from boggle_cv.vision.tray import TrayConfig, find_tray, finder
+from boggle_cv.vision.tray.blobs import Blobs
+from boggle_cv.vision.tray.board import Refusal, board_from_lattice, can_hold_board
+from boggle_cv.vision.tray.config import BoardConfig
+from boggle_cv.vision.tray.fallbacks import Zoom, ZoomConfig, something_new, window_boxes, with_evidence
+from boggle_cv.vision.tray.image_search import search_image
+from boggle_cv.vision.tray.lattice import Lattice
+from boggle_cv.vision.tray.plan import Evidence, Plan, SearchContext, Seen
+
+
+def _evidence(points: list[tuple[float, float]], side: float = 10.0, scale: float = 0.5) -> Evidence:
+    """Detector candidates at `points` (image px), in a working copy of `scale`."""
+    k = len(points)
+    centres = np.array(points, np.float64).reshape(-1, 2) * scale
+    blobs = Blobs(centres, np.full(k, side * scale), np.full(k, 0.3), np.zeros((k, 4, 2)), np.full(k, 200.0))
+    return Evidence(blobs, [], (300, 400), scale)
+
+
+def test_a_window_is_searched_only_where_the_view_holds_a_candidate():
+    boxes = window_boxes((600, 800), 0.67)
+    assert with_evidence(boxes, _evidence([]), 1) == []  # nothing seen: no window
+    corner = with_evidence(boxes, _evidence([(20.0, 20.0)]), 1)
+    assert corner and all(x0 <= 20 < x1 and y0 <= 20 < y1 for x0, y0, x1, y1 in corner)
+    assert len(corner) < len(boxes)
+    assert with_evidence(boxes, None, 1) == boxes  # no detector ran: every window
+    assert with_evidence(boxes, _evidence([]), 0) == boxes  # evidence=0: every window
+
+
+def test_a_candidate_another_view_saw_is_no_reason_for_a_window():
+    boxes = window_boxes((600, 800), 0.67)
+    seen = Seen(np.array([[21.0, 19.0]]), np.array([10.0]))
+    assert with_evidence(boxes, _evidence([(20.0, 20.0)]), 1, seen) == []
+    elsewhere = Seen(np.array([[700.0, 500.0]]), np.array([10.0]))
+    assert with_evidence(boxes, _evidence([(20.0, 20.0)]), 1, elsewhere) == with_evidence(
+        boxes, _evidence([(20.0, 20.0)]), 1)
+
+
+def test_a_zoom_looks_only_when_its_view_shows_something_new():
+    ev = _evidence([(100.0, 100.0), (130.0, 100.0), (160.0, 100.0)])
+    assert something_new(ev, None)
+    assert not something_new(ev, Seen(np.array([[101.0, 99.0], [131.0, 100.0], [160.0, 102.0]]), np.full(3, 10.0)))
+    assert something_new(ev, Seen(np.array([[101.0, 99.0], [131.0, 100.0]]), np.full(2, 10.0)))
+    calls: list[object] = []
+
+    def search(*args: object) -> None:
+        calls.append(args)
+
+    all_seen = Seen(np.array([[100.0, 100.0], [130.0, 100.0], [160.0, 100.0]]), np.full(3, 10.0))
+    zoom = Zoom(Plan(("detector",)), ZoomConfig())
+    assert zoom.attempt(np.zeros((600, 800, 3), np.uint8), None, SearchContext(search, ev, {}, all_seen)) is None
+    assert calls == []
+
+
+@pytest.mark.parametrize("n_members, size", [(4, None), (4, 4), (7, 5), (10, 6)])
+def test_a_lattice_too_small_for_a_board_is_refused_whatever_it_sees(n_members, size):
+    """can_hold_board is exact: board_from_lattice refuses such a lattice even where
+    every cell is white, inked and hot."""
+    cells = list(itertools.product(range(3), range(4)))[:n_members]
+    H = np.array([[50.0, 0, 100], [0, 50.0, 100], [0, 0, 1]])
+    centres = np.array([(100 + 50 * c, 100 + 50 * r) for c, r in cells], np.float64)
+    k = len(cells)
+    blobs = Blobs(centres, np.full(k, 40.0), np.full(k, 0.9), np.zeros((k, 4, 2)), np.full(k, 200.0))
+    lat = Lattice({m: j for j, m in enumerate(cells)}, H, 50.0, 0.0)
+    assert not can_hold_board(lat, size, BoardConfig())
+    white = np.full((500, 500), 200, np.uint8)
+    white[::7, ::7] = 20  # ink in every cell
+    res = board_from_lattice(lat, blobs, white, size, BoardConfig(), np.full((500, 500), 0.9, np.float32))
+    assert isinstance(res, Refusal)
+
+
+def _count_views(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    views = [0]
+    real = finder.search_image
+
+    def counted(*args: object, **kwargs: object) -> object:
+        views[0] += 1
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(finder, "search_image", counted)
+    return views
+
+
+def test_a_photo_the_detector_sees_nothing_in_is_refused_without_its_windows(monkeypatch):
+    """A plain table: no candidate anywhere, so the whole photo and the six stretched
+    copies are searched, and none of the 9 windows nor of the 54 stretched windows."""
+    rng = np.random.default_rng(0)
+    photo = np.clip(rng.normal(150, 3, (900, 1200, 3)), 0, 255).astype(np.uint8)
+    views = _count_views(monkeypatch)
+    with pytest.raises(NoBoardError):
+        find_tray(photo)
+    assert views[0] == 1 + 6
+
+
+def test_a_fallbacks_view_finds_the_same_boards_without_judging_small_lattices():
+    from boggle_cv.synth import render_photo
+    for seed in (1, 2, 4):
+        img, _ = render_photo(np.random.default_rng(seed), long_side=700, kind="tray")
+        told = search_image(img, None, TrayConfig(), ("detector", "blobs"), {})
+        quiet = search_image(img, None, TrayConfig(), ("detector", "blobs"), {}, explain=False)
+        assert (told.found is None) == (quiet.found is None)
+        if told.found is not None and quiet.found is not None:
+            assert np.array_equal(told.found.corners, quiet.found.corners)
