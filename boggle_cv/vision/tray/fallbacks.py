@@ -203,7 +203,7 @@ class Stretch(Nested):
             stretched = np.asarray(cv2.warpAffine(base, M, out_size, flags=cv2.INTER_LINEAR,
                                                   borderMode=cv2.BORDER_REPLICATE), np.uint8)
             seen = None if photo is None else Seen(photo.centres * pre @ M[:, :2].T + M[:, 2], photo.sides * pre)
-            sub = ctx.search(stretched, size, self.inner, seen)
+            sub = ctx.search(stretched, size, self.inner, seen, ("stretch", self.settings.side, angle, factor))
             if sub is None:
                 continue
             Minv = cv2.invertAffineTransform(M)

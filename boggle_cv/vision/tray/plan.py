@@ -12,7 +12,7 @@ Coordinates: (x, y) pixels of the image handed to ``attempt``.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Collection, Protocol
+from typing import Collection, Hashable, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -76,12 +76,15 @@ class Plan:
 
 
 class Search(Protocol):
-    """``search(image_bgr, size, plan, seen) -> TrayResult | None``: the board found in
-    an image (its pixels) by the plan's sources and fallbacks, or None; ``seen``: what
-    the search of another view saw, in the image's pixels (SearchContext.seen)."""
+    """``search(image_bgr, size, plan, seen, key) -> TrayResult | None``: the board
+    found in an image (its pixels) by the plan's sources and fallbacks, or None;
+    ``seen``: what the search of another view saw, in the image's pixels
+    (SearchContext.seen); ``key``: names the view among the views of the image whose
+    fallbacks search it (the same key, the same view: what the detector saw in it the
+    first time serves the second, e.g. a stretched copy of steps 2 and 4)."""
 
-    def __call__(self, image: ImageU8, size: int | None, plan: Plan, seen: Seen | None = None, /
-                 ) -> TrayResult | None: ...
+    def __call__(self, image: ImageU8, size: int | None, plan: Plan, seen: Seen | None = None,
+                 key: Hashable | None = None, /) -> TrayResult | None: ...
 
 
 @dataclass(frozen=True)
