@@ -7,6 +7,7 @@ fallback's view (whose reasons nobody reads): the boards found are the same."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import astuple
 
 import numpy as np
 import pytest
@@ -119,3 +120,42 @@ def test_a_fallbacks_view_finds_the_same_boards_without_judging_small_lattices()
         assert (told.found is None) == (quiet.found is None)
         if told.found is not None and quiet.found is not None:
             assert np.array_equal(told.found.corners, quiet.found.corners)
+
+
+def test_the_cells_read_at_once_read_as_one_by_one():
+    """board.cell_states gives each cell's cell_state, for cells wholly inside the
+    image, cut by its edge and wholly outside it, with and without a heat map."""
+    from boggle_cv.vision.tray.board import cell_state, cell_states
+    rng = np.random.default_rng(3)
+    white = rng.integers(0, 256, (300, 400), dtype=np.uint8)
+    heat = rng.random((300, 400)).astype(np.float32)
+    H = np.array([[41.0, 6.0, 30.0], [-5.0, 39.0, 25.0], [0.0001, 0.0002, 1.0]])
+    lat = Lattice({(0, 0): 0}, H, 40.0, 0.0)
+    cells = [(c, r) for r in range(-2, 9) for c in range(-2, 11)]
+    for h in (heat, None):
+        at_once = cell_states(white, lat, cells, h)
+        assert set(at_once) == set(cells)
+        for k in cells:
+            np.testing.assert_equal(astuple(at_once[k]), astuple(cell_state(white, lat, k, h)))  # NaN: NaN
+    assert cell_states(white, lat, [], heat) == {}
+
+
+def test_a_fallbacks_view_asks_the_blobs_only_about_a_lattice_the_detector_saw(monkeypatch):
+    """In a fallback's view (explain=False) the classical blob source runs only when
+    the detector saw a lattice that could hold a board; the photo's own search runs
+    every source."""
+    from boggle_cv.vision.tray import image_search
+    ran: list[str] = []
+    real = image_search._candidates
+
+    def counted(source: str, *args: object, **kwargs: object) -> object:
+        ran.append(source)
+        return real(source, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(image_search, "_candidates", counted)
+    blank = np.full((480, 640, 3), 128, np.uint8)
+    search_image(blank, None, TrayConfig(), ("detector", "blobs"), {}, explain=False)
+    assert ran == ["detector"]
+    ran.clear()
+    search_image(blank, None, TrayConfig(), ("detector", "blobs"), {})
+    assert ran == ["detector", "blobs"]

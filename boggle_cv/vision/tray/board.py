@@ -105,6 +105,31 @@ def cell_state(white: GreyU8, lat: Lattice, cell: Cell, heat: Heat | None = None
     return CellState(val, frac_out, dark, hv)
 
 
+def cell_states(white: GreyU8, lat: Lattice, cells: list[Cell], heat: Heat | None = None) -> dict[Cell, CellState]:
+    """cell_state of each of ``cells`` (col, row), the same values, with the patches
+    of all the cells projected and read at once."""
+    if not cells:
+        return {}
+    h, w = white.shape
+    idx = np.asarray(cells, np.float64)
+    pts = lat.project((_PATCH[None, :, :] + idx[:, None, :]).reshape(-1, 2)).reshape(len(cells), len(_PATCH), 2)
+    inside = (pts[..., 0] >= 0) & (pts[..., 0] < w - 1) & (pts[..., 1] >= 0) & (pts[..., 1] < h - 1)
+    whole = inside.all(axis=1)
+    out: dict[Cell, CellState] = {}
+    if whole.any():
+        p = pts[whole].astype(int)
+        vals = white[p[..., 1], p[..., 0]].astype(np.float64)
+        mid = len(_PATCH) // 2  # an odd count: the median is the middle value
+        val = np.partition(vals, mid, axis=1)[:, mid]
+        dark = (vals < 0.7 * val[:, None]).mean(axis=1)
+        hv = heat[p[:, _NEAR, 1], p[:, _NEAR, 0]].max(axis=1) if heat is not None else np.zeros(len(val))
+        for j, k in enumerate(np.nonzero(whole)[0]):
+            out[cells[k]] = CellState(float(val[j]), 0.0, float(dark[j]), float(hv[j]))
+    for k in np.nonzero(~whole)[0]:
+        out[cells[k]] = cell_state(white, lat, cells[k], heat)
+    return out
+
+
 def lines_supported(lat: Lattice, c0: int, r0: int, n: int, state: Callable[[Cell], CellState],
                     cfg: BoardConfig, unsure: Collection[Cell] = frozenset()) -> bool:
     """True when every row and every column of the window (lattice cells c0..c0+n-1,
@@ -171,6 +196,10 @@ def board_from_lattice(lat: Lattice, blobs: Blobs, white: GreyU8, size: int | No
     cache: dict[Cell, CellState] = {}
 
     def state(k: Cell) -> CellState:
+        if not cache:  # every cell a window of any size can hold, read at once
+            cols = range(min(min(cmin, cmax - n + 1) for n in sizes), max(max(cmin + n - 1, cmax) for n in sizes) + 1)
+            rows = range(min(min(rmin, rmax - n + 1) for n in sizes), max(max(rmin + n - 1, rmax) for n in sizes) + 1)
+            cache.update(cell_states(white, lat, [(c, r) for r in rows for c in cols], heat))
         if k not in cache:
             cache[k] = cell_state(white, lat, k, heat)
         return cache[k]

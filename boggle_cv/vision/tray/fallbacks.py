@@ -200,10 +200,14 @@ class Stretch(Nested):
         photo = ctx.evidence.seen() if ctx.evidence is not None else None
         for angle, factor in self.settings.tries:
             M, out_size = stretch_matrix(angle, factor, (base.shape[0], base.shape[1]))
+            seen = None if photo is None else Seen(photo.centres * pre @ M[:, :2].T + M[:, 2], photo.sides * pre)
+            key = ("stretch", self.settings.side, angle, factor)
+            looked = ctx.looked.get(key)
+            if self.inner.sources == () and looked is not None and not something_new(looked, seen):
+                continue  # searched already, and it shows nothing new for its fallbacks to look at
             stretched = np.asarray(cv2.warpAffine(base, M, out_size, flags=cv2.INTER_LINEAR,
                                                   borderMode=cv2.BORDER_REPLICATE), np.uint8)
-            seen = None if photo is None else Seen(photo.centres * pre @ M[:, :2].T + M[:, 2], photo.sides * pre)
-            sub = ctx.search(stretched, size, self.inner, seen, ("stretch", self.settings.side, angle, factor))
+            sub = ctx.search(stretched, size, self.inner, seen, key)
             if sub is None:
                 continue
             Minv = cv2.invertAffineTransform(M)
@@ -311,7 +315,7 @@ def default_fallbacks(zoom: ZoomConfig = ZoomConfig(), stretch: StretchConfig = 
                       windows: WindowConfig = WindowConfig()) -> tuple[Fallback, ...]:
     """The shipped fallbacks, in order, each with the search it runs on its views:
 
-    zoom              crop, detector only; then that crop's windows (detector only)
+    zoom              crop, detector only
     stretch           each copy: the config's sources; then a zoom (detector only)
     windows           each window: detector only; then a zoom (detector only)
     stretched windows each copy: only its windows, searched as in "windows"
@@ -319,7 +323,7 @@ def default_fallbacks(zoom: ZoomConfig = ZoomConfig(), stretch: StretchConfig = 
     detector = Plan(("detector",))
     in_window = Plan(("detector",), (Zoom(detector, zoom),))
     return (
-        Zoom(Plan(("detector",), (Windows(detector, windows),)), zoom),
+        Zoom(detector, zoom),
         Stretch(Plan(None, (Zoom(detector, zoom),)), stretch),
         Windows(in_window, windows),
         Stretch(Plan((), (Windows(in_window, windows),)), stretch, label="stretch_window_retry"),

@@ -86,7 +86,8 @@ def search(image: ImageU8, size: int | None, config: TrayConfig, plan: Plan,
             evidence = evidence if evidence is not None else look(image, config)
         if looked is not None and evidence is not None:
             looked[0][looked[1]] = evidence
-        ctx = SearchContext(partial(_inner, config=config, looked={}), evidence, timings, seen)
+        views: dict[Hashable, Evidence] = {}
+        ctx = SearchContext(partial(_inner, config=config, looked=views), evidence, timings, seen, views)
         for fallback in plan.fallbacks:
             res = fallback.attempt(image, size, ctx)
             if res is not None:

@@ -97,6 +97,9 @@ def search_image(image: ImageU8, size: int | None, cfg: TrayConfig, sources: tup
     reasons: list[str] = []
     evidence: Evidence | None = None
     for source in sources:
+        if source == "blobs" and not explain and not (
+                evidence is not None and any(can_hold_board(lat, size, cfg.board) for lat in evidence.lattices)):
+            continue  # in a fallback's view, a second opinion on a lattice the detector saw
         t1 = time.perf_counter()
         blobs, heat = _candidates(source, work, white, cfg, debug is not None)
         t2 = time.perf_counter()

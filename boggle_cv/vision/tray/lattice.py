@@ -148,32 +148,35 @@ def grow(blobs: Blobs, seed: int, cfg: LatticeConfig) -> Lattice | None:
     u, v = st
     c0 = blobs.centres[seed]
     members: dict[tuple[int, int], int] = {(0, 0): seed}
-    used = {seed}
     H = np.array([[u[0], v[0], c0[0]], [u[1], v[1], c0[1]], [0, 0, 1]], np.float64)
     frontier = [(0, 0)]
     lim = cfg.max_extent
     span = [0, 0, 0, 0]  # the members' col min, col max, row min, row max
+    free = np.ones(len(blobs), bool)
+    free[seed] = False
     while frontier:
         new_frontier = []
         for (ci, ri) in frontier:
-            q = cv2.perspectiveTransform(np.array([[(ci, ri)]], np.float64), H)[0, 0]
+            # the cell and its 8 neighbours predicted at once (the same values one by one)
+            pq = cv2.perspectiveTransform(np.array([[(ci, ri)] + [(ci + dc, ri + dr) for dc, dr in _DIRS]],
+                                                   np.float64), H)[0]
+            q = pq[0]
             ratio = blobs.sides / blobs.sides[members[(ci, ri)]]
             similar = (ratio < cfg.max_size_ratio) & (ratio > 1 / cfg.max_size_ratio)
-            for dc, dr in _DIRS:
+            dist = np.hypot(blobs.centres[None, :, 0] - pq[1:, None, 0], blobs.centres[None, :, 1] - pq[1:, None, 1])
+            for k, (dc, dr) in enumerate(_DIRS):
                 key = (ci + dc, ri + dr)
                 if key in members or _beyond(span, key, lim):
                     continue
-                p = cv2.perspectiveTransform(np.array([[key]], np.float64), H)[0, 0]
+                p = pq[k + 1]
                 step = np.hypot(*(p - q))
-                d = np.hypot(*(blobs.centres - p).T)
-                ok = (d < cfg.match_radius * step) & similar
-                if used:
-                    ok[list(used)] = False
+                d = dist[k]
+                ok = (d < cfg.match_radius * step) & similar & free
                 if not ok.any():
                     continue
                 j = int(np.flatnonzero(ok)[np.argmin(d[ok])])
+                free[j] = False
                 members[key] = j
-                used.add(j)
                 span[:] = [min(span[0], key[0]), max(span[1], key[0]), min(span[2], key[1]), max(span[3], key[1])]
                 new_frontier.append(key)
         if new_frontier:

@@ -11,7 +11,7 @@ Coordinates: (x, y) pixels of the image handed to ``attempt``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Collection, Hashable, Protocol
 
 import numpy as np
@@ -91,14 +91,17 @@ class Search(Protocol):
 class SearchContext:
     """What a fallback gets besides the image: ``search`` (see Search), the
     detector's ``evidence`` from the search of this image (None when the detector
-    did not run), ``timings`` (stage -> seconds) of this search, and ``seen``: the
+    did not run), ``timings`` (stage -> seconds) of this search, ``seen``: the
     candidates the search of another view of the photo already saw (None: no other
-    view), so that a fallback can look where this view shows something new."""
+    view), so that a fallback can look where this view shows something new, and
+    ``looked``: what the detector saw in the views of this image searched so far, by
+    their key (Search)."""
 
     search: Search
     evidence: Evidence | None
     timings: dict[str, float]
     seen: Seen | None = None
+    looked: dict[Hashable, Evidence] = field(default_factory=dict)
 
 
 class Fallback(Protocol):
