@@ -159,3 +159,16 @@ def test_a_fallbacks_view_asks_the_blobs_only_about_a_lattice_the_detector_saw(m
     ran.clear()
     search_image(blank, None, TrayConfig(), ("detector", "blobs"), {})
     assert ran == ["detector", "blobs"]
+
+
+def test_a_candidate_chooses_the_photo_window_that_cuts_a_board_around_it_least():
+    """The photo's own windows: each candidate is searched in the window that holds
+    it farthest from the window's inner edges, the windows chosen most first."""
+    boxes = window_boxes((600, 800), 0.67)
+    centre = with_evidence(boxes, _evidence([(400.0, 300.0), (410.0, 310.0)]), 1)
+    assert len(centre) == 1 and centre[0][0] < 400 < centre[0][2] and centre[0][1] < 300 < centre[0][3]
+    x0, y0, x1, y1 = centre[0]
+    assert abs((x0 + x1) / 2 - 400) < 1 and abs((y0 + y1) / 2 - 300) < 1  # the centre window
+    two = with_evidence(boxes, _evidence([(30.0, 30.0), (770.0, 570.0), (780.0, 580.0)]), 1)
+    assert len(two) == 2 and two[0][2] == 800 and two[1][0] == 0  # the bottom right first
+    assert with_evidence(boxes, _evidence([(30.0, 30.0), (770.0, 570.0), (780.0, 580.0)]), 2) == two[:1]

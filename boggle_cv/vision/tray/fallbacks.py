@@ -245,17 +245,43 @@ class WindowConfig:
 
 def with_evidence(boxes: list[tuple[int, int, int, int]], evidence: Evidence | None,
                   least: int, seen: Seen | None = None) -> list[tuple[int, int, int, int]]:
-    """The boxes (x0, y0, x1, y1) image px holding at least ``least`` of the detector's
-    candidates in ``evidence`` that ``seen`` (another view's candidates) does not
-    cover; all of them without evidence or when ``least`` is 0."""
+    """The boxes (x0, y0, x1, y1) image px worth searching for the detector's
+    candidates in ``evidence``; all of them without evidence or when ``least`` is 0.
+    Without ``seen`` (the photo's own windows) each candidate chooses the box that
+    holds it farthest from the box's inner edges (``room``: a board around it is cut
+    least there), and the boxes chosen by at least ``least`` candidates are
+    returned, most chosen first. With ``seen`` (another view's candidates: a
+    stretched copy's windows) the boxes holding at least ``least`` candidates that
+    ``seen`` does not cover, in their own order."""
     if evidence is None or least <= 0:
         return boxes
     found = evidence.seen()
     pts = found.centres
     if seen is not None:
         pts = pts[~seen.covers(found.centres, found.sides)]
-    return [b for b in boxes if int(((pts[:, 0] >= b[0]) & (pts[:, 0] < b[2])
-                                     & (pts[:, 1] >= b[1]) & (pts[:, 1] < b[3])).sum()) >= least]
+        return [b for b in boxes if int(((pts[:, 0] >= b[0]) & (pts[:, 0] < b[2])
+                                         & (pts[:, 1] >= b[1]) & (pts[:, 1] < b[3])).sum()) >= least]
+    if not len(pts) or not boxes:
+        return []
+    votes = np.bincount(room(boxes, pts).argmax(axis=0), minlength=len(boxes))
+    return [boxes[i] for i in sorted(range(len(boxes)), key=lambda i: (-votes[i], i)) if votes[i] >= least]
+
+
+def room(boxes: list[tuple[int, int, int, int]], pts: FloatArray) -> FloatArray:
+    """(B, K): how far each point (K, 2) (x, y) lies inside each box (x0, y0, x1, y1)
+    from the box's nearest edge that is not an edge of the image the boxes cover
+    (their union; inf when every edge is the image's); -inf outside the box."""
+    w = max(b[2] for b in boxes)
+    h = max(b[3] for b in boxes)
+    x, y = pts[:, 0], pts[:, 1]
+    out = np.full((len(boxes), len(pts)), np.inf)
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        r = out[i]
+        for edge, dist in ((x0 > 0, x - x0), (y0 > 0, y - y0), (x1 < w, x1 - x), (y1 < h, y1 - y)):
+            if edge:
+                np.minimum(r, dist, out=r)
+        r[(x < x0) | (x >= x1) | (y < y0) | (y >= y1)] = -np.inf
+    return out
 
 
 def window_boxes(shape: tuple[int, int], frac: float) -> list[tuple[int, int, int, int]]:
