@@ -471,7 +471,7 @@ ROWS = [
           "100 ms"),
     bench("tray", "finding the tray in a 12 MP photo, decode included", "{python} benchmarks/bench_tray.py --refusal",
           bench_tray, "250 ms"),
-    bench("refusal", "refusing a photo with no board in it (every fallback runs: zoom, stretches, windows)",
+    bench("refusal", "refusing a photo of noise with no board in it (the fallbacks search only where the detector saw something)",
           "{python} benchmarks/bench_tray.py --refusal", bench_refusal, "none (only refusals pay)"),
     bench("reader", "reading the 25 cells of a 5×5", "{python} benchmarks/bench_reader.py", bench_reader, "100 ms"),
     bench("synth", "rendering synthetic photos at 1000 px", "{python} benchmarks/bench_synth.py", bench_synth, "5 /s"),

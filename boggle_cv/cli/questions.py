@@ -61,11 +61,9 @@ def cube_pictures(image: np.ndarray | None, scan: ScanResult, cells: list[CellRe
     import cv2
     import numpy as np
 
-    from boggle_cv.vision.cells import cut_cells
-
     from .ink_preview import ink_lines
     px = 96
-    crops = cut_cells(image, scan.tray.corners, scan.reading.size, px, centres=scan.tray.cell_centres)
+    crops = scan.cube_crops(image, px)
     m = int(px * CUBE_MARGIN)
     out: dict[tuple[int, int], list[str]] = {}
     for c in cells:

@@ -392,6 +392,9 @@ def _annotate(out: Path, photo: Path, scan: ScanResult | None, image: np.ndarray
     from ..vision.round_photo import draw_round
     from ..vision.overlay import OverlayStyle
     t0 = time.perf_counter()
+    if full and image.shape[:2] != scan.image_shape:  # read reduced: drawn from the whole photo
+        from ..vision.imageio import FULL_LOAD, load_image
+        image = load_image(photo, FULL_LOAD)
     drawn = draw_round(image, scan, result, style=OverlayStyle(max_side=None) if full else OverlayStyle())
     sheet_files: list[tuple[Path, bytes]] = []
     if sheets:  # all drawn before anything is written: a failure leaves no file behind

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..game.questions import WordDoubt
+    from ..vision.imageio import DecodedPhoto
     from ..vision.pipeline import ScanResult, Scanner
     from ..vision.sheet.types import SheetReading
     from ..vision.stages import ImageU8
@@ -174,10 +175,10 @@ class EarlyLoad:
     def __init__(self, photo: Path) -> None:
         import functools
 
-        from ..vision.imageio import TRAY_LOAD, load_image  # imported here, not on the thread
+        from ..vision.imageio import TRAY_LOAD, load_photo  # imported here, not on the thread
         self.photo = photo
-        self._load = functools.partial(load_image, config=TRAY_LOAD)
-        self._result: tuple[ImageU8, float] | None = None
+        self._load = functools.partial(load_photo, config=TRAY_LOAD)
+        self._result: tuple[DecodedPhoto, float] | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="early-load", daemon=True)
         self._thread.start()
@@ -194,7 +195,7 @@ class EarlyLoad:
         process's stderr to /dev/null while it runs: vision.imageio)."""
         self._thread.join()
 
-    def take(self) -> tuple[ImageU8, float]:
+    def take(self) -> tuple[DecodedPhoto, float]:
         self._thread.join()
         if self._error is not None:
             raise self._error
@@ -216,8 +217,8 @@ def _read(photo: Path, scanner: Scanner | None, job: ScanJob, early: EarlyLoad |
     debug = DebugImages() if debug_out is not None else None
     try:
         if early is not None and early.photo == photo:
-            image, load_s = early.take()
-            scan = scanner.scan_image(image, job.size, str(photo), debug, {"load": load_s})
+            decoded, load_s = early.take()
+            scan, image = scanner.scan_image(decoded, job.size, str(photo), debug, {"load": load_s}), decoded.pixels
         else:
             scan, image = scanner.scan_file(photo, job.size, debug=debug)
     except BoggleError:

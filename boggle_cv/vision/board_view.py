@@ -7,7 +7,9 @@ holds of them), so that the board, not the table, fills the picture. Drawing on 
 coordinates (x = column, y = row, the board's top-left corner at (0, 0), a cell one
 unit) to the view's pixels, fitted to the cube tops' centres.
 
-Images are BGR uint8 (H, W, 3); points are (x, y) pixels.
+Images are BGR uint8 (H, W, 3); points are (x, y) pixels. A scan's points are in the
+photo's own pixels; the image drawn on may be the photo decoded at any size (the
+scan's reduced decode, or the whole photo): ``image_homography`` maps into it.
 """
 from __future__ import annotations
 
@@ -118,12 +120,22 @@ def board_homography(scan: ScanResult) -> FloatArray:
     return np.asarray(h_board, np.float64)
 
 
+def image_homography(scan: ScanResult, width: int, height: int) -> FloatArray:
+    """Board coordinates -> pixels of an image of the scan's photo decoded at width x
+    height (pixel centres kept, as ScanResult.to_image)."""
+    ph, pw = scan.image_shape
+    sx, sy = width / pw, height / ph
+    to_image = np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1]], np.float64)
+    out: FloatArray = to_image @ board_homography(scan)
+    return out
+
+
 def turned_geometry(scan: ScanResult, width: int, height: int, scale: float = 1.0) -> BoardView:
-    """The view's geometry alone (an empty image) for a photo width x height scaled
-    by `scale`: its homography, turns, tilt and size, to size a drawing before it is
-    made (board_view draws the photo into it)."""
+    """The view's geometry alone (an empty image) for an image of the scan's photo,
+    width x height, scaled by `scale`: its homography, turns, tilt and size, to size a
+    drawing before it is made (board_view draws the photo into it)."""
     w, h = max(1, round(width * scale)), max(1, round(height * scale))
-    h_board = np.diag([w / width, h / height, 1.0]) @ board_homography(scan)
+    h_board = np.diag([w / width, h / height, 1.0]) @ image_homography(scan, width, height)
     turns = quarter_turns(h_board, scan.tray.size)
     turn = _turn_matrix(turns, w, h)
     tw, th = (w, h) if turns % 2 == 0 else (h, w)
@@ -165,15 +177,15 @@ def shrink(image: ImageU8, size: tuple[int, int]) -> ImageU8:
 
 
 def board_view(image: ImageU8, scan: ScanResult, scale: float = 1.0) -> BoardView:
-    """The photo scaled by `scale` (at most 1) and turned to the report's
-    orientation, with its board homography."""
+    """The image (the scan's photo decoded at any size) scaled by `scale` (at most 1)
+    and turned to the report's orientation, with its board homography."""
     h, w = image.shape[:2]
     g = turned_geometry(scan, w, h, min(1.0, scale))
     if g.scale < 1.0:
         image = shrink(image, (max(1, round(w * g.scale)), max(1, round(h * g.scale))))
     if g.tilt:  # one resampling for the quarter turns, the tilt and the cut together
         photo_to_view = g.homography @ np.linalg.inv(np.diag([image.shape[1] / w, image.shape[0] / h, 1.0])
-                                                     @ board_homography(scan))
+                                                     @ image_homography(scan, w, h))
         cut: ImageU8 = np.ascontiguousarray(cv2.warpAffine(image, photo_to_view[:2], (g.width, g.height),
                                                            flags=cv2.INTER_LINEAR, borderValue=CANVAS))
     else:

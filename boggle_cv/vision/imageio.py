@@ -15,6 +15,11 @@ assert on) is refused with exit code 4. Images with more than
 (``cv2.IMREAD_REDUCED_COLOR_*``); libjpeg does that while decoding a baseline JPEG,
 so a 200 MP phone photo never needs more than a few MB.
 
+``load_photo(path)`` (``load_photo_bytes(data)``) decodes the same way and returns a
+``DecodedPhoto``: the pixels with the size of the photo they were decoded from, so
+that what is found in the pixels of a reduced decode is reported in the photo's own
+pixels (``DecodedPhoto.to_photo``).
+
 Every failure raises :class:`boggle_cv.errors.ImageReadError` with one line that
 names the file and the supported formats.
 """
@@ -24,6 +29,7 @@ import contextlib
 import os
 import stat
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -33,8 +39,8 @@ import numpy.typing as npt
 
 from boggle_cv.errors import ImageReadError
 
-from .image_header import (HINT, MEGA, LoadConfig, check_header, decode_plan, is_jpeg, jpeg_truncated,
-                           read_header)
+from .image_header import (HINT, MEGA, Header, LoadConfig, check_header, decode_plan, is_jpeg,
+                           jpeg_truncated, read_header)
 
 _REDUCED = ((1, cv2.IMREAD_COLOR), (2, cv2.IMREAD_REDUCED_COLOR_2),
             (4, cv2.IMREAD_REDUCED_COLOR_4), (8, cv2.IMREAD_REDUCED_COLOR_8))
@@ -88,6 +94,40 @@ def _strip_to_bgr8(strip: npt.NDArray[Any], scale: float) -> npt.NDArray[np.uint
 #: on an 800 px copy and a cell is read from at most 1.5 photo pixels an output pixel
 #: (cells.CellConfig), which a board across half a 12 MP photo still gives.
 TRAY_LOAD = LoadConfig(max_pixels=8 * MEGA)
+#: How a photo is decoded to be drawn at its own size (``scan --annotate-full``): whole
+#: up to the decoding cap (LoadConfig.max_decode_pixels), reduced only beyond it.
+FULL_LOAD = LoadConfig(max_pixels=LoadConfig().max_decode_pixels)
+
+
+@dataclass(frozen=True)
+class DecodedPhoto:
+    """A photo as decoded: ``pixels`` BGR uint8 (h, w, 3), EXIF-turned, perhaps
+    reduced by the bounded decode; ``shape`` the photo's own (H, W), EXIF-turned (as a
+    viewer shows it). A point found in the pixels is in the photo at ``to_photo`` of it.
+    """
+
+    pixels: npt.NDArray[np.uint8]
+    shape: tuple[int, int]
+
+    @property
+    def scale(self) -> tuple[float, float]:
+        """Photo pixels per decoded pixel along x and y (1.0 for a whole decode)."""
+        h, w = self.pixels.shape[:2]
+        return self.shape[1] / w, self.shape[0] / h
+
+    @property
+    def reduced(self) -> bool:
+        """True when the pixels are fewer than the photo's (a reduced decode)."""
+        return self.pixels.shape[:2] != self.shape
+
+    def to_photo(self, points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """(..., 2) float (x, y) in the pixels -> the same points in the photo's own
+        pixels. Pixel centres map to pixel centres: a decoded pixel covers scale x
+        scale pixels of the photo, so x_photo = (x + 0.5) * scale_x - 0.5."""
+        sx, sy = self.scale
+        pts = np.asarray(points, np.float64)
+        out: npt.NDArray[np.float64] = (pts + 0.5) * np.array([sx, sy]) - 0.5
+        return out
 
 
 def load_image(path: str | Path, config: LoadConfig = LoadConfig()) -> npt.NDArray[np.uint8]:
@@ -99,6 +139,11 @@ def load_image(path: str | Path, config: LoadConfig = LoadConfig()) -> npt.NDArr
     a directory, anything but a regular file, an empty, truncated, oversized or
     undecodable file.
     """
+    return load_photo(path, config).pixels
+
+
+def load_photo(path: str | Path, config: LoadConfig = LoadConfig()) -> DecodedPhoto:
+    """Read a photo as load_image does, with the photo's own size (DecodedPhoto)."""
     p = Path(path)
     try:
         st = p.stat()
@@ -117,7 +162,7 @@ def load_image(path: str | Path, config: LoadConfig = LoadConfig()) -> npt.NDArr
             data = f.read(config.max_file_bytes + 1)
     except OSError as exc:
         raise ImageReadError(f"cannot read image {p}: {exc.strerror or exc}", HINT) from exc
-    return load_image_bytes(data, f"image {p}", config)
+    return load_photo_bytes(data, f"image {p}", config)
 
 
 def load_image_bytes(data: bytes, label: str = "the image",
@@ -130,6 +175,13 @@ def load_image_bytes(data: bytes, label: str = "the image",
     ImageReadError (exit code 4) for empty, too large (file or header), truncated or
     undecodable data; the header is checked before any pixel is decoded.
     """
+    return load_photo_bytes(data, label, config).pixels
+
+
+def load_photo_bytes(data: bytes, label: str = "the image",
+                     config: LoadConfig = LoadConfig()) -> DecodedPhoto:
+    """Decode an image held in memory as load_image_bytes does, with the photo's own
+    size (DecodedPhoto)."""
     if len(data) > config.max_file_bytes:
         raise ImageReadError(f"cannot read {label}: file too large ({len(data)} bytes)", HINT)
     if not data:
@@ -152,7 +204,20 @@ def load_image_bytes(data: bytes, label: str = "the image",
                              f"({_cv2_reason(exc)})", HINT) from None
     if img is None or img.size == 0:
         raise ImageReadError(f"cannot read {label}: not a readable image file", HINT)
-    return _to_bgr8(img)
+    pixels = _to_bgr8(img)
+    return DecodedPhoto(pixels, _own_shape(header, factor, (pixels.shape[0], pixels.shape[1])))
+
+
+def _own_shape(header: Header, factor: int, decoded: tuple[int, int]) -> tuple[int, int]:
+    """The photo's own (H, W) as decoded (EXIF-turned): the decoded (h, w) itself when
+    decoded whole; else the header's size, turned a quarter when the decode was (the
+    EXIF orientation), whichever fits the decoded size reduced by `factor` better."""
+    if factor == 1:
+        return decoded
+    h, w = decoded
+    straight = abs(w * factor - header.width) + abs(h * factor - header.height)
+    turned = abs(w * factor - header.height) + abs(h * factor - header.width)
+    return (header.height, header.width) if straight <= turned else (header.width, header.height)
 
 
 

@@ -26,7 +26,7 @@ from ..game.photo_reading import register_scan_reader
 from ..errors import ArgumentTypeError, NoBoardError, UsageError
 from .cells import cut_cells, mosaic, outside_fraction, rectify
 from .decode import BoardReading, CellReading, DecodeConfig, decode, implausible
-from .imageio import TRAY_LOAD, load_image
+from .imageio import TRAY_LOAD, DecodedPhoto, load_photo
 from .marks import CellMarks, MarkEvidence, find_marks
 from .stages import DebugSink, FloatArray, ImageU8, Reader, TrayFinder, TrayResult, check_image
 from .tray import SIZES, find_tray
@@ -49,8 +49,10 @@ CUT_FLAG = 0.1  # a cube top cut by more than this share is flagged (decode.mark
 class ScanResult:
     """What a photo holds: where the tray is and what the cubes read.
 
-    tray.corners are in photo pixels (x, y), reordered so that corner 0 is the top-left
-    cube of the reported board (row 0, col 0), then clockwise. timings: stage -> seconds.
+    image_shape: the photo's own (H, W), EXIF-turned, whatever size it was decoded at;
+    tray (corners, cell_centres) in the photo's own pixels (x, y), in the tray finder's
+    corner order (``corners_in_board_order``: from the reported board's r0c0, then
+    clockwise). timings: stage -> seconds.
     """
 
     photo: str | None
@@ -71,6 +73,21 @@ class ScanResult:
         """Photo (x, y) of the cube top in the given photo-grid cell."""
         centre: FloatArray = np.asarray(self.tray.cell_centres)[photo_cell[0], photo_cell[1]]
         return centre
+
+    def to_image(self, points: FloatArray, shape: tuple[int, ...]) -> FloatArray:
+        """(..., 2) photo (x, y) -> the same points in an image of the photo decoded
+        at another size, shape (h, w, ...) (the inverse of DecodedPhoto.to_photo)."""
+        sx, sy = self.image_shape[1] / shape[1], self.image_shape[0] / shape[0]
+        out: FloatArray = (np.asarray(points, np.float64) + 0.5) / np.array([sx, sy]) - 0.5
+        return out
+
+    def cube_crops(self, image: ImageU8, px: int) -> ImageU8:
+        """(N, N, px, px, 3) crops of the cube tops, indexed by the photo grid's
+        [row, col] (``CellReading.photo_cell``), cut from ``image``: this photo
+        decoded at any size (BGR uint8 (h, w, 3))."""
+        corners = self.to_image(np.asarray(self.tray.corners), image.shape)
+        centres = self.to_image(np.asarray(self.tray.cell_centres), image.shape)
+        return cut_cells(image, corners, self.tray.size, px, centres=centres)
 
     def corners_in_board_order(self) -> FloatArray:
         """Tray corners (4, 2) (x, y) starting at the reported board's r0c0, clockwise."""
@@ -153,12 +170,15 @@ class Scanner:
         self.tray_finder: TrayFinder = tray_finder or find_tray
         self.decode_config = decode_config
 
-    def scan_image(self, image_bgr: ImageU8, size: int | None = None, photo: str | None = None,
+    def scan_image(self, image: ImageU8 | DecodedPhoto, size: int | None = None, photo: str | None = None,
                    debug: DebugSink | None = None,
                    timings: dict[str, float] | None = None) -> ScanResult:
-        """Find, cut, read and decode one BGR uint8 (H, W, 3) photo. debug: receives
-        the tray finder's images, then "6_rectified" and "7_cells" (the crops; also
-        when the reading is refused)."""
+        """Find, cut, read and decode one photo: BGR uint8 (H, W, 3), or a DecodedPhoto
+        (perhaps decoded reduced: the result is in the photo's own pixels). debug:
+        receives the tray finder's images, then "6_rectified" and "7_cells" (the crops;
+        also when the reading is refused)."""
+        decoded = image if isinstance(image, DecodedPhoto) else DecodedPhoto(image, (image.shape[0], image.shape[1]))
+        image_bgr = decoded.pixels
         t = dict(timings or {})
         t0 = time.perf_counter()
         tray = self.find_tray(image_bgr, size, debug)
@@ -184,7 +204,7 @@ class Scanner:
         bonus, challenge = sure_marks(seen)
         t5 = time.perf_counter()
         t.update({"tray": t1 - t0, "cells": t2 - t1, "read": t3 - t2, "decode": t4 - t3, "marks": t5 - t4})
-        return ScanResult(photo, (image_bgr.shape[0], image_bgr.shape[1]), tray, board_reading,
+        return ScanResult(photo, decoded.shape, in_photo_pixels(tray, decoded), board_reading,
                           self.engine, t, bonus, challenge, seen)
 
     def find_tray(self, image_bgr: ImageU8, size: int | None, debug: DebugSink | None = None) -> TrayResult:
@@ -212,11 +232,22 @@ class Scanner:
 
     def scan_file(self, path: str | Path, size: int | None = None,
                   debug: DebugSink | None = None) -> tuple[ScanResult, ImageU8]:
-        """Load a photo (EXIF-turned, bounded memory) and scan it; returns (result, image)."""
+        """Load a photo (EXIF-turned, bounded memory: above 8 MP reduced, TRAY_LOAD) and
+        scan it; returns (result, the decoded pixels). The result is in the photo's own
+        pixels (ScanResult.to_image maps them into the pixels)."""
         t0 = time.perf_counter()
-        image = load_image(path, TRAY_LOAD)
+        decoded = load_photo(path, TRAY_LOAD)
         load_s = time.perf_counter() - t0
-        return self.scan_image(image, size, str(path), debug, {"load": load_s}), image
+        return self.scan_image(decoded, size, str(path), debug, {"load": load_s}), decoded.pixels
+
+
+def in_photo_pixels(tray: TrayResult, decoded: DecodedPhoto) -> TrayResult:
+    """The tray found in a decode's pixels, in the photo's own pixels (the same
+    result when it was decoded whole)."""
+    if not decoded.reduced:
+        return tray
+    return TrayResult(tray.size, decoded.to_photo(np.asarray(tray.corners)), tray.confidence,
+                      decoded.to_photo(np.asarray(tray.cell_centres)), tray.timings)
 
 
 def refuse_unseen(reading: BoardReading) -> None:
@@ -293,9 +324,10 @@ def read_board(photo: str | os.PathLike[str] | np.ndarray, *, size: int | None =
     from ..game.editions import get_edition
     lang = get_edition(lang).code
     label: str | None = None
+    image: ImageU8 | DecodedPhoto
     if isinstance(photo, (str, os.PathLike)):
         label = os.fspath(photo)
-        image = load_image(label, TRAY_LOAD)
+        image = load_photo(label, TRAY_LOAD)
     else:
         image = check_image(photo, "photo")
         if colour == "rgb":

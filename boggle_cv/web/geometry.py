@@ -1,7 +1,7 @@
 """Where each board cell lies in the photo, for the overlay the page draws.
 
-All points are (x, y) floats in pixels of the decoded photo (EXIF-turned, before
-any preview scaling). Board cells are (row, col) in the reported board's
+All points are (x, y) floats in the photo's own pixels (EXIF-turned, whatever size
+it was decoded at, before any preview scaling), as the scan's. Board cells are (row, col) in the reported board's
 orientation; ``CellReading.photo_cell`` maps them to the photo's grid (corner order
 of the tray finder), whose outlines come from the tray corners' homography.
 """

@@ -78,20 +78,21 @@ def read_photo_bytes(scanner: Callable[[], Any], data: bytes, size: int | None, 
                      preview_quality: int) -> tuple[StoredScan, dict[str, float]]:
     """Decode a photo (bounded: imageio), read its board, make the page's preview.
 
-    scanner: () -> object with scan_image(image_bgr, size, photo=None) -> ScanResult,
-    called only once the photo has decoded (an unreadable photo is told as such even
+    scanner: () -> object with scan_image(decoded, size, photo=None) -> ScanResult (a
+    vision.imageio.DecodedPhoto: the result in the photo's own pixels), called only
+    once the photo has decoded (an unreadable photo is told as such even
     when the reader is missing).
     Returns (StoredScan, stage -> seconds). Raises our errors (ImageReadError,
     NoBoardError, ...).
     """
-    from ..vision.imageio import load_image_bytes
+    from ..vision.imageio import load_photo_bytes
     from .geometry import preview_jpeg
     t0 = time.perf_counter()
-    image = load_image_bytes(data, "the uploaded photo")
+    photo = load_photo_bytes(data, "the uploaded photo")
     t1 = time.perf_counter()
-    result = scanner().scan_image(image, size, photo=None)
+    result = scanner().scan_image(photo, size, photo=None)
     t2 = time.perf_counter()
-    preview = preview_jpeg(image, preview_max_side, preview_quality)
+    preview = preview_jpeg(photo.pixels, preview_max_side, preview_quality)
     t3 = time.perf_counter()
     timings = {"decode": t1 - t0, **getattr(result, "timings", {}), "scan": t2 - t1, "preview": t3 - t2}
     return StoredScan(preview, result), timings

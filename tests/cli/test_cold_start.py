@@ -63,6 +63,6 @@ def test_a_12_mp_tray_photo_is_decoded_at_half_size_as_the_floor_does(tmp_path):
     img = np.zeros((3000, 4000, 3), np.uint8)
     img[:, :, 1] = np.linspace(0, 255, 4000, dtype=np.uint8)[None, :]
     cv2.imwrite(str(photo), img)
-    image, _ = EarlyLoad(photo).take()
-    assert image.shape == (1500, 2000, 3)
-    assert np.array_equal(image, cv2.imread(str(photo), cv2.IMREAD_REDUCED_COLOR_2))
+    decoded, _ = EarlyLoad(photo).take()
+    assert decoded.pixels.shape == (1500, 2000, 3) and decoded.shape == (3000, 4000)  # the photo's own size kept
+    assert np.array_equal(decoded.pixels, cv2.imread(str(photo), cv2.IMREAD_REDUCED_COLOR_2))

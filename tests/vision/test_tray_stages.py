@@ -152,7 +152,8 @@ def test_default_fallbacks_order_and_without():
     fb = default_fallbacks()
     assert [f.name for f in fb] == ["zoom_retry", "stretch_retry", "window_retry",
                                     "stretch_window_retry"]
-    assert isinstance(fb[0], Zoom) and isinstance(fb[0].inner.fallbacks[0], Windows)
+    assert isinstance(fb[0], Zoom) and fb[0].inner.fallbacks == ()  # a zoom's crop: the detector alone
+    assert isinstance(fb[2], Windows) and isinstance(fb[2].inner.fallbacks[0], Zoom)
     assert isinstance(fb[3], Stretch) and fb[3].inner.sources == ()
     left = without(fb, "window_retry")
     assert [f.name for f in left] == ["zoom_retry", "stretch_retry"]

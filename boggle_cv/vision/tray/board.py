@@ -65,12 +65,29 @@ class Refusal:
     reason: str
 
 
+#: A cell's centre patch: 9 x 9 offsets (dx, dy) within +-0.3 pitch, and which of them
+#: lie within +-0.2 pitch (where the detector's heat is read).
+_PATCH = np.array([(dx, dy) for dx in np.linspace(-0.3, 0.3, 9) for dy in np.linspace(-0.3, 0.3, 9)])
+_NEAR = np.abs(_PATCH).max(axis=1) <= 0.2
+_PATCH.setflags(write=False)
+_NEAR.setflags(write=False)
+
+
+def can_hold_board(lat: Lattice, size: int | None, cfg: BoardConfig) -> bool:
+    """False when the lattice has too few members for any window to be a board: a
+    window needs ``min_visible`` of its N x N cells in the frame and ``min_fill`` of
+    those holding members, so at least min_fill x min_visible x N^2 members (N: `size`,
+    or the smallest of SIZES). board_from_lattice refuses such a lattice whatever
+    else it sees (only its reason is then lost)."""
+    n = size or min(SIZES)
+    return len(lat.members) >= cfg.min_fill * cfg.min_visible * n * n
+
+
 def cell_state(white: GreyU8, lat: Lattice, cell: Cell, heat: Heat | None = None) -> CellState:
     """The CellState of lattice cell (col, row); white: (H, W) uint8 whiteness map,
     heat: (H, W) float32 detector heat of the same image, or None."""
     h, w = white.shape
-    g = np.linspace(-0.3, 0.3, 9)
-    offs = np.array([(dx, dy) for dx in g for dy in g])
+    offs = _PATCH
     pts = lat.project(offs + cell)
     inside = (pts[:, 0] >= 0) & (pts[:, 0] < w - 1) & (pts[:, 1] >= 0) & (pts[:, 1] < h - 1)
     frac_out = float(1 - inside.mean())
@@ -82,10 +99,35 @@ def cell_state(white: GreyU8, lat: Lattice, cell: Cell, heat: Heat | None = None
     val = float(median(vals))
     dark = float(np.mean(vals < 0.7 * val))
     if heat is not None:
-        near = np.abs(offs[inside]).max(axis=1) <= 0.2
+        near = _NEAR[inside]
         if near.any():
             hv = float(heat[p[near, 1], p[near, 0]].max())
     return CellState(val, frac_out, dark, hv)
+
+
+def cell_states(white: GreyU8, lat: Lattice, cells: list[Cell], heat: Heat | None = None) -> dict[Cell, CellState]:
+    """cell_state of each of ``cells`` (col, row), the same values, with the patches
+    of all the cells projected and read at once."""
+    if not cells:
+        return {}
+    h, w = white.shape
+    idx = np.asarray(cells, np.float64)
+    pts = lat.project((_PATCH[None, :, :] + idx[:, None, :]).reshape(-1, 2)).reshape(len(cells), len(_PATCH), 2)
+    inside = (pts[..., 0] >= 0) & (pts[..., 0] < w - 1) & (pts[..., 1] >= 0) & (pts[..., 1] < h - 1)
+    whole = inside.all(axis=1)
+    out: dict[Cell, CellState] = {}
+    if whole.any():
+        p = pts[whole].astype(int)
+        vals = white[p[..., 1], p[..., 0]].astype(np.float64)
+        mid = len(_PATCH) // 2  # an odd count: the median is the middle value
+        val = np.partition(vals, mid, axis=1)[:, mid]
+        dark = (vals < 0.7 * val[:, None]).mean(axis=1)
+        hv = heat[p[:, _NEAR, 1], p[:, _NEAR, 0]].max(axis=1) if heat is not None else np.zeros(len(val))
+        for j, k in enumerate(np.nonzero(whole)[0]):
+            out[cells[k]] = CellState(float(val[j]), 0.0, float(dark[j]), float(hv[j]))
+    for k in np.nonzero(~whole)[0]:
+        out[cells[k]] = cell_state(white, lat, cells[k], heat)
+    return out
 
 
 def lines_supported(lat: Lattice, c0: int, r0: int, n: int, state: Callable[[Cell], CellState],
@@ -154,6 +196,10 @@ def board_from_lattice(lat: Lattice, blobs: Blobs, white: GreyU8, size: int | No
     cache: dict[Cell, CellState] = {}
 
     def state(k: Cell) -> CellState:
+        if not cache:  # every cell a window of any size can hold, read at once
+            cols = range(min(min(cmin, cmax - n + 1) for n in sizes), max(max(cmin + n - 1, cmax) for n in sizes) + 1)
+            rows = range(min(min(rmin, rmax - n + 1) for n in sizes), max(max(rmin + n - 1, rmax) for n in sizes) + 1)
+            cache.update(cell_states(white, lat, [(c, r) for r in rows for c in cols], heat))
         if k not in cache:
             cache[k] = cell_state(white, lat, k, heat)
         return cache[k]

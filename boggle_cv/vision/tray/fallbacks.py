@@ -36,9 +36,24 @@ from ..quantiles import median
 from ..stages import FloatArray, ImageU8, TrayResult
 from .blobs import Blobs
 from .lattice import Lattice
-from .plan import MIN_VIEW_PX, Fallback, Nested, Plan, SearchContext, shifted
+from .plan import MIN_VIEW_PX, Evidence, Fallback, Nested, Plan, SearchContext, Seen, shifted
 
 # --- zoom ---------------------------------------------------------------------------
+
+def something_new(evidence: Evidence, seen: Seen | None) -> bool:
+    """True when the detector's candidates hold one that ``seen`` (what a coarser view
+    of the same place saw) does not cover, or nothing was seen before: a finer look
+    at a view that showed nothing new finds nothing new either."""
+    if seen is None:
+        return True
+    found = evidence.seen()
+    return bool((~seen.covers(found.centres, found.sides)).any())
+
+
+def moved(seen: Seen, dx: float, dy: float) -> Seen:
+    """``seen`` with its centres moved by (dx, dy) (into a crop's pixels)."""
+    return Seen(seen.centres + np.array([dx, dy], np.float64), seen.sides)
+
 
 @dataclass(frozen=True)
 class ZoomConfig:
@@ -89,7 +104,9 @@ class Zoom(Nested):
     """Search a crop of the image around the detector's evidence (``zoom_box``): in
     the crop a small board fills the detector's 320 px input. The board found must
     cover the evidence's centroid (a grid of dots in the crop's margin does not
-    count). Runs only when the detector ran on the image (``ctx.evidence``)."""
+    count). Runs only when the detector ran on the image (``ctx.evidence``) and saw
+    something a coarser view did not (``something_new``); the crop's search is told
+    what the image's saw."""
 
     settings: ZoomConfig = field(default_factory=ZoomConfig)
 
@@ -99,7 +116,7 @@ class Zoom(Nested):
 
     def attempt(self, image: ImageU8, size: int | None, ctx: SearchContext) -> TrayResult | None:
         ev = ctx.evidence
-        if ev is None:
+        if ev is None or not something_new(ev, ctx.seen):
             return None
         found = zoom_box(ev.blobs, ev.lattices, ev.work_shape, self.settings)
         if found is None:
@@ -111,7 +128,7 @@ class Zoom(Nested):
         if min(x1 - x0, y1 - y0) < MIN_VIEW_PX:
             return None
         t0 = time.perf_counter()
-        sub = ctx.search(image[y0:y1, x0:x1], size, self.inner)
+        sub = ctx.search(image[y0:y1, x0:x1], size, self.inner, moved(ev.seen(), -x0, -y0))
         ctx.timings[self.name] = time.perf_counter() - t0
         if sub is None:
             return None
@@ -157,7 +174,9 @@ class Stretch(Nested):
     of sight, below what the detector learnt; stretching that direction back makes
     them squarish again. Corners and centres are mapped back by the inverse map; the
     first board whose every cube-top centre lies in the image wins (a stretched
-    lattice may skip every other row of cubes and hang off the frame).
+    lattice may skip every other row of cubes and hang off the frame). Each copy's
+    search is told what the photo's own search saw, mapped into the copy (its zoom
+    and windows look only at what the stretch shows anew).
     ``label`` is its name (two Stretches differ by their inner plan)."""
 
     settings: StretchConfig = field(default_factory=StretchConfig)
@@ -178,11 +197,17 @@ class Stretch(Nested):
         else:
             pre = 1.0
         found = None
+        photo = ctx.evidence.seen() if ctx.evidence is not None else None
         for angle, factor in self.settings.tries:
             M, out_size = stretch_matrix(angle, factor, (base.shape[0], base.shape[1]))
+            seen = None if photo is None else Seen(photo.centres * pre @ M[:, :2].T + M[:, 2], photo.sides * pre)
+            key = ("stretch", self.settings.side, angle, factor)
+            looked = ctx.looked.get(key)
+            if self.inner.sources == () and looked is not None and not something_new(looked, seen):
+                continue  # searched already, and it shows nothing new for its fallbacks to look at
             stretched = np.asarray(cv2.warpAffine(base, M, out_size, flags=cv2.INTER_LINEAR,
                                                   borderMode=cv2.BORDER_REPLICATE), np.uint8)
-            sub = ctx.search(stretched, size, self.inner)
+            sub = ctx.search(stretched, size, self.inner, seen, key)
             if sub is None:
                 continue
             Minv = cv2.invertAffineTransform(M)
@@ -208,10 +233,55 @@ class Stretch(Nested):
 class WindowConfig:
     """frac: a window is this share of the image's width and height; margin: a board
     counts only when its corners lie at least this many pitches inside every window
-    edge that is not the image's edge."""
+    edge that is not the image's edge; evidence: a window is searched only when at
+    least this many of the detector's candidates in the image's own search (the
+    coarser view of the window: ``SearchContext.evidence``) lie in it (0: every
+    window; without that search, every window is searched)."""
 
     frac: float = 0.67
     margin: float = 1.0
+    evidence: int = 1
+
+
+def with_evidence(boxes: list[tuple[int, int, int, int]], evidence: Evidence | None,
+                  least: int, seen: Seen | None = None) -> list[tuple[int, int, int, int]]:
+    """The boxes (x0, y0, x1, y1) image px worth searching for the detector's
+    candidates in ``evidence``; all of them without evidence or when ``least`` is 0.
+    Without ``seen`` (the photo's own windows) each candidate chooses the box that
+    holds it farthest from the box's inner edges (``room``: a board around it is cut
+    least there), and the boxes chosen by at least ``least`` candidates are
+    returned, most chosen first. With ``seen`` (another view's candidates: a
+    stretched copy's windows) the boxes holding at least ``least`` candidates that
+    ``seen`` does not cover, in their own order."""
+    if evidence is None or least <= 0:
+        return boxes
+    found = evidence.seen()
+    pts = found.centres
+    if seen is not None:
+        pts = pts[~seen.covers(found.centres, found.sides)]
+        return [b for b in boxes if int(((pts[:, 0] >= b[0]) & (pts[:, 0] < b[2])
+                                         & (pts[:, 1] >= b[1]) & (pts[:, 1] < b[3])).sum()) >= least]
+    if not len(pts) or not boxes:
+        return []
+    votes = np.bincount(room(boxes, pts).argmax(axis=0), minlength=len(boxes))
+    return [boxes[i] for i in sorted(range(len(boxes)), key=lambda i: (-votes[i], i)) if votes[i] >= least]
+
+
+def room(boxes: list[tuple[int, int, int, int]], pts: FloatArray) -> FloatArray:
+    """(B, K): how far each point (K, 2) (x, y) lies inside each box (x0, y0, x1, y1)
+    from the box's nearest edge that is not an edge of the image the boxes cover
+    (their union; inf when every edge is the image's); -inf outside the box."""
+    w = max(b[2] for b in boxes)
+    h = max(b[3] for b in boxes)
+    x, y = pts[:, 0], pts[:, 1]
+    out = np.full((len(boxes), len(pts)), np.inf)
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        r = out[i]
+        for edge, dist in ((x0 > 0, x - x0), (y0 > 0, y - y0), (x1 < w, x1 - x), (y1 < h, y1 - y)):
+            if edge:
+                np.minimum(r, dist, out=r)
+        r[(x < x0) | (x >= x1) | (y < y0) | (y >= y1)] = -np.inf
+    return out
 
 
 def window_boxes(shape: tuple[int, int], frac: float) -> list[tuple[int, int, int, int]]:
@@ -231,7 +301,9 @@ class Windows(Nested):
     detector sees the whole image at 320 px, where a small tray far away (cube tops
     of about 15 px) gives no peaks; in a window it is bigger. The first board found
     well inside its window (WindowConfig.margin) wins, so a window cannot have cut
-    rows off a bigger board."""
+    rows off a bigger board. Only the windows holding a candidate of the image's own
+    search that no other view saw are searched (``with_evidence``), and each is told
+    what the image's search saw in it (its zoom looks only at something new)."""
 
     settings: WindowConfig = field(default_factory=WindowConfig)
 
@@ -243,10 +315,14 @@ class Windows(Nested):
         t0 = time.perf_counter()
         h, w = image.shape[:2]
         found = None
-        for x0, y0, x1, y1 in window_boxes((h, w), self.settings.frac):
+        boxes = with_evidence(window_boxes((h, w), self.settings.frac), ctx.evidence, self.settings.evidence,
+                              ctx.seen)
+        coarse = ctx.evidence.seen() if ctx.evidence is not None else None
+        for x0, y0, x1, y1 in boxes:
             if min(x1 - x0, y1 - y0) < MIN_VIEW_PX:
                 break
-            sub = ctx.search(image[y0:y1, x0:x1], size, self.inner)
+            sub = ctx.search(image[y0:y1, x0:x1], size, self.inner,
+                             None if coarse is None else moved(coarse, -x0, -y0))
             if sub is None:
                 continue
             c = sub.corners
@@ -265,7 +341,7 @@ def default_fallbacks(zoom: ZoomConfig = ZoomConfig(), stretch: StretchConfig = 
                       windows: WindowConfig = WindowConfig()) -> tuple[Fallback, ...]:
     """The shipped fallbacks, in order, each with the search it runs on its views:
 
-    zoom              crop, detector only; then that crop's windows (detector only)
+    zoom              crop, detector only
     stretch           each copy: the config's sources; then a zoom (detector only)
     windows           each window: detector only; then a zoom (detector only)
     stretched windows each copy: only its windows, searched as in "windows"
@@ -273,7 +349,7 @@ def default_fallbacks(zoom: ZoomConfig = ZoomConfig(), stretch: StretchConfig = 
     detector = Plan(("detector",))
     in_window = Plan(("detector",), (Zoom(detector, zoom),))
     return (
-        Zoom(Plan(("detector",), (Windows(detector, windows),)), zoom),
+        Zoom(detector, zoom),
         Stretch(Plan(None, (Zoom(detector, zoom),)), stretch),
         Windows(in_window, windows),
         Stretch(Plan((), (Windows(in_window, windows),)), stretch, label="stretch_window_retry"),

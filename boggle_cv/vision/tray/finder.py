@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import time
 from functools import partial
+from typing import Hashable
 
 from ...errors import ArgumentTypeError, NoBoardError, UsageError
 from ..stages import DebugSink, ImageU8, TrayResult
 from .board import Refusal
 from .config import SIZES, TrayConfig
 from .debug import LastLattice, grid_image, refused_image
-from .image_search import search_image
-from .plan import MIN_VIEW_PX, Plan, SearchContext
+from .image_search import look, search_image
+from .plan import MIN_VIEW_PX, Evidence, Plan, SearchContext, Seen
 
 __all__ = ["SIZES", "TrayConfig", "TrayResult", "find_tray", "search"]
 
@@ -62,18 +63,31 @@ def find_tray(image_bgr: ImageU8, size: int | None = None, *,
 
 
 def search(image: ImageU8, size: int | None, config: TrayConfig, plan: Plan,
-           timings: dict[str, float], debug: DebugSink | None = None) -> TrayResult | Refusal:
+           timings: dict[str, float], debug: DebugSink | None = None,
+           explain: bool = True, seen: Seen | None = None,
+           looked: tuple[dict[Hashable, Evidence], Hashable] | None = None) -> TrayResult | Refusal:
     """Search ``image`` with the plan's sources, then try the plan's fallbacks in
     order until one finds a board: the board in the image's pixels, or the Refusal
-    of the image's own search (its first reason)."""
+    of the image's own search (its first reason; explain=False: a fallback's view,
+    whose reasons nobody reads: see image_search.search_image). seen: what another
+    view's search saw, handed to the fallbacks (plan.SearchContext). looked: (what
+    the detector saw in the views of the image this one is a view of, by key; this
+    view's key): the detector's evidence is kept there, or taken from there."""
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < MIN_VIEW_PX:
         return Refusal(TOO_SMALL)
     sources = config.sources if plan.sources is None else plan.sources
-    found = search_image(image, size, config, sources, timings, debug) if sources else None
+    found = search_image(image, size, config, sources, timings, debug, explain) if sources else None
     res = found.found if found is not None else None
     if res is None:
-        ctx = SearchContext(partial(_inner, config=config),
-                            found.evidence if found is not None else None, timings)
+        evidence = found.evidence if found is not None else None
+        if found is None and plan.fallbacks and "detector" in config.sources:
+            # not searched itself: its fallbacks still know where to look
+            evidence = looked[0].get(looked[1]) if looked is not None else None
+            evidence = evidence if evidence is not None else look(image, config)
+        if looked is not None and evidence is not None:
+            looked[0][looked[1]] = evidence
+        views: dict[Hashable, Evidence] = {}
+        ctx = SearchContext(partial(_inner, config=config, looked=views), evidence, timings, seen, views)
         for fallback in plan.fallbacks:
             res = fallback.attempt(image, size, ctx)
             if res is not None:
@@ -86,7 +100,11 @@ def search(image: ImageU8, size: int | None, config: TrayConfig, plan: Plan,
     return res
 
 
-def _inner(image: ImageU8, size: int | None, plan: Plan, *, config: TrayConfig) -> TrayResult | None:
-    """A fallback's search of one of its views (own timings, no debug images)."""
-    res = search(image, size, config, plan, {})
+def _inner(image: ImageU8, size: int | None, plan: Plan, seen: Seen | None = None,
+           key: Hashable | None = None, *, config: TrayConfig,
+           looked: dict[Hashable, Evidence]) -> TrayResult | None:
+    """A fallback's search of one of its views (own timings, no debug images);
+    looked: what the detector saw in the image's views so far, by key."""
+    res = search(image, size, config, plan, {}, explain=False, seen=seen,
+                 looked=None if key is None else (looked, key))
     return None if isinstance(res, Refusal) else res

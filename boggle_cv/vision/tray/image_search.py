@@ -21,7 +21,7 @@ from ...errors import UsageError
 from ..cells import centres_pitch, order_corners
 from ..stages import DebugSink, FloatArray, ImageU8, TrayResult
 from .blobs import Blobs, GreyU8, find_blobs, whiteness_map
-from .board import FittedGrid, Heat, board_from_lattice
+from .board import FittedGrid, Heat, board_from_lattice, can_hold_board
 from .config import SnapConfig, TrayConfig
 from .debug import draw_blobs, draw_lattice, grey_to_bgr, heat_image
 from .detector import run_detector
@@ -80,9 +80,13 @@ def _candidates(source: str, work: ImageU8, white: GreyU8, cfg: TrayConfig,
 
 
 def search_image(image: ImageU8, size: int | None, cfg: TrayConfig, sources: tuple[str, ...],
-                 timings: dict[str, float], debug: DebugSink | None = None) -> ImageSearch:
+                 timings: dict[str, float], debug: DebugSink | None = None,
+                 explain: bool = True) -> ImageSearch:
     """Search one BGR uint8 (H, W, 3) image with the given sources (see the module
-    docstring); stage times go into ``timings``, stage images to ``debug``."""
+    docstring); stage times go into ``timings``, stage images to ``debug``.
+    explain=False: a lattice too small to hold a board (``board.can_hold_board``) is
+    passed over unjudged, without its reason (a fallback's view: only a board found
+    counts)."""
     t0 = time.perf_counter()
     work, scale = working_copy(image, cfg.work_side)
     white = whiteness_map(work)
@@ -93,6 +97,9 @@ def search_image(image: ImageU8, size: int | None, cfg: TrayConfig, sources: tup
     reasons: list[str] = []
     evidence: Evidence | None = None
     for source in sources:
+        if source == "blobs" and not explain and not (
+                evidence is not None and any(can_hold_board(lat, size, cfg.board) for lat in evidence.lattices)):
+            continue  # in a fallback's view, a second opinion on a lattice the detector saw
         t1 = time.perf_counter()
         blobs, heat = _candidates(source, work, white, cfg, debug is not None)
         t2 = time.perf_counter()
@@ -106,6 +113,8 @@ def search_image(image: ImageU8, size: int | None, cfg: TrayConfig, sources: tup
             evidence = Evidence(blobs, lattices, (work.shape[0], work.shape[1]), scale)
         grid: FittedGrid | None = None
         for lat in lattices[:LATTICES_JUDGED]:
+            if not explain and not can_hold_board(lat, size, cfg.board):
+                continue
             res = board_from_lattice(lat, blobs, white, size, cfg.board, heat, work)
             if isinstance(res, FittedGrid):
                 grid = res
@@ -124,6 +133,16 @@ def search_image(image: ImageU8, size: int | None, cfg: TrayConfig, sources: tup
         found = TrayResult(grid.size, corners, grid.confidence, centres)
         return ImageSearch(found, reasons, evidence, work, scale)
     return ImageSearch(None, reasons, evidence, work, scale)
+
+
+def look(image: ImageU8, cfg: TrayConfig) -> Evidence:
+    """What the detector sees in a BGR uint8 (H, W, 3) image, judging nothing: its
+    candidates and lattices on the working copy (the evidence a view's fallbacks look
+    at when the view itself is not searched: plan.Plan with no sources)."""
+    work, scale = working_copy(image, cfg.work_side)
+    blobs, _ = _candidates("detector", work, whiteness_map(work), cfg, False)
+    lattices = best_lattices(blobs, cfg.detector_lattice)
+    return Evidence(blobs, lattices, (work.shape[0], work.shape[1]), scale)
 
 
 def _debug_source(debug: DebugSink, work: ImageU8, blobs: Blobs, heat: Heat | None,

@@ -132,6 +132,14 @@ def _steps(blobs: Blobs, seed: int, cfg: LatticeConfig) -> tuple[FloatArray, Flo
 _DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1))
 
 
+def _beyond(span: list[int], key: tuple[int, int], lim: int) -> bool:
+    """True when `key` (col, row) lies outside the members' span (col min, col max,
+    row min, row max) along a direction in which that span already covers `lim` cells."""
+    c0, c1, r0, r1 = span
+    return ((c1 - c0 >= lim and not c0 <= key[0] <= c1)
+            or (r1 - r0 >= lim and not r0 <= key[1] <= r1))
+
+
 def grow(blobs: Blobs, seed: int, cfg: LatticeConfig) -> Lattice | None:
     """Grow a lattice from one seed blob; None when the seed has no lattice around it."""
     st = _steps(blobs, seed, cfg)
@@ -140,39 +148,36 @@ def grow(blobs: Blobs, seed: int, cfg: LatticeConfig) -> Lattice | None:
     u, v = st
     c0 = blobs.centres[seed]
     members: dict[tuple[int, int], int] = {(0, 0): seed}
-    used = {seed}
     H = np.array([[u[0], v[0], c0[0]], [u[1], v[1], c0[1]], [0, 0, 1]], np.float64)
     frontier = [(0, 0)]
     lim = cfg.max_extent
+    span = [0, 0, 0, 0]  # the members' col min, col max, row min, row max
+    free = np.ones(len(blobs), bool)
+    free[seed] = False
     while frontier:
         new_frontier = []
         for (ci, ri) in frontier:
-            for dc, dr in _DIRS:
+            # the cell and its 8 neighbours predicted at once (the same values one by one)
+            pq = cv2.perspectiveTransform(np.array([[(ci, ri)] + [(ci + dc, ri + dr) for dc, dr in _DIRS]],
+                                                   np.float64), H)[0]
+            q = pq[0]
+            ratio = blobs.sides / blobs.sides[members[(ci, ri)]]
+            similar = (ratio < cfg.max_size_ratio) & (ratio > 1 / cfg.max_size_ratio)
+            dist = np.hypot(blobs.centres[None, :, 0] - pq[1:, None, 0], blobs.centres[None, :, 1] - pq[1:, None, 1])
+            for k, (dc, dr) in enumerate(_DIRS):
                 key = (ci + dc, ri + dr)
-                if key in members:
+                if key in members or _beyond(span, key, lim):
                     continue
-                k = np.array(list(members.keys()))
-                if (k[:, 0].max() - k[:, 0].min() >= lim and not
-                        k[:, 0].min() <= key[0] <= k[:, 0].max()):
-                    continue
-                if (k[:, 1].max() - k[:, 1].min() >= lim and not
-                        k[:, 1].min() <= key[1] <= k[:, 1].max()):
-                    continue
-                p = cv2.perspectiveTransform(np.array([[key]], np.float64), H)[0, 0]
-                q = cv2.perspectiveTransform(np.array([[(ci, ri)]], np.float64), H)[0, 0]
+                p = pq[k + 1]
                 step = np.hypot(*(p - q))
-                d = np.hypot(*(blobs.centres - p).T)
-                ref_side = blobs.sides[members[(ci, ri)]]
-                ratio = blobs.sides / ref_side
-                ok = (d < cfg.match_radius * step) & (ratio < cfg.max_size_ratio) & (
-                    ratio > 1 / cfg.max_size_ratio)
-                if used:
-                    ok[list(used)] = False
+                d = dist[k]
+                ok = (d < cfg.match_radius * step) & similar & free
                 if not ok.any():
                     continue
                 j = int(np.flatnonzero(ok)[np.argmin(d[ok])])
+                free[j] = False
                 members[key] = j
-                used.add(j)
+                span[:] = [min(span[0], key[0]), max(span[1], key[0]), min(span[2], key[1]), max(span[3], key[1])]
                 new_frontier.append(key)
         if new_frontier:
             idx = np.array(list(members.keys()), np.float64)
@@ -201,6 +206,15 @@ def _unimodular(max_entry: int = 2) -> list[np.ndarray]:
 
 
 _BASES = _unimodular()
+_STACKED = np.stack(_BASES)  # (B, 2, 2)
+
+
+def _areas(idx: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """(B,) the index bounding box's area of idx (K, 2) in each basis of _BASES."""
+    moved = np.einsum("kj,bij->bki", idx, _STACKED)  # (B, K, 2): idx @ t.T for each t
+    span = moved.max(axis=1) - moved.min(axis=1) + 1
+    out: npt.NDArray[np.int64] = span[:, 0] * span[:, 1]
+    return out
 
 
 def unshear(members: Members, H: FloatArray) -> tuple[Members, FloatArray]:
@@ -217,13 +231,11 @@ def unshear(members: Members, H: FloatArray) -> tuple[Members, FloatArray]:
         span = k.max(axis=0) - k.min(axis=0) + 1
         return int(span[0] * span[1])
 
-    best_t, best_a = _BASES[0], area(idx)
-    for t in _BASES[1:]:
-        a = area(idx @ t.T)
-        if a < best_a:
-            best_t, best_a = t, a
-    if best_t is _BASES[0]:
+    areas = _areas(idx)  # of every basis, the identity first
+    best = int(np.argmin(areas))  # the first of the smallest (the identity on a tie)
+    if areas[best] >= area(idx):
         return members, H
+    best_t = _BASES[best]
     new = idx @ best_t.T
     new -= new.min(axis=0)
     new_members = {(int(c), int(r)): j for (c, r), j in zip(new, members.values())}
@@ -246,11 +258,9 @@ def _finish(blobs: Blobs, members: Members, H: FloatArray,
     if H2 is not None:
         H = H2
     proj = cv2.perspectiveTransform(idx.reshape(-1, 1, 2), H).reshape(-1, 2)
-    steps = []
-    for (ci, ri) in members:
-        a = cv2.perspectiveTransform(np.array([[(ci, ri), (ci + 1, ri), (ci, ri + 1)]],
-                                              np.float64), H)[0]
-        steps += [np.hypot(*(a[1] - a[0])), np.hypot(*(a[2] - a[0]))]
+    trio = np.array([[(ci, ri), (ci + 1, ri), (ci, ri + 1)] for (ci, ri) in members], np.float64)
+    a = cv2.perspectiveTransform(trio.reshape(-1, 1, 2), H).reshape(-1, 3, 2)
+    steps = np.stack([np.hypot(*(a[:, 1] - a[:, 0]).T), np.hypot(*(a[:, 2] - a[:, 0]).T)], axis=1).ravel()
     pitch = float(median(steps))
     err = np.hypot(*(proj - pts).T) / pitch
     keep = err < 0.3

@@ -11,17 +11,35 @@ Coordinates: (x, y) pixels of the image handed to ``attempt``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Collection, Protocol
+from dataclasses import dataclass, field, replace
+from typing import Collection, Hashable, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
-from ..stages import ImageU8, TrayResult
+from ..stages import FloatArray, ImageU8, TrayResult
 from .blobs import Blobs
 from .lattice import Lattice
 
 #: Views smaller than this (px, either side) are not searched.
 MIN_VIEW_PX = 16
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Candidate cube tops that the search of another view of the same photo saw:
+    centres (K, 2) (x, y) and sides (K,), in pixels of the image being searched."""
+
+    centres: FloatArray
+    sides: FloatArray
+
+    def covers(self, centres: FloatArray, sides: FloatArray) -> npt.NDArray[np.bool_]:
+        """(K,) True for each candidate (centres (K, 2), sides (K,)) lying within the
+        larger of the two sides of one seen here: the same cube top (or none)."""
+        if not len(self.centres) or not len(centres):
+            return np.zeros(len(centres), bool)
+        d = np.hypot(*(centres[:, None, :] - self.centres[None, :, :]).transpose(2, 0, 1))
+        return np.asarray((d < np.maximum(sides[:, None], self.sides[None, :])).any(axis=1))
 
 
 @dataclass(frozen=True)
@@ -33,6 +51,10 @@ class Evidence:
     lattices: list[Lattice]
     work_shape: tuple[int, int]
     scale: float
+
+    def seen(self) -> Seen:
+        """The candidates in the image's pixels."""
+        return Seen(self.blobs.centres / self.scale, self.blobs.sides / self.scale)
 
 
 @dataclass(frozen=True)
@@ -54,21 +76,32 @@ class Plan:
 
 
 class Search(Protocol):
-    """``search(image_bgr, size, plan) -> TrayResult | None``: the board found in an
-    image (its pixels) by the plan's sources and fallbacks, or None."""
+    """``search(image_bgr, size, plan, seen, key) -> TrayResult | None``: the board
+    found in an image (its pixels) by the plan's sources and fallbacks, or None;
+    ``seen``: what the search of another view saw, in the image's pixels
+    (SearchContext.seen); ``key``: names the view among the views of the image whose
+    fallbacks search it (the same key, the same view: what the detector saw in it the
+    first time serves the second, e.g. a stretched copy of steps 2 and 4)."""
 
-    def __call__(self, image: ImageU8, size: int | None, plan: Plan, /) -> TrayResult | None: ...
+    def __call__(self, image: ImageU8, size: int | None, plan: Plan, seen: Seen | None = None,
+                 key: Hashable | None = None, /) -> TrayResult | None: ...
 
 
 @dataclass(frozen=True)
 class SearchContext:
     """What a fallback gets besides the image: ``search`` (see Search), the
     detector's ``evidence`` from the search of this image (None when the detector
-    did not run), and ``timings`` (stage -> seconds) of this search."""
+    did not run), ``timings`` (stage -> seconds) of this search, ``seen``: the
+    candidates the search of another view of the photo already saw (None: no other
+    view), so that a fallback can look where this view shows something new, and
+    ``looked``: what the detector saw in the views of this image searched so far, by
+    their key (Search)."""
 
     search: Search
     evidence: Evidence | None
     timings: dict[str, float]
+    seen: Seen | None = None
+    looked: dict[Hashable, Evidence] = field(default_factory=dict)
 
 
 class Fallback(Protocol):
