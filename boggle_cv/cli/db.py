@@ -30,7 +30,7 @@ def register(app: typer.Typer) -> None:
         from ..store.copy import copy
         from ..store.sql import parse_location
         copied = copy(parse_location(src, "SRC"), parse_location(dest, "DEST"))
-        typer.echo(f"copied {counted(copied.rows)} into {parse_location(dest, 'DEST')}", err=True)
+        typer.echo(f"copied {rows_copied(copied.rows)} into {parse_location(dest, 'DEST')}", err=True)
 
 
 #: What a row of each table is, one and many.
@@ -40,7 +40,7 @@ ROW_NAMES = {"games": ("game", "games"), "rounds": ("round", "rounds"),
              "practice_rounds": ("practice round", "practice rounds")}
 
 
-def counted(rows: dict[str, int]) -> str:
+def rows_copied(rows: dict[str, int]) -> str:
     """{"games": 1, "rounds": 2} -> "1 game, 2 rounds" (a table not named above: "3 rows of TABLE")."""
     def one(table: str, n: int) -> str:
         if table not in ROW_NAMES:

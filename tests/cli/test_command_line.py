@@ -304,7 +304,7 @@ def test_a_photo_that_is_not_there_is_only_that():
 
 
 def test_db_copy_counts_its_rows_in_words():
-    from boggle_cv.cli.db import counted
-    assert counted({"games": 1, "rounds": 2, "round_players": 1, "practice_rounds": 0, "extra": 1}) == \
+    from boggle_cv.cli.db import rows_copied
+    assert rows_copied({"games": 1, "rounds": 2, "round_players": 1, "practice_rounds": 0, "extra": 1}) == \
         "1 game, 2 rounds, 1 player's score, 0 practice rounds, 1 row of extra"
 
