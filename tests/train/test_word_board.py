@@ -9,6 +9,7 @@ from boggle_cv.train.word_board import Record, align, play
 from boggle_cv.vision.handwriting import board_check
 from boggle_cv.vision.handwriting.board_check import BoardRule
 from boggle_cv.vision.handwriting.reading import WordReading
+from ink_frames import frames
 
 
 def test_align_matches_readings_to_written_words_in_order():
@@ -22,21 +23,11 @@ def test_align_takes_a_near_free_reading_and_leaves_a_far_one():
     assert align([], ["seat"]) == []
 
 
-def _frames(word: str, sure: float = 0.9) -> np.ndarray:
-    rows = []
-    for c in word:
-        for cls in (ord(c) - 96, 0):
-            row = np.full(27, (1 - sure) / 26)
-            row[cls] = sure
-            rows.append(row)
-    return np.array(rows, np.float32)
-
-
 def _record(truth: str, read: str, on_board: set[str], opened: str) -> Record:
     reading = WordReading(read, 0.9, ((read, 0.9), (opened, 0.1)), False, opened)
     open_reading = WordReading(opened, 0.9, ((opened, 0.9), (read, 0.1)), False, opened)
     return Record("offboard", "s/sheet-000.jpg", "jeremy-words", truth, (truth,), frozenset(on_board), reading,
-                  _frames(opened), open_reading)
+                  frames(opened).astype(np.float32), open_reading)
 
 
 def test_play_counts_a_board_word_nobody_wrote_only_when_it_stands_unasked():

@@ -6,35 +6,18 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 from boggle_cv.vision.handwriting import board_check, doubt
 from boggle_cv.vision.handwriting.board_check import BoardRule, decide, weigh, with_written
 from boggle_cv.vision.handwriting.reading import WordReading
 from boggle_cv.vision.onnx_models import WORD_READER, model_path
+from ink_frames import frames
 
 needs_model = pytest.mark.skipif(not model_path(WORD_READER).is_file(), reason="word model not installed")
 
 RULE = BoardRule(word_margin=2.0, other_margin=0.0, offer_gap=6.0)
 DICTIONARY = {"methods", "method", "mates", "males", "makes", "seat", "seats", "sat", "set", "beat", "meat"}
-
-
-def frames(word: str, sure: float = 0.9, tail: tuple[str, float] | None = None) -> np.ndarray:
-    """(T, 27) frame probabilities that spell `word`: each letter, then a blank; `tail`
-    (letter, p): one more letter, written so faintly that it reads at p."""
-    rows = []
-    for c in word:
-        for cls in (ord(c) - 96, 0):
-            row = np.full(27, (1 - sure) / 26)
-            row[cls] = sure
-            rows.append(row)
-    if tail is not None:
-        row = np.full(27, (1 - tail[1]) / 26)
-        row[ord(tail[0]) - 96] = tail[1]
-        row[0] += 1 - row.sum()
-        rows += [row, rows[-1]]
-    return np.array(rows)
 
 
 def reading(word: str, alts: tuple[tuple[str, float], ...], free: str, flagged: bool = False) -> WordReading:
