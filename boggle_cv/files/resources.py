@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 SOURCE_MODELS = Path(__file__).resolve().parents[2] / "models"
 SOURCE_SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
 
+@lru_cache(maxsize=64)
 def _shipped(package: str, name: str, source: Path) -> Path:
     """`name` in the installed package data of `package` if present, else in the
-    source tree's folder `source` (the path may not exist: callers check and report)."""
+    source tree's folder `source` (the path may not exist: callers check and report).
+    Found once per process: the tray finder asks for its model in every view it
+    searches, and the package's place does not change while it runs."""
     try:
         from importlib.resources import files
 

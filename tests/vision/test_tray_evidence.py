@@ -17,7 +17,9 @@ from boggle_cv.vision.tray import TrayConfig, find_tray, finder
 from boggle_cv.vision.tray.blobs import Blobs
 from boggle_cv.vision.tray.board import Refusal, board_from_lattice, can_hold_board
 from boggle_cv.vision.tray.config import BoardConfig
-from boggle_cv.vision.tray.fallbacks import Zoom, ZoomConfig, something_new, window_boxes, with_evidence
+from boggle_cv.vision.tray import fallbacks
+from boggle_cv.vision.tray.fallbacks import (Stretch, StretchConfig, WindowConfig, Zoom, ZoomConfig, something_new,
+                                             window_boxes, with_evidence)
 from boggle_cv.vision.tray.image_search import search_image
 from boggle_cv.vision.tray.lattice import Lattice
 from boggle_cv.vision.tray.plan import Evidence, Plan, SearchContext, Seen
@@ -39,6 +41,47 @@ def test_a_window_is_searched_only_where_the_view_holds_a_candidate():
     assert len(corner) < len(boxes)
     assert with_evidence(boxes, None, 1) == boxes  # no detector ran: every window
     assert with_evidence(boxes, _evidence([]), 0) == boxes  # evidence=0: every window
+
+
+def test_a_lone_new_candidate_is_no_reason_for_a_window():
+    """The shipped setting: a board shows as at least two new cube tops in the coarser
+    view; one alone (a letter of a page, a tile, the empty slot of a tray) is not
+    looked at closer, in the photo's windows nor in a stretched copy's."""
+    least = WindowConfig().evidence
+    boxes = window_boxes((600, 800), 0.67)
+    assert with_evidence(boxes, _evidence([(400.0, 300.0)]), least) == []
+    pair = with_evidence(boxes, _evidence([(400.0, 300.0), (430.0, 300.0)]), least)
+    assert pair and all(x0 <= 400 and 430 < x1 and y0 <= 300 < y1 for x0, y0, x1, y1 in pair)
+    elsewhere = Seen(np.array([[700.0, 500.0]]), np.array([10.0]))
+    assert with_evidence(boxes, _evidence([(400.0, 300.0), (700.0, 500.0)]), least, elsewhere) == []
+    assert with_evidence(boxes, _evidence([(400.0, 300.0), (430.0, 300.0)]), least, elsewhere) == [
+        b for b in boxes if b[0] <= 400 and 430 < b[2] and b[1] <= 300 < b[3]]
+
+
+def test_a_stretched_copy_is_made_once_for_the_stretch_and_its_windows(monkeypatch):
+    """Step 4 (the stretched copies' windows) searches the copies step 2 made: one
+    warp per copy however many Stretch fallbacks look at it, the same pixels."""
+    warps: list[object] = []
+    real = fallbacks.cv2.warpAffine
+    monkeypatch.setattr(fallbacks.cv2, "warpAffine", lambda *a, **k: warps.append(a[2]) or real(*a, **k))
+    searched: list[np.ndarray] = []
+
+    def search(view: np.ndarray, *args: object) -> None:
+        searched.append(view)
+
+    photo = np.random.default_rng(5).integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    tries = ((90, 2.0), (0, 1.5))
+    ctx = SearchContext(search, None, {})
+    for label in ("stretch_retry", "stretch_window_retry"):
+        assert Stretch(Plan(), StretchConfig(tries=tries), label).attempt(photo, None, ctx) is None
+    assert len(warps) == len(tries) and len(searched) == 2 * len(tries)
+    for first, again in zip(searched[:len(tries)], searched[len(tries):]):
+        assert again is first
+    other = SearchContext(search, None, {})
+    Stretch(Plan(), StretchConfig(tries=tries)).attempt(photo, None, other)
+    assert len(warps) == 2 * len(tries)  # another image's search makes its own
+    for mine, theirs in zip(searched[:len(tries)], searched[2 * len(tries):]):
+        assert np.array_equal(mine, theirs)
 
 
 def test_a_candidate_another_view_saw_is_no_reason_for_a_window():

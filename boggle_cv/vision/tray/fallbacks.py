@@ -26,7 +26,9 @@ Coordinates: (x, y) pixels of the image handed to ``attempt``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Hashable
 
 import cv2
 import numpy as np
@@ -189,13 +191,10 @@ class Stretch(Nested):
     def attempt(self, image: ImageU8, size: int | None, ctx: SearchContext) -> TrayResult | None:
         t0 = time.perf_counter()
         h, w = image.shape[:2]
-        base = image
-        pre = self.settings.side / max(h, w)
-        if pre < 1:
-            base = np.asarray(cv2.resize(image, (max(1, round(w * pre)), max(1, round(h * pre))),
-                                         interpolation=cv2.INTER_AREA), np.uint8)
-        else:
-            pre = 1.0
+        pre = min(1.0, self.settings.side / max(h, w))
+        base = self._copy(ctx, ("stretch_base", self.settings.side), lambda: image if pre == 1 else np.asarray(
+            cv2.resize(image, (max(1, round(w * pre)), max(1, round(h * pre))), interpolation=cv2.INTER_AREA),
+            np.uint8))
         found = None
         photo = ctx.evidence.seen() if ctx.evidence is not None else None
         for angle, factor in self.settings.tries:
@@ -205,8 +204,8 @@ class Stretch(Nested):
             looked = ctx.looked.get(key)
             if self.inner.sources == () and looked is not None and not something_new(looked, seen):
                 continue  # searched already, and it shows nothing new for its fallbacks to look at
-            stretched = np.asarray(cv2.warpAffine(base, M, out_size, flags=cv2.INTER_LINEAR,
-                                                  borderMode=cv2.BORDER_REPLICATE), np.uint8)
+            stretched = self._copy(ctx, key, lambda: np.asarray(cv2.warpAffine(
+                base, M, out_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8))
             sub = ctx.search(stretched, size, self.inner, seen, key)
             if sub is None:
                 continue
@@ -226,6 +225,16 @@ class Stretch(Nested):
         ctx.timings[self.name] = time.perf_counter() - t0
         return found
 
+    @staticmethod
+    def _copy(ctx: SearchContext, key: Hashable, make: Callable[[], ImageU8]) -> ImageU8:
+        """The view named ``key`` made for an earlier Stretch of this image, else
+        ``make()`` (kept for a later one: the stretched windows search the copies
+        that the stretch searched whole)."""
+        view = ctx.copies.get(key)
+        if view is None:
+            view = ctx.copies[key] = make()
+        return view
+
 
 # --- windows ------------------------------------------------------------------------
 
@@ -236,11 +245,15 @@ class WindowConfig:
     edge that is not the image's edge; evidence: a window is searched only when at
     least this many of the detector's candidates in the image's own search (the
     coarser view of the window: ``SearchContext.evidence``) lie in it (0: every
-    window; without that search, every window is searched)."""
+    window; without that search, every window is searched). A board shows as more
+    than one new cube top in the coarser view: on the photos of docs/tray.md's
+    evaluation, every board a window found had at least 2 there (and 3 in the
+    photo's own windows), while a lone candidate is what text, tiles and a tray
+    with a missing cube leave in most windows of a stretched copy."""
 
     frac: float = 0.67
     margin: float = 1.0
-    evidence: int = 1
+    evidence: int = 2
 
 
 def with_evidence(boxes: list[tuple[int, int, int, int]], evidence: Evidence | None,

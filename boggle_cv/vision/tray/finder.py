@@ -87,7 +87,7 @@ def search(image: ImageU8, size: int | None, config: TrayConfig, plan: Plan,
         if looked is not None and evidence is not None:
             looked[0][looked[1]] = evidence
         views: dict[Hashable, Evidence] = {}
-        ctx = SearchContext(partial(_inner, config=config, looked=views), evidence, timings, seen, views)
+        ctx = SearchContext(partial(_inner, config=config, looked=views), evidence, timings, seen, views, {})
         for fallback in plan.fallbacks:
             res = fallback.attempt(image, size, ctx)
             if res is not None:

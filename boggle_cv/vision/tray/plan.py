@@ -95,13 +95,16 @@ class SearchContext:
     candidates the search of another view of the photo already saw (None: no other
     view), so that a fallback can look where this view shows something new, and
     ``looked``: what the detector saw in the views of this image searched so far, by
-    their key (Search)."""
+    their key (Search); ``copies``: the views of this image made so far, by their
+    key, for a later fallback that searches the same view again (a stretched copy of
+    steps 2 and 4)."""
 
     search: Search
     evidence: Evidence | None
     timings: dict[str, float]
     seen: Seen | None = None
     looked: dict[Hashable, Evidence] = field(default_factory=dict)
+    copies: dict[Hashable, ImageU8] = field(default_factory=dict)
 
 
 class Fallback(Protocol):
