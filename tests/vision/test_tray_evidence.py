@@ -18,8 +18,9 @@ from boggle_cv.vision.tray.blobs import Blobs
 from boggle_cv.vision.tray.board import Refusal, board_from_lattice, can_hold_board
 from boggle_cv.vision.tray.config import BoardConfig
 from boggle_cv.vision.tray import fallbacks
-from boggle_cv.vision.tray.fallbacks import (Stretch, StretchConfig, WindowConfig, Zoom, ZoomConfig, something_new,
-                                             window_boxes, with_evidence)
+from boggle_cv.vision.tray.fallbacks import (Stretch, StretchConfig, WindowConfig, Windows, Zoom, ZoomConfig,
+                                             default_fallbacks, something_new, window_boxes, with_evidence,
+                                             zoom_box)
 from boggle_cv.vision.tray.image_search import search_image
 from boggle_cv.vision.tray.lattice import Lattice
 from boggle_cv.vision.tray.plan import Evidence, Plan, SearchContext, Seen
@@ -82,6 +83,29 @@ def test_a_stretched_copy_is_made_once_for_the_stretch_and_its_windows(monkeypat
     assert len(warps) == 2 * len(tries)  # another image's search makes its own
     for mine, theirs in zip(searched[:len(tries)], searched[2 * len(tries):]):
         assert np.array_equal(mine, theirs)
+
+
+def test_a_zoom_inside_a_window_crops_only_around_a_lattice():
+    """A window is a closer look already: its zoom crops around a lattice the
+    detector saw there, not around loose peaks; the photo's own zoom and a stretched
+    copy's crop around the peaks too."""
+    ev = _evidence([(100.0, 100.0), (300.0, 180.0), (200.0, 240.0)])
+    loose = zoom_box(ev.blobs, [], ev.work_shape, ZoomConfig())
+    assert loose is not None
+    assert zoom_box(ev.blobs, [], ev.work_shape, ZoomConfig(lattice_only=True)) is None
+    lattice = Lattice({(0, 0): 0, (1, 0): 1, (2, 0): 2}, np.eye(3), 10.0, 0.0)
+    strict = zoom_box(ev.blobs, [lattice], ev.work_shape, ZoomConfig(lattice_only=True))
+    either = zoom_box(ev.blobs, [lattice], ev.work_shape, ZoomConfig())
+    assert strict is not None and either is not None
+    assert strict[0] == either[0] and np.array_equal(strict[1], either[1])
+    photo_zoom, stretch, windows, stretched_windows = default_fallbacks()
+    assert isinstance(photo_zoom, Zoom) and not photo_zoom.settings.lattice_only
+    stretch_zoom = stretch.inner.fallbacks[0]
+    assert isinstance(stretch_zoom, Zoom) and not stretch_zoom.settings.lattice_only
+    for w in (windows, stretched_windows.inner.fallbacks[0]):
+        assert isinstance(w, Windows)
+        window_zoom = w.inner.fallbacks[0]
+        assert isinstance(window_zoom, Zoom) and window_zoom.settings.lattice_only
 
 
 def test_a_candidate_another_view_saw_is_no_reason_for_a_window():

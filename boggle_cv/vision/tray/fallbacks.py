@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Hashable
 
 import cv2
@@ -63,12 +63,15 @@ class ZoomConfig:
     detector's evidence; min_side: and is at least this many cube sides wide and
     high; max_area: it is skipped when it would cover more than this share of the
     image (nothing to gain); peak: without a lattice of at least 3 members, the
-    evidence is the peaks of at least this x the highest peak."""
+    evidence is the peaks of at least this x the highest peak; lattice_only: without
+    such a lattice there is no crop (the zoom inside a window: see
+    ``default_fallbacks``)."""
 
     margin: float = 2.5
     min_side: float = 7.0
     max_area: float = 0.6
     peak: float = 0.5
+    lattice_only: bool = False
 
 
 def zoom_box(blobs: Blobs, lattices: list[Lattice], shape: tuple[int, int],
@@ -85,6 +88,8 @@ def zoom_box(blobs: Blobs, lattices: list[Lattice], shape: tuple[int, int],
     if big:
         lat = max(big, key=lambda la: len(la.members))
         idx = np.array(list(lat.members.values()))
+    elif cfg.lattice_only:
+        return None
     else:
         idx = np.nonzero(blobs.quality >= cfg.peak * blobs.quality.max())[0]
     pts = blobs.centres[idx]
@@ -356,11 +361,14 @@ def default_fallbacks(zoom: ZoomConfig = ZoomConfig(), stretch: StretchConfig = 
 
     zoom              crop, detector only
     stretch           each copy: the config's sources; then a zoom (detector only)
-    windows           each window: detector only; then a zoom (detector only)
+    windows           each window: detector only; then a zoom (detector only) where
+                      the window shows a lattice (a window is a closer look already:
+                      a zoom around its loose peaks found no board on the photos of
+                      docs/tray.md, a zoom around a lattice did)
     stretched windows each copy: only its windows, searched as in "windows"
     """
     detector = Plan(("detector",))
-    in_window = Plan(("detector",), (Zoom(detector, zoom),))
+    in_window = Plan(("detector",), (Zoom(detector, replace(zoom, lattice_only=True)),))
     return (
         Zoom(detector, zoom),
         Stretch(Plan(None, (Zoom(detector, zoom),)), stretch),
