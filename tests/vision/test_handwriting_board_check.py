@@ -163,6 +163,10 @@ def test_a_lexicon_word_off_the_board_that_the_ink_spells_is_read_as_with_no_boa
     lexicon_reading = reading("agon", (("agon", 0.8), ("anon", 0.2)), "agon")
     got = reading_module.ink_decides(lexicon_reading, [view], {"again", "agon", "anon"}, "en", frozenset({"anon"}))
     assert got.word == "again" and got.written == "again" and got.flagged and len(opened_calls) == 1
+    open_reading = reading("agon", (("agon", 0.9), ("again", 0.1)), "agon", flagged=True)
+    same = reading_module.ink_decides(lexicon_reading, [view], {"again", "agon", "anon"}, "en", frozenset({"anon"}))
+    assert same is not lexicon_reading and same.word == "agon" and same.written == "agon" and not same.flagged
+    assert len(opened_calls) == 2  # agreeing with the open reading, it stands as it was read
     spelled = reading("anon", (("anon", 0.9), ("agon", 0.1)), "anon")
     kept = reading_module.ink_decides(spelled, [frames("anon")], {"again", "agon", "anon"}, "en", frozenset({"anon"}))
-    assert kept.written == "anon" and len(opened_calls) == 1
+    assert kept.written == "anon" and len(opened_calls) == 2
