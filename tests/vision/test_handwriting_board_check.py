@@ -143,3 +143,30 @@ def test_a_written_word_off_the_board_stands_as_written():
     assert [r.word for r in got] == ["methods", "seat", "rat"]
     assert all(r.written == r.word for r in got)
     assert not got[0].flagged or "mates" not in dict(got[0].alternatives)
+
+
+def test_a_lexicon_word_off_the_board_that_the_ink_spells_is_read_as_with_no_board(monkeypatch):
+    """"agon" is in the board's lexicon (a neighbour of a board word) and the free
+    reading spells it, but with no board the sheet reads "again" (the dictionary's
+    prior of common words): with the board it reads "again" too, never fewer words
+    right than with no board. A board word the ink spells needs no open reading."""
+    from boggle_cv.vision.handwriting import reading as reading_module
+    opened_calls: list[object] = []
+    open_reading = reading("again", (("again", 0.7), ("agon", 0.3)), "agon", flagged=True)
+
+    def read_against_dictionary(views: object, dictionary: object, lang: str = "en") -> WordReading:
+        opened_calls.append(views)
+        return open_reading
+
+    monkeypatch.setattr(reading_module, "read_against_dictionary", read_against_dictionary)
+    view = frames("agon", sure=0.6)
+    lexicon_reading = reading("agon", (("agon", 0.8), ("anon", 0.2)), "agon")
+    got = reading_module.ink_decides(lexicon_reading, [view], {"again", "agon", "anon"}, "en", frozenset({"anon"}))
+    assert got.word == "again" and got.written == "again" and got.flagged and len(opened_calls) == 1
+    open_reading = reading("agon", (("agon", 0.9), ("again", 0.1)), "agon", flagged=True)
+    same = reading_module.ink_decides(lexicon_reading, [view], {"again", "agon", "anon"}, "en", frozenset({"anon"}))
+    assert same is not lexicon_reading and same.word == "agon" and same.written == "agon" and not same.flagged
+    assert len(opened_calls) == 2  # agreeing with the open reading, it stands as it was read
+    spelled = reading("anon", (("anon", 0.9), ("agon", 0.1)), "anon")
+    kept = reading_module.ink_decides(spelled, [frames("anon")], {"again", "agon", "anon"}, "en", frozenset({"anon"}))
+    assert kept.written == "anon" and len(opened_calls) == 2

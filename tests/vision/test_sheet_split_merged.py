@@ -58,6 +58,21 @@ def test_pieces_not_read_as_written_leave_the_box_whole():
     assert boxes == [box] and readings == [merged]
 
 
+def test_a_piece_too_short_to_score_leaves_the_box_whole():
+    """A gap inside one word can leave a piece that reads as itself ("tourism" as
+    "tours" and "m"): a piece of fewer letters than a word that scores is a fragment."""
+    flat, ink, box = _page(gap=20)
+    for left, right in (("tours", "m"), ("an", "oth"), ("it", "is")):
+        merged = _reading("towers", left + right)
+        reader, _ = _reader({0: _reading(left, left), 1: _reading(right, right)})
+        boxes, readings = read._split_merged(flat, ink, [box], [merged], reader, [left, right, "towers"])
+        assert boxes == [box] and readings == [merged]
+    reader, _ = _reader({0: _reading("tours", "tours"), 1: _reading("map", "map")})
+    boxes, readings = read._split_merged(flat, ink, [box], [_reading("towers", "toursmap")], reader,
+                                         ["tours", "map", "towers"])
+    assert [r.word for r in readings] == ["tours", "map"]
+
+
 def test_a_narrow_gap_or_a_reading_that_fits_is_not_tried():
     flat, ink, box = _page(gap=int(read.SPLIT_GAP * 40) - 2)
     reader, seen = _reader({0: _reading("degermed", "degermed"), 1: _reading("caltrap", "caltrap")})

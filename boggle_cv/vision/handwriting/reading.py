@@ -303,12 +303,23 @@ def ink_decides(reading: WordReading, views: Sequence[np.ndarray], dictionary: A
                 on_board: frozenset[str] = frozenset()) -> WordReading:
     """A board lexicon's reading weighed against what the same ink says without the
     board (board_check: the open reading, read_against_dictionary, and the rivals off
-    the board; `on_board`: the board's words). A word off the board that is its own
-    free reading needs no check (the ink spells it, and the board gives it nothing);
-    nor does a board word that is its own free reading need the open reading."""
-    if not reading.word or (reading.word == reading.free and reading.word not in on_board):
+    the board; `on_board`: the board's words). A dictionary word off the board is
+    read as the sheet is read with no board, even where the ink spells it (the
+    dictionary's prior of common words may prefer another: "agon" spelled, "again"
+    written), so that the board never reads fewer words right than no board; it
+    stands as read where the open reading agrees. A board word the ink spells needs
+    no open reading, nor does a lexicon word the dictionary lacks (a caller's own
+    lexicon): the ink spells it."""
+    if not reading.word:
         return replace(reading, written=reading.free)
-    opened = None if reading.word == reading.free else read_against_dictionary(views, dictionary, lang)
+    spelled = reading.word == reading.free
+    if spelled and (reading.word in on_board or reading.word not in dictionary):
+        opened = None
+    else:
+        opened = read_against_dictionary(views, dictionary, lang)
+    off_board = reading.word not in on_board
+    if spelled and off_board and (opened is None or str(opened.word or reading.word) == reading.word):
+        return replace(reading, written=reading.free)
     check = board_check.weigh(reading, opened, views[0], dictionary, on_board, lang)
     return board_check.decide(reading, opened, check, doubt.board_rule(), TOP_K)  # type: ignore[no-any-return]
 
