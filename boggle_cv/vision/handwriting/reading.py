@@ -313,13 +313,15 @@ def ink_decides(reading: WordReading, views: Sequence[np.ndarray], dictionary: A
     if not reading.word:
         return replace(reading, written=reading.free)
     spelled = reading.word == reading.free
-    if spelled and (reading.word in on_board or reading.word not in dictionary):
-        opened = None
-    else:
+    opened: WordReading | None
+    if spelled and reading.word not in on_board:
+        if reading.word not in dictionary:
+            return replace(reading, written=reading.free)
         opened = read_against_dictionary(views, dictionary, lang)
-    off_board = reading.word not in on_board
-    if spelled and off_board and (opened is None or str(opened.word or reading.word) == reading.word):
-        return replace(reading, written=reading.free)
+        if str(opened.word or reading.word) == reading.word:
+            return replace(reading, written=reading.free)
+    else:
+        opened = None if spelled else read_against_dictionary(views, dictionary, lang)
     check = board_check.weigh(reading, opened, views[0], dictionary, on_board, lang)
     return board_check.decide(reading, opened, check, doubt.board_rule(), TOP_K)  # type: ignore[no-any-return]
 

@@ -229,12 +229,12 @@ def _widest_gap(mask: np.ndarray, b: WordBox) -> tuple[int, int] | None:
 
 #: Each piece of a word split at a gap is at least this many box heights wide...
 MIN_PIECE = 0.8
-#: ... and is read as a word of at least this many letters (the shortest that scores):
-#: a shorter piece is a fragment of one word ("tourism" is not "tours" and "m", nor
-#: "another" "an" and "oth"), and a sheet read with no board is never cut.
-MIN_PIECE_LETTERS = 3
 #: ... and the gap at least this many box heights (a word's own gaps are narrower).
 SPLIT_GAP = 0.2
+#: Each piece is read as a word of at least this many letters (the shortest that
+#: scores): a shorter piece is a fragment of one word ("tourism" is not "tours" and
+#: "m", nor "another" "an" and "oth"), and a sheet read with no board is never cut.
+MIN_PIECE_LETTERS = 3
 
 
 def _written_fits(r: Any) -> bool:
@@ -250,6 +250,13 @@ def _misfit(r: Any) -> int:
     return edit_distance(str(r.word), str(r.free)) if r.word else 99
 
 
+def _read_as_words(left: Any, right: Any) -> bool:
+    """The two pieces of a cut box are read as written (together at most one letter
+    off their free readings), each a word of MIN_PIECE_LETTERS or more."""
+    return (_misfit(left) + _misfit(right) <= 1
+            and min(len(str(left.word)), len(str(right.word))) >= MIN_PIECE_LETTERS)
+
+
 def _split_merged(flat: ImageU8, ink: Any, boxes: list[WordBox], readings: list[Any], read: WordReader,
                   words_in: list[str] | None) -> tuple[list[WordBox], list[Any]]:
     """A box whose reading does not fit what the network reads freely (_fits: the
@@ -257,8 +264,9 @@ def _split_merged(flat: ImageU8, ink: Any, boxes: list[WordBox], readings: list[
     its widest blank column gap (SPLIT_GAP box heights at least) and each piece read;
     the two pieces replace it when each is read as it is written, together at most one
     letter off their free readings (a gap inside one word leaves pieces that are not
-    words: "put" read from "pat"), each a word of MIN_PIECE_LETTERS or more. Chosen on rendered sheets (two words a line on a
-    sixth of the lines) and composed ones (one a line). Against a lexicon only: a
+    words: "put" read from "pat"), each a word of MIN_PIECE_LETTERS or more
+    (_read_as_words). Chosen on rendered sheets (two words a line on a sixth of the
+    lines) and composed ones (one a line). Against a lexicon only: a
     free reading always fits itself; nor is a box cut whose written reading (a board
     known: what the ink says without it) fits its free reading."""
     if not words_in:
@@ -273,8 +281,7 @@ def _split_merged(flat: ImageU8, ink: Any, boxes: list[WordBox], readings: list[
         return boxes, readings
     pieces = list(read([crop_word(flat, ink, p) for _, left, right in cuts for p in (left, right)], words_in))
     split = {k: (left, right, pieces[2 * i], pieces[2 * i + 1]) for i, (k, left, right) in enumerate(cuts)
-             if _misfit(pieces[2 * i]) + _misfit(pieces[2 * i + 1]) <= 1
-             and min(len(str(pieces[2 * i].word)), len(str(pieces[2 * i + 1].word))) >= MIN_PIECE_LETTERS}
+             if _read_as_words(pieces[2 * i], pieces[2 * i + 1])}
     out_b: list[WordBox] = []
     out_r: list[Any] = []
     for k, (b, r) in enumerate(zip(boxes, readings)):

@@ -197,9 +197,7 @@ class Stretch(Nested):
         t0 = time.perf_counter()
         h, w = image.shape[:2]
         pre = min(1.0, self.settings.side / max(h, w))
-        base = self._copy(ctx, ("stretch_base", self.settings.side), lambda: image if pre == 1 else np.asarray(
-            cv2.resize(image, (max(1, round(w * pre)), max(1, round(h * pre))), interpolation=cv2.INTER_AREA),
-            np.uint8))
+        base = self._copy(ctx, ("stretch_base", self.settings.side), lambda: _reduced(image, pre))
         found = None
         photo = ctx.evidence.seen() if ctx.evidence is not None else None
         for angle, factor in self.settings.tries:
@@ -239,6 +237,15 @@ class Stretch(Nested):
         if view is None:
             view = ctx.copies[key] = make()
         return view
+
+
+def _reduced(image: ImageU8, scale: float) -> ImageU8:
+    """``image`` itself at scale 1, else its area-averaged copy at ``scale`` (< 1)."""
+    if scale >= 1:
+        return image
+    h, w = image.shape[:2]
+    return np.asarray(cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
+                                 interpolation=cv2.INTER_AREA), np.uint8)
 
 
 # --- windows ------------------------------------------------------------------------
