@@ -212,8 +212,9 @@ def test_a_re_read_arriving_while_a_word_is_typed_never_loses_the_typed_word(svc
 
 
 def test_many_corrections_at_once_one_winner_each_nothing_lost(svc):
-    """8 threads type over the same word at once, from the word they all saw: exactly one
-    is stored, the others are refused (409), and the list holds every other word."""
+    """8 threads type over the same word at once, from the word they all saw, each a
+    word other than it: exactly one is stored, the others are refused (409), and the
+    list holds every other word."""
     code, host, ann, token = service_sheet(svc)
     results: list[str] = []
     gate = threading.Barrier(8)
@@ -221,8 +222,8 @@ def test_many_corrections_at_once_one_winner_each_nothing_lost(svc):
     def tab(k: int) -> None:
         gate.wait()
         try:
-            svc.correct_entry(code, ann, token if k % 2 else host, "lite", f"lit{'abcdefgh'[k]}")
-            results.append(f"lit{'abcdefgh'[k]}")
+            svc.correct_entry(code, ann, token if k % 2 else host, "lite", f"lit{'abcdfghi'[k]}")
+            results.append(f"lit{'abcdfghi'[k]}")
         except NotOnSheet:
             results.append("409")
     threads = [threading.Thread(target=tab, args=(k,)) for k in range(8)]
