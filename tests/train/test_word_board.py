@@ -4,8 +4,9 @@ sheets, no model)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from boggle_cv.train.word_board import Record, align, play
+from boggle_cv.train.word_board import Record, Tally, align, choose, cost, play
 from boggle_cv.vision.handwriting import board_check
 from boggle_cv.vision.handwriting.board_check import BoardRule
 from boggle_cv.vision.handwriting.reading import WordReading
@@ -40,3 +41,34 @@ def test_play_counts_a_board_word_nobody_wrote_only_when_it_stands_unasked():
     assert (tally.words, tally.right, tally.invented) == (1, 1, 0)
     keep_all = play([rec], [None], BoardRule(2.0, 0.0, 6.0))["offboard"]  # no check: the board's word stands
     assert (keep_all.right, keep_all.invented) == (0, 1)
+
+
+def test_cost_counts_a_question_a_tap_and_a_missed_word_as_typed():
+    tallies = {"plain": Tally(asked=3, missed=1), "dice": Tally(asked=2)}
+    assert cost(tallies, 5.0) == 10.0
+    assert cost(tallies, 1.0) == 6.0
+
+
+def test_choose_takes_no_rule_that_invents_more_than_allowed():
+    """Without a check every rule lets the board's "mates" stand for "methods"."""
+    rec = _record("methods", "mates", {"mates"}, "methods")
+    with pytest.raises(SystemExit):
+        choose([rec], [None], 1.0, 5.0)
+
+
+def test_choose_takes_a_rule_that_reads_the_written_word():
+    from boggle_cv.game.dictionary import load_default
+    rec = _record("methods", "mates", {"mates"}, "methods")
+    found = [board_check.weigh(rec.reading, rec.opened, rec.view, load_default(), rec.on_board)]
+    rule = choose([rec], found, 0.0, 5.0)
+    assert play([rec], found, rule)["offboard"].invented == 0
+
+
+def test_play_gives_the_same_tallies_with_outcomes_kept_across_rules():
+    from boggle_cv.game.dictionary import load_default
+    recs = [_record("methods", "mates", {"mates"}, "methods"), _record("mates", "mates", {"mates"}, "mates")]
+    found = [board_check.weigh(r.reading, r.opened, r.view, load_default(), r.on_board) for r in recs]
+    rules = [BoardRule(w, o, g) for w in (0.0, 2.0, 9.0) for o in (-3.0, 0.0) for g in (2.0, 6.0)]
+    seen: dict = {}
+    assert [play(recs, found, r, seen) for r in rules] == [play(recs, found, r) for r in rules]
+    assert seen
