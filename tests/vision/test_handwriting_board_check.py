@@ -170,3 +170,20 @@ def test_a_lexicon_word_off_the_board_that_the_ink_spells_is_read_as_with_no_boa
     spelled = reading("anon", (("anon", 0.9), ("agon", 0.1)), "anon")
     kept = reading_module.ink_decides(spelled, [frames("anon")], {"again", "agon", "anon"}, "en", frozenset({"anon"}))
     assert kept.written == "anon" and len(opened_calls) == 2
+
+
+def test_the_open_reading_of_a_name_no_dictionary_holds_is_its_free_reading():
+    """The ink spells "kuhndorf" clearly: the dictionary's nearest word is no reading
+    of it, so the open reading (with no board, and the check's written word) is the
+    free reading, asked about, the dictionary's word among its alternatives; a
+    dictionary word written a letter off ("methads") still reads as the word."""
+    from boggle_cv.game.dictionary import load_default
+    from boggle_cv.vision.handwriting.reading import FREE_OVER_DICTIONARY, read_against_dictionary
+    dictionary = load_default()
+    name = read_against_dictionary([frames("kuhndorf").astype("float32")], dictionary)
+    assert (name.word, name.free, name.flagged) == ("kuhndorf", "kuhndorf", True)
+    assert any(w in dictionary for w, _ in name.alternatives)
+    misspelt = read_against_dictionary([frames("methads").astype("float32")], dictionary)
+    assert (misspelt.word, misspelt.free) == ("methods", "methads")
+    gap = board_check.scores(frames("methads"), ["methads", "methods"])
+    assert gap[0] - gap[1] <= FREE_OVER_DICTIONARY

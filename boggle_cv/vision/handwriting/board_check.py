@@ -76,7 +76,7 @@ class BoardRule:
 
 
 #: The rule without a calibration file (the shipped file's numbers).
-DEFAULT_RULE = BoardRule(word_margin=2.5, other_margin=-3.0, offer_gap=4.0)
+DEFAULT_RULE = BoardRule(word_margin=2.5, other_margin=-3.0, offer_gap=7.0)
 
 
 @dataclass(frozen=True)
