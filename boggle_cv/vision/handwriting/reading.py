@@ -253,8 +253,7 @@ def read_against_dictionary(views: Sequence[np.ndarray], dictionary: Any, lang: 
     from .dictionary_reading import dictionary_candidates
     cands = dictionary_candidates(views[0], dictionary) if ctc.greedy(views[0])[0] else []
     if not cands:
-        free = read_views(views, None)
-        return WordReading(free.word, free.confidence, free.alternatives, True, free.free)
+        return _flagged_free_reading(views)
     near = {n for w in cands[:NEIGHBOURS_OF] for n in one_edit(w) if n in dictionary}
     lex = clean_lexicon(cands + sorted(near - set(cands)))
     r = read_views(views, lex, None, commonness.log_prior(lex, lang))
@@ -263,9 +262,15 @@ def read_against_dictionary(views: Sequence[np.ndarray], dictionary: Any, lang: 
     free_score, word_score = board_check.scores(views[0], [r.free, r.word], lang)
     if free_score - word_score <= FREE_OVER_DICTIONARY:
         return r
-    free = read_views(views, None, free=r.free)
-    alts = board_check.with_written(free.alternatives, r.word, TOP_K, board_check.WRITTEN_FLOOR)
-    return WordReading(free.word, free.confidence, alts, True, free.free)
+    return _flagged_free_reading(views, r.free, also=r.word)
+
+
+def _flagged_free_reading(views: Sequence[np.ndarray], free: str | None = None, also: str = "") -> WordReading:
+    """The crop's free reading (``free`` when the caller has it), flagged, with ``also``
+    (a word the ink may be: the dictionary's best) among its alternatives."""
+    f = read_views(views, None, free=free)
+    alts = board_check.with_written(f.alternatives, also, TOP_K, board_check.WRITTEN_FLOOR)
+    return WordReading(f.word, f.confidence, alts, True, f.free)
 
 
 def board_mask(lexicon: Sequence[str], board_words: Iterable[str] | None) -> np.ndarray | None:
