@@ -81,3 +81,27 @@ def test_a_narrow_gap_or_a_reading_that_fits_is_not_tried():
     read._split_merged(flat, ink, [box], [_reading("degermed", "degermeb")], reader, ["degermed"])
     read._split_merged(flat, ink, [box], [_reading("degermed", "degermedcaltrap")], reader, None)
     assert seen == []
+
+
+def test_pieces_that_explain_the_ink_no_better_than_the_word_leave_it_whole():
+    """A gap inside one word can leave two pieces each read as written ("decimal" as
+    "dee" and "mal"): the cut stands only where the two words explain their ink better
+    than the whole box's word, by SPLIT_MARGIN nats."""
+    flat, ink, box = _page(gap=20)
+    merged = _reading("decimal", "deunal")
+    scored: list[tuple[int, str]] = []
+
+    def ink_score(margin: float):
+        def score(crop, word):
+            scored.append((crop.shape[1], word))
+            return {"decimal": 8.0, "dee": 4.0, "mal": 4.0 + margin}[word]
+        return score
+    reader, _ = _reader({0: _reading("dee", "dee"), 1: _reading("mal", "mal")})
+    boxes, readings = read._split_merged(flat, ink, [box], [merged], reader, ["dee", "mal", "decimal"],
+                                         ink_score(read.SPLIT_MARGIN - 0.5))
+    assert boxes == [box] and readings == [merged]
+    assert [w for _, w in scored] == ["decimal", "dee", "mal"]
+    assert scored[0][0] > scored[1][0] and scored[0][0] > scored[2][0]  # the whole box, then each piece
+    boxes, readings = read._split_merged(flat, ink, [box], [merged], reader, ["dee", "mal", "decimal"],
+                                         ink_score(read.SPLIT_MARGIN + 0.5))
+    assert [r.word for r in readings] == ["dee", "mal"]
