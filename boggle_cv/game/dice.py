@@ -157,6 +157,15 @@ def can_produce(board: Board, cube_set: CubeSet | str, challenge: bool = False) 
     return unmatched_cells(board, cube_set, challenge) == 0
 
 
+def fewest_unmatched(board: Board) -> int | None:
+    """The fewest cells any known set of the board's size leaves unexplained (every
+    edition, with and without the challenge cube); None where no set has that size."""
+    sets = [cs for cs in CUBE_SETS.values() if cs.size == board.size]
+    if not sets:
+        return None
+    return min(unmatched_cells(board, cs, challenge) for cs in sets for challenge in (False, True))
+
+
 def sets_for_board(board: Board, challenge: bool = False, lang: str | None = None) -> list[str]:
     """Names of the sets that could have produced the board, in CUBE_SETS order: of
     edition `lang` only, or of every edition (None)."""

@@ -131,7 +131,7 @@ def mark_cut_cells(reading: BoardReading, outside: np.ndarray, flag_above: float
                 c.flagged = True
 
 def implausible(reading: BoardReading, max_blanks: int = 2, max_blank_share: float = 0.25,
-                min_mean_confidence: float = 0.0) -> str | None:
+                min_mean_confidence: float = 0.0, max_unmatched_share: float = 0.25) -> str | None:
     """Why a decoded board cannot be a photographed tray of cubes, or None.
 
     A grid laid over something that is not a full tray (an empty tray's cells, a
@@ -142,7 +142,12 @@ def implausible(reading: BoardReading, max_blanks: int = 2, max_blank_share: flo
     blanks (4x4: 5 or more; measured: grids over empty or broken synthetic trays
     read 8-12 of 16 as blank, defocused real trays up to 3). A mean confidence
     below min_mean_confidence (0..1; 0 = no bar: it suits only a calibrated
-    reader) is refused too.
+    reader) is refused too, and so is a board whose letters no known cube set of its
+    size can show on more than max_unmatched_share of its cells (dice.fewest_unmatched:
+    a cross-stitch tablecloth read as a 4x4 board of N's leaves 7 of 16; the 202
+    true boards of ../shared's real-photos and boggle-boards leave at most 1, and the
+    boards read from them and from 1,460 variants of them (scripts/make_variants.py,
+    normal and --harsh) at most 3, a misread one).
     """
     n_blank = sum(c.face == BLANK for row in reading.cells for c in row)
     if n_blank > max(max_blanks, int(max_blank_share * reading.size ** 2)):
@@ -151,6 +156,12 @@ def implausible(reading: BoardReading, max_blanks: int = 2, max_blank_share: flo
     if reading.mean_confidence < min_mean_confidence:
         return (f"the cubes could not be read (mean confidence "
                 f"{reading.mean_confidence:.0%}; too blurred, or not a Boggle tray?)")
+    from ..game import dice
+    unmatched = dice.fewest_unmatched(reading.board)
+    n2 = reading.size ** 2
+    if unmatched is not None and unmatched > max_unmatched_share * n2:
+        return (f"no cube set shows these letters ({n2 - unmatched} of the {n2} cells at most: "
+                "a pattern taken for a tray?)")
     return None
 
 def choose_rotation(turns: np.ndarray) -> int:

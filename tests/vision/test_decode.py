@@ -152,3 +152,21 @@ def test_decode_weighs_a_cut_cell_less():
     assert c.confidence < p.confidence and c.runner_up_confidence > p.runner_up_confidence
     assert c.flagged and c.outside_photo == 0.5
     assert np.isclose(cut.cells[0][0].confidence, plain.cells[0][0].confidence)
+
+
+def test_implausible_board_no_cube_set_can_show():
+    """A pattern taken for a tray (a cross-stitch tablecloth read as a 4x4 board of
+    N's) shows letters no known cube set of its size can: refused; a shaken board,
+    and one with a cube or two misread, still reads."""
+    from boggle_cv.vision.decode import implausible
+    pattern = decode(_reading(Board.parse("MNNW/NNNN/NMNN/NNNN"), 0), 4, use_prior=False)
+    assert dice.fewest_unmatched(pattern.board) == 7
+    why = implausible(pattern)
+    assert why and "no cube set shows these letters (9 of the 16 cells at most" in why
+    for size, name in ((4, "modern-4"), (5, "big-1979"), (6, "super-big-6")):
+        shaken = dice.roll(name, seed=3)
+        assert dice.fewest_unmatched(shaken) == 0
+        assert implausible(decode(_reading(shaken, 0), size, use_prior=False)) is None
+    misread = Board.parse("PERS/LATG/SINE/ZZZZ")
+    assert 0 < dice.fewest_unmatched(misread) <= 4
+    assert implausible(decode(_reading(misread, 0), 4, use_prior=False)) is None
