@@ -329,7 +329,7 @@ def report(records: list[Record], found: list[Any], rule: Any) -> None:
               f"{t.offered}), invented {t.invented}, missed {t.missed}; questions a sheet, median: {taps}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("sheets", type=Path, nargs="+")
     ap.add_argument("--out", type=Path, help="the calibration file to write the rule into")
@@ -342,9 +342,12 @@ def main() -> None:
     ap.add_argument("--typed-cost", type=float, default=5.0,
                     help="taps a written board word missed costs (typed, or a wrong score; a question is 1)")
     ap.add_argument("--safety", type=float, default=0.0, help="nats added to each margin found (default 0)")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     if a.records and len(a.records) != len(a.sheets):
         ap.error("give one --records file a folder of sheets")
+    if a.out and not a.out.is_file():
+        ap.error(f"--out {a.out}: no such calibration file (the rule is written into one: models/word_doubt.json, "
+                 "or a copy of it)")
     if a.records and all(p.is_file() for p in a.records):
         records = [r for p in a.records for r in pickle.loads(p.read_bytes())]
     else:

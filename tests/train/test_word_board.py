@@ -72,3 +72,14 @@ def test_play_gives_the_same_tallies_with_outcomes_kept_across_rules():
     seen: dict = {}
     assert [play(recs, found, r, seen) for r in rules] == [play(recs, found, r) for r in rules]
     assert seen
+
+
+def test_the_command_refuses_a_calibration_file_that_is_not_there(tmp_path, capsys):
+    """--out names the file the rule is written into (the rest of it kept): a missing
+    one is one line on stderr and exit 2, before any sheet is read."""
+    from boggle_cv.train import word_board
+    with pytest.raises(SystemExit) as stop:
+        word_board.main([str(tmp_path / "sheets"), "--out", str(tmp_path / "none.json")])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "none.json: no such calibration file" in err and "Traceback" not in err
