@@ -27,10 +27,21 @@ import os as _os
 import sys as _sys
 
 
+def _interrupted_line(stream: object) -> str:
+    """The line a Ctrl-C ends the command with. On a terminal it starts at the line's
+    first column and clears what is left of it (ESC [K): the terminal echoes the key
+    as "^C" where the cursor stood, which would otherwise stay in front of it."""
+    try:
+        tty = bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        tty = False
+    return "\rboggle-cv: interrupted\x1b[K\n" if tty else "boggle-cv: interrupted\n"
+
+
 def _interrupted_while_starting(signum: int, frame: object) -> None:
     """SIGINT before the command's main(): nothing to clean up, so say it and leave."""
     try:
-        _sys.stderr.write("boggle-cv: interrupted\n")
+        _sys.stderr.write(_interrupted_line(_sys.stderr))
         _sys.stderr.flush()
     finally:
         _os._exit(130)

@@ -24,7 +24,7 @@ import sys
 
 # the package's __init__ set the guard already when the command started it; here it is
 # set for any other caller of main() (a script importing this module first)
-from . import _guard_start, _interrupted_while_starting
+from . import _guard_start, _interrupted_line, _interrupted_while_starting
 
 _guard_start(always=True)
 
@@ -32,7 +32,7 @@ import signal  # noqa: E402 - after the guard, on purpose
 
 
 def _interrupted() -> None:
-    sys.stderr.write("boggle-cv: interrupted\n")
+    sys.stderr.write(_interrupted_line(sys.stderr))
     _clear_unhandled_interrupt_mark()
     sys.exit(130)
 

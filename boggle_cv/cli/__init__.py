@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 
+from .. import _interrupted_line
 from ..errors import BoggleError
 from .help_format import HELP_OPTIONS, HelpCommand, HelpGroup
 from .terminal import echo_error
@@ -89,6 +90,12 @@ def _register_all() -> None:
 _register_all()
 
 
+def _say_interrupted() -> None:
+    """The one line a Ctrl-C ends the command with (boggle_cv._interrupted_line)."""
+    sys.stderr.write(_interrupted_line(sys.stderr))
+    sys.stderr.flush()
+
+
 def main() -> None:
     """Entry point of the console script: no traceback for user errors. With --debug
     (anywhere on the command line) or BOGGLE_CV_DEBUG=1 an error's traceback is
@@ -97,14 +104,14 @@ def main() -> None:
     try:
         rc = app(standalone_mode=False, prog_name="boggle-cv")
         if rc == 130:  # typer turns Ctrl-C into Exit(130), returned silently here
-            typer.echo("boggle-cv: interrupted", err=True)
+            _say_interrupted()
         sys.exit(rc if isinstance(rc, int) else 0)
     except BoggleError as err:
         _traceback(debug)
         echo_error(f"boggle-cv: error: {err.one_line()}")
         sys.exit(err.exit_code)
     except (KeyboardInterrupt, typer.Abort):
-        typer.echo("boggle-cv: interrupted", err=True)
+        _say_interrupted()
         sys.exit(130)
     except typer.Exit as e:
         sys.exit(e.exit_code)

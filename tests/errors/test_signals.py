@@ -249,3 +249,26 @@ def test_ctrl_c_keeps_the_debug_images_of_earlier_runs(tmp_path):
             raise KeyboardInterrupt
     assert sorted(p.name for p in debug.iterdir()) == ["other_1_tray.png", "tray_0_old.png"]
     assert not (tmp_path / "out.png").exists()
+
+
+def test_the_interrupted_line_clears_the_terminal_s_echo_of_the_key():
+    """On a terminal the key is echoed as "^C" where the cursor stood: the line starts
+    at the first column and clears the rest, so the screen shows the line alone; a
+    pipe or a file gets the plain line."""
+    import io
+
+    import pyte
+
+    from boggle_cv import _interrupted_line
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert _interrupted_line(io.StringIO()) == "boggle-cv: interrupted\n"
+    screen = pyte.Screen(40, 3)
+    pyte.Stream(screen).feed("  1 pt  (51): CHE CHON\r\n^C" + _interrupted_line(Terminal()).replace("\n", "\r\n"))
+    assert [line.rstrip() for line in screen.display] == ["  1 pt  (51): CHE CHON", "boggle-cv: interrupted", ""]
+    screen = pyte.Screen(40, 3)
+    pyte.Stream(screen).feed("reading 3 of 8 [#####     ]^C" + _interrupted_line(Terminal()).replace("\n", "\r\n"))
+    assert [line.rstrip() for line in screen.display][0] == "boggle-cv: interrupted"
