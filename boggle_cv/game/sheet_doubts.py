@@ -50,7 +50,7 @@ def word_options(word: str, alternatives: Iterable[Any], written: Iterable[str],
     one, each at least P_WRITTEN: always offered), and "" for none of them (P_OTHER)."""
     alts = [(str(a[0]), float(a[1])) for a in alternatives or () if a and a[0]]
     p_word = next((p for a, p in alts if a == word), 0.0)
-    offered = [(word, p_word), *alts[:SHEET_ALTERNATIVES]]
+    offered = [(word, p_word), *((a, p) for a, p in alts[:SHEET_ALTERNATIVES] if a != word)]
     as_written = list(dict.fromkeys(w for w in written if w))
     offered += [(w, P_WRITTEN) for w in as_written if w not in {a for a, _ in offered}]
     options = considered(offered, min_p)

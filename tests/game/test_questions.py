@@ -107,6 +107,7 @@ def test_a_doubtful_sheet_word_may_be_none_of_its_alternatives():
              "crossed_out": False}]
     entries, doubts = sheet_entries("ann", read)
     assert [v for v, _ in doubts[0].options] == ["late", "lane", ""]
+    assert [round(p, 3) for _, p in doubts[0].options[:2]] == [0.6, 0.4]  # the reading's own, counted once
     d = decide(_round({"ann": entries}, words=doubts))
     assert d.keys == ["ann#1"] and [shown(s) for s in d.settled] == ["slab (or slob, no word)"]
 
