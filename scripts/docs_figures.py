@@ -448,6 +448,8 @@ ROWS = [
 
     Row("offboard", "plain", "the plain game (`game_taps.py`: games of 4, a simulated board that holds each "
         "player's words but a tenth)", (TEST_CROPS, COMPOSED, s(GAME_TAPS)), game_taps),
+    Row("offboard", "plain-5", "the plain game, every game dealt 5 boards (`game_taps.py --boards 5`: 200 "
+        "player-rounds)", (TEST_CROPS, COMPOSED, s(GAME_TAPS + " --boards 5")), game_taps),
     Row("offboard", "offboard", "a fifth of each player's words off the board, half of them near-words one edit from "
         "a board word (`game_taps.py --offboard 0.2 --boards 5`: every game dealt 5 boards)",
         (TEST_CROPS, COMPOSED, s(GAME_TAPS + " --offboard 0.2 --boards 5")), game_taps),
