@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from boggle_cv.errors import NoBoardError
+from boggle_cv.game import dice
 from boggle_cv.vision.pipeline import Scanner
 from boggle_cv.vision.reader_model import FACES
 from boggle_cv.vision.stages import Reading
@@ -15,12 +16,16 @@ IMAGE = np.full((100, 100, 3), 200, np.uint8)
 
 
 class _Reader:
-    """Reads every crop as an upright E, 90% sure."""
+    """Reads the crops of an N x N grid as a board shaken from a cube set of that size
+    (the letters a tray shows), each face upright, 90% sure."""
 
     def read(self, crops):
         k = len(crops)
+        n = int(round(k ** 0.5))
+        board = dice.roll(dice.sets_of_size(n)[0], seed=n)
         f = np.full((k, len(FACES)), 0.1 / (len(FACES) - 1), np.float32)
-        f[:, FACES.index("E")] = 0.9
+        for i, (r, c) in enumerate(board.cells()):
+            f[i, FACES.index(board.face(r, c))] = 0.9
         t = np.full((k, 4), 0.01, np.float32)
         t[:, 0] = 0.97
         return Reading(f, t)
