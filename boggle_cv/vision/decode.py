@@ -147,7 +147,9 @@ def implausible(reading: BoardReading, max_blanks: int = 2, max_blank_share: flo
     a cross-stitch tablecloth read as a 4x4 board of N's leaves 7 of 16; the 202
     true boards of ../shared's real-photos and boggle-boards leave at most 1, and the
     boards read from them and from 1,460 variants of them (scripts/make_variants.py,
-    normal and --harsh) at most 3, a misread one).
+    normal and --harsh) at most 3, a misread one; 4x4 boards of letters drawn by the
+    letter frequencies of each edition's dictionary, de, es and nl included (editions
+    with no cube set here), at most 2 in 200 each).
     """
     n_blank = sum(c.face == BLANK for row in reading.cells for c in row)
     if n_blank > max(max_blanks, int(max_blank_share * reading.size ** 2)):
