@@ -18,6 +18,7 @@ letters), as board.normalise_face reads a lone Q.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .board import BLANK, Board
@@ -157,10 +158,12 @@ def can_produce(board: Board, cube_set: CubeSet | str, challenge: bool = False) 
     return unmatched_cells(board, cube_set, challenge) == 0
 
 
-def fewest_unmatched(board: Board) -> int | None:
-    """The fewest cells any known set of the board's size leaves unexplained (every
-    edition, with and without the challenge cube); None where no set has that size."""
-    sets = [cs for cs in CUBE_SETS.values() if cs.size == board.size]
+def fewest_unmatched(board: Board, names: Iterable[str] | None = None) -> int | None:
+    """The fewest cells any of the sets `names` (None: every known set of the board's
+    size, every edition) leaves unexplained, with and without the challenge cube;
+    None where there is no such set."""
+    sets = ([CUBE_SETS[n] for n in names] if names is not None
+            else [cs for cs in CUBE_SETS.values() if cs.size == board.size])
     if not sets:
         return None
     return min(unmatched_cells(board, cs, challenge) for cs in sets for challenge in (False, True))

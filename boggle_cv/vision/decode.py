@@ -262,9 +262,7 @@ def _apply_prior(fr: npt.NDArray[np.float64], order: npt.NDArray[np.intp],
     changed = np.zeros((n, n), bool)
 
     def misfit(ch: npt.NDArray[np.intp]) -> int:
-        b = _board(ch)
-        return min((dice.unmatched_cells(b, s, challenge) for s in names for challenge in (False, True)),
-                   default=0)
+        return dice.fewest_unmatched(_board(ch), names) or 0
 
     if names:
         best = misfit(choice)
