@@ -14,7 +14,7 @@ from boggle_cv.vision.tray import TrayConfig, find_tray
 from boggle_cv.vision.tray.blobs import Blobs
 from boggle_cv.vision.tray.board import FittedGrid, Refusal, board_from_lattice
 from boggle_cv.vision.tray.config import BoardConfig
-from boggle_cv.vision.tray.fallbacks import Stretch, Windows, Zoom, default_fallbacks
+from boggle_cv.vision.tray.fallbacks import Stretch, StretchConfig, Windows, Zoom, default_fallbacks
 from boggle_cv.vision.tray.plan import Plan, SearchContext, without
 from boggle_cv.vision.tray.lattice import Lattice
 
@@ -155,6 +155,9 @@ def test_default_fallbacks_order_and_without():
     assert isinstance(fb[0], Zoom) and fb[0].inner.fallbacks == ()  # a zoom's crop: the detector alone
     assert isinstance(fb[2], Windows) and isinstance(fb[2].inner.fallbacks[0], Zoom)
     assert isinstance(fb[3], Stretch) and fb[3].inner.sources == ()
+    # step 2 stretches every way; step 4 searches the windows of the x2 copies only
+    assert fb[1].settings.tries == StretchConfig().tries
+    assert fb[3].settings.tries == ((90, 2.0), (0, 2.0), (45, 2.0), (135, 2.0))
     left = without(fb, "window_retry")
     assert [f.name for f in left] == ["zoom_retry", "stretch_retry"]
     assert left[0].inner.fallbacks == ()
