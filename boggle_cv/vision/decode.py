@@ -24,7 +24,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..game import dice
 from ..game.board import BLANK, Board
+from ..game.editions import EDITIONS
 from .stages import Reading
 from .reader_model import FACES, TURNS
 
@@ -158,7 +160,6 @@ def implausible(reading: BoardReading, max_blanks: int = 2, max_blank_share: flo
     if reading.mean_confidence < min_mean_confidence:
         return (f"the cubes could not be read (mean confidence "
                 f"{reading.mean_confidence:.0%}; too blurred, or not a Boggle tray?)")
-    from ..game import dice
     unmatched = dice.fewest_unmatched(reading.board)
     n2 = reading.size ** 2
     if unmatched is not None and unmatched > max_unmatched_share * n2:
@@ -242,7 +243,6 @@ def _lone_q_dice(edition: str) -> bool:
     reads a lone Q as Qu since v7, but a damaged one can still come out as an O with
     a little Qu left (docs/editions.md), so such O cells are flagged for the players
     with Qu as the runner-up."""
-    from ..game.editions import EDITIONS
     e = EDITIONS.get(edition)
     return e is not None and e.lone_q_dice
 
@@ -255,8 +255,6 @@ def _apply_prior(fr: npt.NDArray[np.float64], order: npt.NDArray[np.intp],
                  choice: npt.NDArray[np.intp], cfg: DecodeConfig
                  ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], list[str], list[str]]:
     """Swap doubtful cells to runner-ups while that makes a known cube set fit better."""
-    from ..game import dice
-
     n = choice.shape[0]
     names = list(dice.sets_of_size(n, cfg.edition))
     changed = np.zeros((n, n), bool)
