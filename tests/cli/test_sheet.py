@@ -12,6 +12,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 from boggle_cv.game.board import Board
 
 REPO = Path(__file__).resolve().parents[2]
@@ -62,6 +63,18 @@ def test_a_blank_page_is_exit_5(tmp_path):
     cv2.imwrite(str(p), page)
     out = run("sheet", p)
     assert out.returncode == 5 and "no writing found" in out.stderr
+
+
+@pytest.mark.parametrize("height, width, grey", [(1, 1, 0), (3, 3, 0), (3, 3, 255), (8, 8, 0), (10, 400, 255)])
+def test_an_image_too_small_to_hold_a_word_is_exit_5_in_one_line(tmp_path, height, width, grey):
+    """A few pixels (a thumbnail, a strip) is no sheet: one line, exit 5; it used to end
+    in an internal error (exit 1) or print numpy's warnings before the line."""
+    p = tmp_path / "tiny.png"
+    cv2.imwrite(str(p), np.full((height, width, 3), grey, np.uint8))
+    out = run("sheet", p, "--json")
+    assert out.returncode == 5 and not out.stdout
+    assert out.stderr.count("\n") == 1, out.stderr
+    assert f"no writing found in {p}: the image is {width} x {height} px, too small to hold a word" in out.stderr
 
 
 def test_a_missing_photo_is_exit_4(tmp_path):

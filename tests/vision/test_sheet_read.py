@@ -50,6 +50,20 @@ def test_blank_page_is_no_writing():
         read_sheet(photo, reader=fake_reader)
 
 
+@pytest.mark.parametrize("shape", [(8, 8, 3), (15, 400, 3), (400, 15, 3)])
+def test_an_image_under_the_smallest_side_is_no_writing(shape):
+    with pytest.raises(NoWritingError, match="too small to hold a word"):
+        read_sheet(np.zeros(shape, np.uint8), reader=fake_reader)
+
+
+def test_an_image_at_the_smallest_side_is_read():
+    """MIN_SIDE_PX itself is still read (here: a blank strip, so no writing, for that reason)."""
+    from boggle_cv.vision.sheet.read import MIN_SIDE_PX
+    with pytest.raises(NoWritingError) as err:
+        read_sheet(np.full((MIN_SIDE_PX, 400, 3), 255, np.uint8), reader=fake_reader)
+    assert "too small" not in str(err.value)
+
+
 def test_the_tray_photo_is_no_writing():
     with pytest.raises(NoWritingError):
         read_sheet(str(REPO_SAMPLE), reader=fake_reader)

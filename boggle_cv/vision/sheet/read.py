@@ -60,6 +60,9 @@ MIN_INK_SHARE = 0.0001  # less than this (a few hundred px of a page): nothing w
 #: 77 and 78): confident errors 17 -> 11 and 19 -> 11, flagged 33% -> 39% and 32% -> 38%.
 SHEET_SURE = 0.95
 NO_WRITING_HINT = "give a photo of a player's sheet, the words written on it dark enough to see"
+#: A photo whose shorter side is under this many pixels holds no word to read (the tray
+#: finder's smallest view, tray.plan.MIN_VIEW_PX, is as small).
+MIN_SIDE_PX = 16
 #: When a photo's "writing" is checked for a tray (_may_be_a_tray): at most this many
 #: words, ink over this share of the paper, or words this small (median box height
 #: over the paper's short side). A tray's letters pass as writing on 15 of the 204
@@ -102,7 +105,7 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
     reads against ``dictionary`` (a boggle_cv.game.dictionary.Dictionary: a sheet
     photographed before the board is known) or, without one, freely. Raises NoWritingError (exit 5) when the photo shows no writing (a
     blank page, the tray given as a sheet: no ink, or far more dark than a page of
-    writing holds). A sheet with writing but no word on it (only a score, marks)
+    writing holds; an image under MIN_SIDE_PX on a side). A sheet with writing but no word on it (only a score, marks)
     reads as no words. lang "de": a lexicon word with ae/oe/ue/ss is also matched as
     it is written by hand, read through an a-z reader ("Bär" read "bar" is "baer":
     written.with_written_forms), and reported as the lexicon word. board_words: the
@@ -120,6 +123,10 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
     else:
         raise ArgumentTypeError(f"photo must be a path or a BGR uint8 array, not {type(photo).__name__}")
     timings["load"] = time.perf_counter() - t0
+    h, w = image.shape[:2]
+    if min(h, w) < MIN_SIDE_PX:
+        raise NoWritingError(f"no writing found in {label}: the image is {w} x {h} px, too small to hold a word",
+                             NO_WRITING_HINT)
     t0 = time.perf_counter()
     paper = find_paper(image, debug)
     ink = ink_mask(paper.flat)
