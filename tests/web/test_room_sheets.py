@@ -386,3 +386,17 @@ def test_a_sheet_sent_before_the_board_is_read_against_the_dictionary():
     assert len(words) == 11 and all(w in english for w in words)
     truth = (SAMPLES / "sheets" / "sheet-4x4-a.truth.txt").read_text().split()
     assert sum(w in truth for w in words) >= 8
+
+
+def test_a_thumbnail_uploaded_as_a_sheet_is_no_writing():
+    """A few pixels uploaded as a sheet is the room's 422 "no writing" (with its hint),
+    not a 400 about the array's shape."""
+    import cv2
+    import numpy as np
+
+    from boggle_cv.web.errors import status_of
+    from boggle_cv.web.state import read_sheet_bytes
+    ok, png = cv2.imencode(".png", np.zeros((3, 3, 3), np.uint8))
+    with pytest.raises(NoWritingError, match="the image is 3 x 3 px, too small to hold a word") as err:
+        read_sheet_bytes(png.tobytes(), None)
+    assert ok and err.value.hint and status_of(err.value) == 422

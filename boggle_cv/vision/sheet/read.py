@@ -119,14 +119,13 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
         label = str(photo)
         image = load_image(photo)
     elif isinstance(photo, np.ndarray):
+        if photo.dtype == np.uint8 and photo.ndim == 3 and photo.shape[2] == 3:
+            _refuse_too_small(photo, label)  # before check_image's 8 px floor: an upload's thumbnail is no sheet
         image = check_image(photo, "photo")
     else:
         raise ArgumentTypeError(f"photo must be a path or a BGR uint8 array, not {type(photo).__name__}")
     timings["load"] = time.perf_counter() - t0
-    h, w = image.shape[:2]
-    if min(h, w) < MIN_SIDE_PX:
-        raise NoWritingError(f"no writing found in {label}: the image is {w} x {h} px, too small to hold a word",
-                             NO_WRITING_HINT)
+    _refuse_too_small(image, label)
     t0 = time.perf_counter()
     paper = find_paper(image, debug)
     ink = ink_mask(paper.flat)
@@ -382,6 +381,14 @@ def _shows_a_tray(image: ImageU8) -> bool:
     except BoggleError:
         return False
     return True
+
+
+def _refuse_too_small(image: ImageU8, label: str) -> None:
+    """NoWritingError for an image under MIN_SIDE_PX on a side (H, W, ...)."""
+    h, w = image.shape[:2]
+    if min(h, w) < MIN_SIDE_PX:
+        raise NoWritingError(f"no writing found in {label}: the image is {w} x {h} px, too small to hold a word",
+                             NO_WRITING_HINT)
 
 
 def _looks_written(mask: np.ndarray) -> bool:
