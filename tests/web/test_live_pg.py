@@ -30,47 +30,64 @@ def _read(db):
     return read
 
 
-def test_a_notified_change_and_a_lost_one_both_reach_the_hub(pg_db):
-    import psycopg
+async def _changes(db, room: Room, catch_up_s: float, changes) -> list[int]:
+    """The versions this process's hub sees after each of `changes` (another process's
+    changes, made one after another, each once the hub saw the one before), listened
+    for with `listen(..., catch_up_s)`; at most 20 s each."""
+    hub = RoomHub()
+    hub.publish(room.code, room.version, {"what": "create"}, deadline=None)
+    seen: list[int] = []
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(listen, db, hub, _read(db), catch_up_s)
+
+        async def watch() -> None:  # a stream of this process
+            version = room.version
+            while len(seen) < len(changes):
+                got = await hub.wait(room.code, version, 20)
+                assert got is not None, "no change reached the hub"
+                version = got[0]
+                seen.append(version)
+        tg.start_soon(watch)
+        for k, change in enumerate(changes):
+            await anyio.to_thread.run_sync(change, db)
+            with anyio.fail_after(20):
+                while len(seen) <= k:
+                    await anyio.sleep(0.01)
+        tg.cancel_scope.cancel()
+    return seen
+
+
+def _rename(code: str):
+    """Another process's change, through RoomDB: it notifies."""
+    def change(db) -> None:
+        def rename(room: Room, _conn) -> None:
+            room.game = "saturday"
+        RoomDB(db).update(code, rename)
+    return change
+
+
+def _silently(code: str):
+    """Another process's change whose notice is lost (no NOTIFY)."""
+    def change(db) -> None:
+        import psycopg
+        with psycopg.connect(db.url, autocommit=True) as conn:
+            conn.execute("UPDATE rooms SET version = version + 1, doc = jsonb_set(doc::jsonb, '{version}', "
+                         "to_jsonb(version + 1))::text WHERE code = %s", (code,))
+    return change
+
+
+# How a change arrives is told by what can deliver it, not by the clock (a busy machine
+# delays both ways). The first change may come with the listener's first catch-up (made
+# once it listens); the second then comes with its notification when the next catch-up
+# is an hour away, and only with the periodic catch-up when it was made without one.
+
+def test_a_notified_change_reaches_the_hub(pg_db):
     room = _room(pg_db)
+    got = anyio.run(_changes, pg_db, room, 3600.0, [_rename(room.code), _rename(room.code)])
+    assert got == [room.version + 1, room.version + 2]
 
-    def rename(r: Room, _conn) -> None:
-        r.game = "saturday"
 
-    async def main() -> list[tuple[int, float]]:
-        hub = RoomHub()
-        hub.publish(room.code, room.version, {"what": "create"}, deadline=None)
-        seen: list[tuple[int, float]] = []
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(listen, pg_db, hub, _read(pg_db), 0.5)
-
-            async def watch() -> None:  # a stream of this process
-                version = room.version
-                while len(seen) < 2:
-                    got = await hub.wait(room.code, version, 10)
-                    assert got is not None, "no change reached the hub"
-                    version = got[0]
-                    seen.append((version, time.monotonic()))
-            tg.start_soon(watch)
-            await anyio.sleep(0.3)  # listening
-            t0 = time.monotonic()
-            await anyio.to_thread.run_sync(RoomDB(pg_db).update, room.code, rename)  # another process's change
-            with anyio.fail_after(10):
-                while len(seen) < 1:
-                    await anyio.sleep(0.01)
-            seen[0] = (seen[0][0], seen[0][1] - t0)
-            t1 = time.monotonic()
-            with psycopg.connect(pg_db.url, autocommit=True) as conn:  # a change whose notice is lost
-                conn.execute("UPDATE rooms SET version = version + 1, doc = jsonb_set(doc::jsonb, '{version}', "
-                             "to_jsonb(version + 1))::text WHERE code = %s", (room.code,))
-            with anyio.fail_after(10):
-                while len(seen) < 2:
-                    await anyio.sleep(0.01)
-            seen[1] = (seen[1][0], seen[1][1] - t1)
-            tg.cancel_scope.cancel()
-        return seen
-
-    seen = anyio.run(main)
-    assert [v for v, _ in seen] == [room.version + 1, room.version + 2]
-    assert seen[0][1] < 1.0  # notified
-    assert seen[1][1] < 0.5 + 1.0  # caught up within catch_up_s
+def test_a_change_whose_notice_is_lost_is_caught_up(pg_db):
+    room = _room(pg_db)
+    got = anyio.run(_changes, pg_db, room, 0.5, [_rename(room.code), _silently(room.code)])
+    assert got == [room.version + 1, room.version + 2]
