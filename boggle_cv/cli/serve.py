@@ -62,7 +62,9 @@ def register(app: typer.Typer) -> None:
         from ..store import database as store
         from ..store.sql import optional_location
         from ..web.config import ServeConfig
+        from ..web.live_pg import catch_up_seconds
         from ..web.server import run_server
+        catch_up_seconds()  # a wrong $BOGGLE_CV_CATCH_UP_S is one line before anything starts
         run_server(ServeConfig(db_path=optional_location(db) or store.default_db_path(), engine=engine.value,
                                lang=lang.value, proxy=proxy),
                    host, port, _say, workers)

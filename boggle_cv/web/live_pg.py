@@ -8,33 +8,53 @@ whose version it has not published yet, it reads the room once and publishes it 
 its hub, which wakes those streams (the phones then fetch the room as usual).
 
 A notification can be lost (the connection dropped, the server restarted): after
-(re)connecting, and every CATCH_UP_S without one, the process asks the versions of
-every room it holds streams of in one query and reads the rooms that moved. A lost
-notification costs at most that delay, never a change. On SQLite there is one server
+(re)connecting, and every CATCH_UP_S ($BOGGLE_CV_CATCH_UP_S: catch_up_seconds), the
+process asks the versions of every room it holds streams of in one query and reads
+the rooms that moved. A lost notification costs at most that delay, never a change. On SQLite there is one server
 process and nothing to listen to (running() does nothing).
 """
 from __future__ import annotations
 
 import contextlib
 import logging
+import math
+import os
 from collections.abc import AsyncIterator, Callable
 
 import anyio
 
-from ..errors import BoggleError, RoomNotFound
+from ..errors import BoggleError, RoomNotFound, UsageError
 from ..room.db import ROOMS_CHANNEL
 from ..room.model import Room
 from ..store.sql import DbLocation, PgUrl
 from .live import RoomHub
 
-#: Seconds without a notification after which the watched rooms' versions are asked.
+#: Seconds between two askings of the watched rooms' versions (the default of
+#: $BOGGLE_CV_CATCH_UP_S).
 CATCH_UP_S = 5.0
+CATCH_UP_ENV = "BOGGLE_CV_CATCH_UP_S"
 #: Seconds between two tries to connect again after the connection was lost.
 RECONNECT_S = 1.0
 
 log = logging.getLogger("boggle_cv.web")
 
 ReadRoom = Callable[[str], Room]
+
+
+def catch_up_seconds(environ: dict[str, str] | None = None) -> float:
+    """The seconds between two catch-ups: $BOGGLE_CV_CATCH_UP_S (a number above 0),
+    else CATCH_UP_S. UsageError (exit 2) for any other value."""
+    value = (os.environ if environ is None else environ).get(CATCH_UP_ENV, "").strip()
+    if not value:
+        return CATCH_UP_S
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise UsageError(f"${CATCH_UP_ENV} is {value[:40]!r}, not a number of seconds above 0",
+                         f"unset it for the default ({CATCH_UP_S:g} s), or give e.g. {CATCH_UP_ENV}=5")
+    return seconds
 
 
 @contextlib.asynccontextmanager
@@ -44,7 +64,7 @@ async def running(db: DbLocation, hub: RoomHub, read_room: ReadRoom) -> AsyncIte
         yield
         return
     async with anyio.create_task_group() as tg:
-        tg.start_soon(listen, db, hub, read_room)
+        tg.start_soon(listen, db, hub, read_room, catch_up_seconds())
         try:
             yield
         finally:

@@ -1,18 +1,22 @@
 """Two `boggle-cv serve` processes on one PostgreSQL database, as behind a load
 balancer without sticky sessions: a change made through one reaches a live stream
-held by the other within a second; one killed (SIGKILL) mid-round leaves the round to
+held by the other through its notification; one killed (SIGKILL) mid-round leaves the round to
 the other, which locks it at its deadline, reads it and scores it with every list
 intact. Skipped without $BOGGLE_CV_TEST_PG (scripts/with-postgres.sh)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
-import time
+import subprocess
+from collections.abc import Iterator
 
 import pytest
 
 pytest.importorskip("starlette")
+
+from boggle_cv.web.live_pg import CATCH_UP_ENV  # noqa: E402
 
 from .serving import free_port, open_streams, read_until, request, serve, stop, wait_health  # noqa: E402
 
@@ -20,14 +24,14 @@ BOARD = "PERS/LATG/SINE/TERS"
 LISTS = {"Ann": ["pert", "last", "slate", "rest"], "Bob": ["last", "rest", "sine"], "Cy": ["sine", "slate", "tern"]}
 
 
-@pytest.fixture()
-def two_servers(pg_db):
+@contextlib.contextmanager
+def _servers(pg_db, env: dict[str, str] | None = None) -> Iterator[list[tuple[subprocess.Popen, int]]]:
     """Two server processes on one fresh database: [(process, port), (process, port)]."""
     started = []
     try:
         for _ in range(2):
             port = free_port()
-            started.append((serve("--port", str(port), "--db", pg_db.url), port))
+            started.append((serve("--port", str(port), "--db", pg_db.url, env=env), port))
         for proc, port in started:
             wait_health(port, proc)
         yield started
@@ -37,27 +41,40 @@ def two_servers(pg_db):
                 stop(proc)
 
 
+@pytest.fixture()
+def two_servers(pg_db):
+    with _servers(pg_db) as started:
+        yield started
+
+
+@pytest.fixture()
+def two_servers_notified_only(pg_db):
+    """Two servers whose catch-up of lost notices is an hour away: within a test, a
+    change reaches the other process through its notification or not at all."""
+    with _servers(pg_db, {CATCH_UP_ENV: "3600"}) as started:
+        yield started
+
+
 def _version(sock_data: bytes) -> int:
     return max(int(v) for v in re.findall(rb"\nid: (\d+)\n", b"\n" + sock_data))
 
 
-def test_a_change_through_one_process_reaches_a_stream_held_by_the_other_within_a_second(two_servers):
-    (_, a), (_, b) = two_servers
+def test_a_change_through_one_process_reaches_a_stream_held_by_the_other_by_its_notice(two_servers_notified_only):
+    """Each of five changes reaches the other process's stream by its notification
+    (the catch-up is an hour away); how fast is bench_club_night's figure, not a bound
+    here (a busy machine delays it)."""
+    (_, a), (_, b) = two_servers_notified_only
     status, made = request(a, "POST", "/api/rooms", {"game": "friday"})
     assert status == 201, made
     code, host = made["code"], made["host_token"]
     [stream] = open_streams(b, code, 1)
     try:
         seen = _version(read_until(stream, b"hello", timeout=10))
-        took = []
         for i in range(5):
-            t0 = time.monotonic()
             status, _ = request(a, "PUT", f"/api/rooms/{code}/settings", {"seconds": 60 + i}, token=host)
             assert status == 200
-            got = read_until(stream, f"id: {seen + 1}\n".encode(), timeout=10)
-            took.append(time.monotonic() - t0)
+            got = read_until(stream, f"id: {seen + 1}\n".encode(), timeout=20)
             seen = _version(got)
-        assert max(took) < 1.0, took
     finally:
         stream.close()
 

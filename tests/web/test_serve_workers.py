@@ -27,6 +27,25 @@ def test_several_processes_on_a_sqlite_file_are_refused(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "inf", "nan"])
+def test_a_wrong_catch_up_interval_is_one_line_before_anything_starts(tmp_path, value):
+    import os
+    env = {**os.environ, "BOGGLE_CV_CATCH_UP_S": value}
+    out = subprocess.run([sys.executable, "-m", "boggle_cv", "serve", "--port", "0", "--db", str(tmp_path / "g.db")],
+                         cwd=REPO, capture_output=True, text=True, timeout=60, env=env)
+    assert out.returncode == 2, out.stderr
+    lines = [ln for ln in out.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and f"$BOGGLE_CV_CATCH_UP_S is '{value}', not a number of seconds above 0" in lines[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_catch_up_interval_comes_from_the_environment():
+    from boggle_cv.web.live_pg import CATCH_UP_S, catch_up_seconds
+    assert catch_up_seconds({}) == catch_up_seconds({"BOGGLE_CV_CATCH_UP_S": " "}) == CATCH_UP_S
+    assert catch_up_seconds({"BOGGLE_CV_CATCH_UP_S": "0.5"}) == 0.5
+    assert catch_up_seconds({"BOGGLE_CV_CATCH_UP_S": "3600"}) == 3600.0
+
+
 def _children(pid: int) -> list[int]:
     """The server processes the command started (Linux: /proc)."""
     path = Path(f"/proc/{pid}/task/{pid}/children")
