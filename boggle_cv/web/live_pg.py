@@ -10,8 +10,9 @@ its hub, which wakes those streams (the phones then fetch the room as usual).
 A notification can be lost (the connection dropped, the server restarted): after
 (re)connecting, and every CATCH_UP_S ($BOGGLE_CV_CATCH_UP_S: catch_up_seconds), the
 process asks the versions of every room it holds streams of in one query and reads
-the rooms that moved. A lost notification costs at most that delay, never a change. On SQLite there is one server
-process and nothing to listen to (running() does nothing).
+the rooms that moved. A lost notification costs at most that delay, never a change.
+On SQLite there is one server process and nothing to listen to (running() does
+nothing).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import contextlib
 import logging
 import math
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 
 import anyio
 
@@ -41,7 +42,7 @@ log = logging.getLogger("boggle_cv.web")
 ReadRoom = Callable[[str], Room]
 
 
-def catch_up_seconds(environ: dict[str, str] | None = None) -> float:
+def catch_up_seconds(environ: Mapping[str, str] | None = None) -> float:
     """The seconds between two catch-ups: $BOGGLE_CV_CATCH_UP_S (a number above 0),
     else CATCH_UP_S. UsageError (exit 2) for any other value."""
     value = (os.environ if environ is None else environ).get(CATCH_UP_ENV, "").strip()
