@@ -10,6 +10,7 @@ are found through typer.BadParameter's bases.
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any
 
 import typer
@@ -61,14 +62,15 @@ def no_such_command(name: str, commands: list[str]) -> str:
 
 def usage_line(e: Exception) -> tuple[str, int] | None:
     """A click error as (our one line, exit code); None for any other exception.
-    A usage error is exit 2 and points to the command's help."""
+    A usage error is exit 2 and points to the command's help. Click's line breaks and
+    tabs (the list after "Choose from:") become single spaces."""
     usage, click_exception = click_exceptions()
     if not isinstance(e, click_exception):
         return None
     ctx = getattr(e, "ctx", None)
     if type(e).__name__ == "NoSuchOption":
         return no_such_option(str(getattr(e, "option_name", "")), ctx), 2
-    message = e.format_message()  # type: ignore[attr-defined]
+    message = " ".join(re.split(r"\s*[\n\t]\s*", e.format_message().strip()))  # type: ignore[attr-defined]
     if isinstance(e, usage):
         where = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
         return f"{message}{where}", 2

@@ -49,6 +49,7 @@ USAGE_ERRORS = [
     (["scna", "x.jpg"], "boggle-cv has no command 'scna': did you mean scan?"),
     (["nosuchcommand"], "boggle-cv has no command 'nosuchcommand' (its commands: demo, scan,"),
     (["solve"], "Missing argument"),
+    (["db"], "Missing argument 'ACTION'. Choose from: copy (see 'boggle-cv db -h')"),
     (["scan", "x.jpg", "--json", "--jsonl"], "--json and --jsonl cannot be used together"),
     (["scan", "tray.jpg", "--size", "7"], "Invalid value"),
     (["synth", "out", "--count", "0"], "Invalid value"),
@@ -77,6 +78,7 @@ def test_a_usage_error_is_one_line_and_exit_2(args, says, without_click):
     assert "Traceback" not in out.stderr
     lines = out.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("boggle-cv: error: ") and says in lines[0], out.stderr
+    assert "\t" not in lines[0] and "  " not in lines[0], lines[0]
     assert out.stdout == ""
 
 
