@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
-import os
 from collections.abc import AsyncIterator, Callable, Mapping
 
 import anyio
 
-from ..errors import BoggleError, RoomNotFound, UsageError
+from ..errors import BoggleError, RoomNotFound
 from ..room.db import ROOMS_CHANNEL
 from ..room.model import Room
 from ..store.sql import DbLocation, PgUrl
@@ -34,6 +32,7 @@ from .live import RoomHub
 #: $BOGGLE_CV_CATCH_UP_S).
 CATCH_UP_S = 5.0
 CATCH_UP_ENV = "BOGGLE_CV_CATCH_UP_S"
+_CATCH_UP_RANGE_S = (0.1, 86400.0)
 #: Seconds between two tries to connect again after the connection was lost.
 RECONNECT_S = 1.0
 
@@ -43,19 +42,13 @@ ReadRoom = Callable[[str], Room]
 
 
 def catch_up_seconds(environ: Mapping[str, str] | None = None) -> float:
-    """The seconds between two catch-ups: $BOGGLE_CV_CATCH_UP_S (a number above 0),
-    else CATCH_UP_S. UsageError (exit 2) for any other value."""
-    value = (os.environ if environ is None else environ).get(CATCH_UP_ENV, "").strip()
-    if not value:
-        return CATCH_UP_S
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = math.nan
-    if not math.isfinite(seconds) or seconds <= 0:
-        raise UsageError(f"${CATCH_UP_ENV} is {value[:40]!r}, not a number of seconds above 0",
-                         f"unset it for the default ({CATCH_UP_S:g} s), or give e.g. {CATCH_UP_ENV}=5")
-    return seconds
+    """The seconds between two catch-ups: $BOGGLE_CV_CATCH_UP_S, else CATCH_UP_S.
+    UsageError (exit 2) for a value that is not a number of seconds in range."""
+    from ..files.env_settings import env_number
+    low, high = _CATCH_UP_RANGE_S
+    value = env_number(CATCH_UP_ENV, low, high, "a number of seconds",
+                       f"unset it for the default {CATCH_UP_S:g} s", environ)
+    return CATCH_UP_S if value is None else value
 
 
 @contextlib.asynccontextmanager

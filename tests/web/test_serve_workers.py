@@ -35,7 +35,7 @@ def test_a_wrong_catch_up_interval_is_one_line_before_anything_starts(tmp_path, 
                          cwd=REPO, capture_output=True, text=True, timeout=60, env=env)
     assert out.returncode == 2, out.stderr
     lines = [ln for ln in out.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and f"$BOGGLE_CV_CATCH_UP_S is '{value}', not a number of seconds above 0" in lines[0]
+    assert len(lines) == 1 and f"BOGGLE_CV_CATCH_UP_S={value!r} is not a number of seconds from 0.1 to 86400" in lines[0]
     assert list(tmp_path.iterdir()) == []
 
 

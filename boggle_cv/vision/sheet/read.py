@@ -118,6 +118,7 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
         from ..imageio import load_image
         label = str(photo)
         image = load_image(photo)
+        _refuse_too_small(image, label)
     elif isinstance(photo, np.ndarray):
         if photo.dtype == np.uint8 and photo.ndim == 3 and photo.shape[2] == 3:
             _refuse_too_small(photo, label)  # before check_image's 8 px floor: an upload's thumbnail is no sheet
@@ -125,7 +126,6 @@ def read_sheet(photo: str | Path | ImageU8, lexicon: Iterable[str] | None = None
     else:
         raise ArgumentTypeError(f"photo must be a path or a BGR uint8 array, not {type(photo).__name__}")
     timings["load"] = time.perf_counter() - t0
-    _refuse_too_small(image, label)
     t0 = time.perf_counter()
     paper = find_paper(image, debug)
     ink = ink_mask(paper.flat)
