@@ -205,15 +205,24 @@ class Typed:
     seconds: float = 0.0
 
 
-#: show(event, seconds_left, lines_so_far): "prompt" (ready for a line), "notice" (a
+#: show(event, seconds_left, words_so_far): "prompt" (ready for a line), "notice" (a
 #: minute or ten seconds left), "up" (the time is up).
 Show = Callable[[str, float, int], None]
 
 
+def words_on(line: str) -> int:
+    """How many entries a typed line adds to the player's list: its tokens, as the
+    list is read (``wordlists.tokenise``: "cat, dog" two, a blank line none)."""
+    from ..game.wordlists import tokenise
+    return len(tokenise(line))
+
+
 def type_against_clock(source: LineSource, clock: Clock, seconds: float, show: Show) -> Typed:
     """Read lines until `seconds` of `clock` have passed or the input ends; tells
-    `show` when to prompt, when a notice is due and when the time is up."""
+    `show` when to prompt, when a notice is due and when the time is up, with the
+    words typed so far (``words_on``: the entries the list will hold)."""
     start = clock.now()
+    words = 0
     end = start + seconds
     notices = sorted((n for n in NOTICES if n < seconds), reverse=True)
     typed = Typed()
@@ -233,11 +242,12 @@ def type_against_clock(source: LineSource, clock: Clock, seconds: float, show: S
         left = end - clock.now()
         if line is not None and left > 0:
             typed.lines.append(line)
-            show("prompt", left, len(typed.lines))
+            words += words_on(line)
+            show("prompt", left, words)
         elif line is None and notices and left > 0 and left <= notices[0] + 1e-6:
             notices.pop(0)
-            show("notice", left, len(typed.lines))
+            show("notice", left, words)
     source.discard_pending()
     typed.seconds = float(seconds)
-    show("up", 0.0, len(typed.lines))
+    show("up", 0.0, words)
     return typed

@@ -161,7 +161,7 @@ def test_a_round_on_a_terminal_shows_the_clock_and_stops_at_time_up(tmp_path):
                              [("[3:00, 0 words] > ", words[0]), ("1 word] > ", f"{words[1]}, {words[2]}")])
     assert rc == 0, screen
     assert "Practice: 4x4 English (modern-4 dice), 3:00 on the clock; your first round" in screen
-    assert "2 words] > " in screen or "3 words] > " in screen
+    assert "3 words] > " in screen  # "w2, w3" on one line: two words
     assert "1:00 left" in screen and "0:10 left" in screen and "Time's up! Pens down." in screen
     assert "ann: " in screen and "New personal best!" in screen
     assert screen.index("Time's up!") < screen.index("New personal best!")

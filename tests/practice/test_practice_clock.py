@@ -98,8 +98,18 @@ def test_words_typed_before_the_end_count_and_after_it_not():
     assert typed.lines == ["cat", "dog sat", "last"] and typed.ended == "clock" and typed.seconds == 180
     assert player.discarded  # pens down: what was typed after the end is dropped
     assert clock.t - 1000.0 <= 181  # the clock did not wait for the late line
-    assert [e for e in log if e[0] == "notice"] == [("notice", 60.0, 2), ("notice", 10.0, 2)]
-    assert log[0] == ("prompt", 180, 0) and log[-1] == ("up", 0.0, 3)
+    assert [e for e in log if e[0] == "notice"] == [("notice", 60.0, 3), ("notice", 10.0, 3)]
+    assert log[0] == ("prompt", 180, 0) and log[-1] == ("up", 0.0, 4)
+
+
+def test_the_count_is_of_words_as_the_list_reads_them_not_of_lines():
+    """"x y" and "a, b; c" add the words the report will list; a blank line or one of
+    spaces and commas adds none."""
+    clock = FakeClock()
+    log: list = []
+    player = ScriptedPlayer(clock, [(5, "x y"), (6, ""), (7, " , ;"), (8, "a, b; c"), (9, '"cat".')])
+    type_against_clock(player, clock, 180, events(log))
+    assert [e[2] for e in log if e[0] == "prompt"] == [0, 2, 2, 2, 5, 6]
 
 
 def test_the_end_of_the_input_ends_the_round_early():
