@@ -10,8 +10,10 @@
 ``<model>.sha256`` beside it and loads it. A verified network is cached on the
 model's resolved path, inode, size and mtime_ns (and the hash file's size and
 mtime_ns): a second Scanner or ``read_board`` call reuses it without hashing the file
-again, and a changed or replaced file is checked again. Callers share the cached
-network object (one cv2.dnn.Net per model file, as the detector always did).
+again, and a changed or replaced file is checked again. Callers on the main thread
+share the cached network object (one cv2.dnn.Net per model file); any other thread
+(the tray finder's view threads: ``tray.views``) gets a network of its own, read
+once per thread from the file the cache verified.
 
 Across processes, a passed check is remembered in the user's cache folder
 (``resources.cache_dir()/verified-models.json``), keyed on the model's resolved
@@ -29,6 +31,7 @@ import contextlib
 import json
 import os
 import tempfile
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -88,7 +91,28 @@ def load_net(spec: ModelSpec, path: str | Path | None = None) -> cv2.dnn.Net:
         raise EngineMissingError(f"{spec.what} hash not found: {sha}", spec.hint)
     st, sst = p.stat(), sha.stat()
     key = (str(p.resolve()), st.st_ino, st.st_size, st.st_mtime_ns, sst.st_size, sst.st_mtime_ns)
-    return _verified_net(spec, str(p), key)
+    net = _verified_net(spec, str(p), key)
+    if threading.current_thread() is threading.main_thread():
+        return net
+    own: dict[tuple[str, int, int, int, int, int], cv2.dnn.Net] = _thread_nets.__dict__.setdefault("nets", {})
+    if key not in own:
+        own[key] = _read_net(spec, p)
+    return own[key]
+
+
+#: Each thread but the main one has networks of its own (a cv2.dnn.Net holds its input
+#: and layer buffers: two threads must not run one at once), read from the file that
+#: the main cache verified.
+_thread_nets = threading.local()
+
+
+def _read_net(spec: ModelSpec, path: Path) -> cv2.dnn.Net:
+    """cv2.dnn's network of a model file (EngineMissingError when it cannot load it)."""
+    try:
+        return cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as e:
+        raise EngineMissingError(f"{spec.what} cannot be loaded: {path}: {str(e).strip()[:120]}",
+                                 spec.hint) from None
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -105,11 +129,7 @@ def _verified_net(spec: ModelSpec, path_str: str,
         if hashlib.sha256(path.read_bytes()).hexdigest() != want:
             raise EngineMissingError(f"{spec.what} is corrupt (SHA-256 mismatch): {path}", spec.hint)
         _remember_checked(seen)
-    try:
-        return cv2.dnn.readNetFromONNX(str(path))
-    except cv2.error as e:
-        raise EngineMissingError(f"{spec.what} cannot be loaded: {path}: {str(e).strip()[:120]}",
-                                 spec.hint) from None
+    return _read_net(spec, path)
 
 
 VERIFIED_FILE = "verified-models.json"

@@ -76,13 +76,13 @@ def test_a_stretched_copy_is_made_once_for_the_stretch_and_its_windows(monkeypat
     for label in ("stretch_retry", "stretch_window_retry"):
         assert Stretch(Plan(), StretchConfig(tries=tries), label).attempt(photo, None, ctx) is None
     assert len(warps) == len(tries) and len(searched) == 2 * len(tries)
-    for first, again in zip(searched[:len(tries)], searched[len(tries):]):
-        assert again is first
+    # (the copies may be searched side by side: tray.views; each attempt ends with its searches)
+    assert {id(v) for v in searched[len(tries):]} == {id(v) for v in searched[:len(tries)]}
     other = SearchContext(search, None, {})
     Stretch(Plan(), StretchConfig(tries=tries)).attempt(photo, None, other)
     assert len(warps) == 2 * len(tries)  # another image's search makes its own
-    for mine, theirs in zip(searched[:len(tries)], searched[2 * len(tries):]):
-        assert np.array_equal(mine, theirs)
+    key = lambda v: (v.shape, v.tobytes())  # noqa: E731
+    assert sorted(map(key, searched[:len(tries)])) == sorted(map(key, searched[2 * len(tries):]))
 
 
 def test_a_zoom_inside_a_window_crops_only_around_a_lattice():

@@ -5,8 +5,9 @@ A fallback (the contract: :mod:`.plan`) has a ``name`` (its key in
 ``TrayResult.timings``) and ``attempt(image_bgr, size, ctx) -> TrayResult | None``:
 it makes its views of the image (a crop, stretched copies, windows), has each
 searched with ``ctx.search(view, size, plan)`` (the same search as the whole
-photo's, with the candidate sources and the fallbacks of its ``inner`` Plan), and
-maps a board found back into the image's pixels. ``tray.find_tray`` tries ``TrayConfig.fallbacks`` in
+photo's, with the candidate sources and the fallbacks of its ``inner`` Plan; several
+views side by side with :func:`.views.first_found`, which answers as a search in
+turn), and maps a board found back into the image's pixels. ``tray.find_tray`` tries ``TrayConfig.fallbacks`` in
 order; the first board found wins. The default order (``default_fallbacks``):
 
 1. Zoom: a crop around the detector's evidence (a partial lattice or its
@@ -39,6 +40,7 @@ from ..stages import FloatArray, ImageU8, TrayResult
 from .blobs import Blobs
 from .lattice import Lattice
 from .plan import MIN_VIEW_PX, Evidence, Fallback, Nested, Plan, SearchContext, Seen, shifted
+from .views import first_found
 
 # --- zoom ---------------------------------------------------------------------------
 
@@ -198,8 +200,8 @@ class Stretch(Nested):
         h, w = image.shape[:2]
         pre = min(1.0, self.settings.side / max(h, w))
         base = self._copy(ctx, ("stretch_base", self.settings.side), lambda: _reduced(image, pre))
-        found = None
         photo = ctx.evidence.seen() if ctx.evidence is not None else None
+        tries = []
         for angle, factor in self.settings.tries:
             M, out_size = stretch_matrix(angle, factor, (base.shape[0], base.shape[1]))
             seen = None if photo is None else Seen(photo.centres * pre @ M[:, :2].T + M[:, 2], photo.sides * pre)
@@ -207,11 +209,15 @@ class Stretch(Nested):
             looked = ctx.looked.get(key)
             if self.inner.sources == () and looked is not None and not something_new(looked, seen):
                 continue  # searched already, and it shows nothing new for its fallbacks to look at
+            tries.append((M, out_size, seen, key))
+
+        def search_copy(attempt: tuple[FloatArray, tuple[int, int], Seen | None, Hashable]) -> TrayResult | None:
+            M, out_size, seen, key = attempt
             stretched = self._copy(ctx, key, lambda: np.asarray(cv2.warpAffine(
                 base, M, out_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8))
             sub = ctx.search(stretched, size, self.inner, seen, key)
             if sub is None:
-                continue
+                return None
             Minv = cv2.invertAffineTransform(M)
 
             def back(pts: FloatArray) -> FloatArray:
@@ -222,9 +228,10 @@ class Stretch(Nested):
             corners, centres = order_corners(back(sub.corners), back(sub.cell_centres))
             flat = centres.reshape(-1, 2)
             if flat.min() < 0 or np.any(flat.max(axis=0) > (w - 1, h - 1)):
-                continue  # a last resort is trusted only for a board wholly in the image
-            found = TrayResult(sub.size, corners, sub.confidence, centres)
-            break
+                return None  # a last resort is trusted only for a board wholly in the image
+            return TrayResult(sub.size, corners, sub.confidence, centres)
+
+        found = first_found(search_copy, tries)
         ctx.timings[self.name] = time.perf_counter() - t0
         return found
 
@@ -343,21 +350,22 @@ class Windows(Nested):
         boxes = with_evidence(window_boxes((h, w), self.settings.frac), ctx.evidence, self.settings.evidence,
                               ctx.seen)
         coarse = ctx.evidence.seen() if ctx.evidence is not None else None
-        for x0, y0, x1, y1 in boxes:
-            if min(x1 - x0, y1 - y0) < MIN_VIEW_PX:
-                break
+
+        def search_window(box: tuple[int, int, int, int]) -> TrayResult | None:
+            x0, y0, x1, y1 = box
             sub = ctx.search(image[y0:y1, x0:x1], size, self.inner,
                              None if coarse is None else moved(coarse, -x0, -y0))
             if sub is None:
-                continue
+                return None
             c = sub.corners
             m = self.settings.margin * grid_pitch(c, sub.size)
             lo, hi = c.min(axis=0), c.max(axis=0)
             if ((x0 > 0 and lo[0] < m) or (y0 > 0 and lo[1] < m)
                     or (x1 < w and hi[0] > (x1 - x0) - m) or (y1 < h and hi[1] > (y1 - y0) - m)):
-                continue  # the window may have cut rows of a bigger board off
-            found = shifted(sub, x0, y0)
-            break
+                return None  # the window may have cut rows of a bigger board off
+            return shifted(sub, x0, y0)
+
+        found = first_found(search_window, [b for b in boxes if min(b[2] - b[0], b[3] - b[1]) >= MIN_VIEW_PX])
         ctx.timings[self.name] = time.perf_counter() - t0
         return found
 
