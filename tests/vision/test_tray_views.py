@@ -2,6 +2,7 @@
 a search in turn; and the detector network of each view thread is its own."""
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -152,3 +153,28 @@ def test_find_tray_answers_the_same_side_by_side_as_in_turn(opencv_threads, monk
     assert side_by_side == in_turn
     assert any(n.startswith(views.THREAD_PREFIX) for n in threads)
     assert in_turn["squashed 0"][0] == 4 and "stretch_retry" in in_turn["squashed 0"][3]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_searches_views_with_threads_of_its_own(opencv_threads):
+    """A process forked after the view threads started (multiprocessing's default on
+    Linux) has none of them: its searches still end, on a pool of its own."""
+    opencv_threads(2)
+    assert first_found(lambda k: k if k == 1 else None, [0, 1, 2]) == 1  # the pool exists now
+    pid = os.fork()
+    if pid == 0:  # the child: answer through the exit code, never return into pytest
+        code = 1
+        try:
+            code = 0 if first_found(lambda k: k if k == 2 else None, [0, 1, 2, 3]) == 2 else 1
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    pytest.fail("the forked child's search never ended")

@@ -16,6 +16,7 @@ stretched copy's windows are searched by the thread that searches the copy).
 """
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -47,6 +48,17 @@ def on_view_thread() -> bool:
 
 def _mark_view_thread() -> None:
     _on_view_thread.yes = True
+
+
+def _forget_pool() -> None:
+    """In a forked child: the parent's view threads are not there, so the pool is made
+    anew on first use (a pool copied from the parent would never run its work)."""
+    global _pool, _pool_size, _lock
+    _pool, _pool_size, _lock = None, 0, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
 
 
 def _shared_pool(size: int) -> ThreadPoolExecutor:
