@@ -10,10 +10,10 @@
 ``<model>.sha256`` beside it and loads it. A verified network is cached on the
 model's resolved path, inode, size and mtime_ns (and the hash file's size and
 mtime_ns): a second Scanner or ``read_board`` call reuses it without hashing the file
-again, and a changed or replaced file is checked again. Callers on the main thread
-share the cached network object (one cv2.dnn.Net per model file); any other thread
-(the tray finder's view threads: ``tray.views``) gets a network of its own, read
-once per thread from the file the cache verified.
+again, and a changed or replaced file is checked again. Callers share the cached
+network object (one cv2.dnn.Net per model file), except on a thread that called
+``own_networks()`` (the tray finder's view threads: ``tray.views``), which gets
+networks of its own, read once per thread from the file the cache verified.
 
 Across processes, a passed check is remembered in the user's cache folder
 (``resources.cache_dir()/verified-models.json``), keyed on the model's resolved
@@ -92,18 +92,26 @@ def load_net(spec: ModelSpec, path: str | Path | None = None) -> cv2.dnn.Net:
     st, sst = p.stat(), sha.stat()
     key = (str(p.resolve()), st.st_ino, st.st_size, st.st_mtime_ns, sst.st_size, sst.st_mtime_ns)
     net = _verified_net(spec, str(p), key)
-    if threading.current_thread() is threading.main_thread():
+    own: dict[tuple[str, int, int, int, int, int], cv2.dnn.Net] | None = getattr(_thread_nets, "nets", None)
+    if own is None:
         return net
-    own: dict[tuple[str, int, int, int, int, int], cv2.dnn.Net] = _thread_nets.__dict__.setdefault("nets", {})
     if key not in own:
         own[key] = _read_net(spec, p)
     return own[key]
 
 
-#: Each thread but the main one has networks of its own (a cv2.dnn.Net holds its input
+#: The networks of a thread that runs them beside others (a cv2.dnn.Net holds its input
 #: and layer buffers: two threads must not run one at once), read from the file that
-#: the main cache verified.
+#: the shared cache verified; only on threads that asked (``own_networks``).
 _thread_nets = threading.local()
+
+
+def own_networks() -> None:
+    """From now on this thread loads networks of its own instead of the shared ones
+    (the tray finder's view threads, which run the detector side by side: ``tray.views``).
+    A bounded pool's threads call it: each keeps one network per model file."""
+    if getattr(_thread_nets, "nets", None) is None:
+        _thread_nets.nets = {}
 
 
 def _read_net(spec: ModelSpec, path: Path) -> cv2.dnn.Net:

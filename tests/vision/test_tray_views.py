@@ -98,19 +98,32 @@ def test_views_are_searched_on_view_threads_and_a_nested_search_in_turn(opencv_t
         assert len(names) == 1 and next(iter(names)).startswith(views.THREAD_PREFIX)
 
 
-def test_a_thread_other_than_the_main_one_has_its_own_network():
-    main_net = onnx_models.load_net(onnx_models.DETECTOR)
-    assert onnx_models.load_net(onnx_models.DETECTOR) is main_net
-    got: list[object] = []
-
-    def load() -> None:
-        got.append(onnx_models.load_net(onnx_models.DETECTOR))
-        got.append(onnx_models.load_net(onnx_models.DETECTOR))
-
-    worker = threading.Thread(target=load)
+def test_a_view_thread_has_its_own_network_and_other_threads_share_one(opencv_threads):
+    """A cv2.dnn.Net must not run on two threads at once: the view threads, which run
+    the detector side by side, each load their own; any other thread (a server's
+    worker thread reading one photo at a time) shares the cached one, so their number
+    does not multiply the networks in memory."""
+    shared = onnx_models.load_net(onnx_models.DETECTOR)
+    assert onnx_models.load_net(onnx_models.DETECTOR) is shared
+    other: list[object] = []
+    worker = threading.Thread(target=lambda: other.append(onnx_models.load_net(onnx_models.DETECTOR)))
     worker.start()
     worker.join()
-    assert got[0] is got[1] and got[0] is not main_net
+    assert other == [shared]
+    opencv_threads(2)
+
+    def load_twice(_: int) -> tuple[str, object, object]:
+        time.sleep(0.05)  # both view threads take a view
+        net = onnx_models.load_net(onnx_models.DETECTOR)
+        return threading.current_thread().name, net, onnx_models.load_net(onnx_models.DETECTOR)
+
+    got: list[tuple[str, object, object]] = []
+    first_found(lambda k: got.append(load_twice(k)), [0, 1])
+    assert len(got) == 2
+    for name, net, again in got:
+        assert name.startswith(views.THREAD_PREFIX) and net is again and net is not shared
+    (name_a, net_a, _), (name_b, net_b, _) = got
+    assert (net_a is net_b) == (name_a == name_b)  # one network per view thread
 
 
 def _photos() -> dict[str, np.ndarray]:

@@ -12,7 +12,8 @@ it started is still running.
 that gives OpenCV one thread (``scan --jobs`` workers, the room server's readers,
 ``cv2.setNumThreads(1)``) searches its views in turn, on its own thread. A search
 already running on a view thread searches its own views in turn (no nesting: a
-stretched copy's windows are searched by the thread that searches the copy).
+stretched copy's windows are searched by the thread that searches the copy). Each
+view thread runs networks of its own (``onnx_models.own_networks``).
 """
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import TypeVar
 
 import cv2
+
+from ..onnx_models import own_networks
 
 V = TypeVar("V")
 R = TypeVar("R")
@@ -47,7 +50,10 @@ def on_view_thread() -> bool:
 
 
 def _mark_view_thread() -> None:
+    """A view thread's start: it runs the detector beside the others, so with networks
+    of its own (``onnx_models.own_networks``)."""
     _on_view_thread.yes = True
+    own_networks()
 
 
 def _forget_pool() -> None:
