@@ -68,8 +68,9 @@ if hasattr(os, "register_at_fork"):
 
 
 def _shared_pool(size: int) -> ThreadPoolExecutor:
-    """The process's pool of ``size`` view threads (made again when the size changes;
-    the old one ends once its work is done)."""
+    """The process's pool of ``size`` view threads (threads start as work comes; the pool
+    is made again only when OpenCV's thread count changes, the old one ending once its
+    work is done)."""
     global _pool, _pool_size
     with _lock:
         if _pool is None or _pool_size != size:
@@ -84,8 +85,8 @@ def first_found(search_one: Callable[[V], R | None], views: Sequence[V]) -> R | 
     """The first non-None ``search_one(view)`` in the order of ``views``, or None (see
     the module docstring). An exception raised by the search of a view is raised here
     when every view before it found nothing, as a search in turn would."""
-    size = min(workers(), len(views))
-    if size <= 1 or on_view_thread():
+    size = workers()
+    if size <= 1 or len(views) <= 1 or on_view_thread():
         for view in views:
             found = search_one(view)
             if found is not None:
